@@ -1,0 +1,68 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// gestured: touch gestures for Linux kiosks, served over a Unix socket.
+///
+/// Layout (see README "Architecture"):
+/// - GestureCore: pure Swift, no I/O and no C: evdev event model, contact tracking,
+///   recognizers, arena, regions, configuration model, wire encoding.
+/// - Recordings: readers for evemu, `libinput record`, evtest and `getevent -lt` text.
+/// - CEvdev / EvdevInput: the only place libevdev is touched.
+/// - CSystemd / Daemon: the only place libsystemd is touched; event loop, socket, broadcaster.
+let package = Package(
+    name: "gestured",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "gestured", targets: ["gestured"]),
+        .executable(name: "gesturectl", targets: ["gesturectl"]),
+        .library(name: "GestureClient", targets: ["GestureClient"]),
+        .library(name: "GestureCore", targets: ["GestureCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        .target(name: "GestureCore"),
+        .target(name: "Recordings", dependencies: ["GestureCore"]),
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "EvdevInput", dependencies: ["CEvdev", "GestureCore"]),
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "CSystemd", "GestureCore", "EvdevInput", "Recordings",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "GestureClient"),
+        .executableTarget(
+            name: "gestured",
+            dependencies: [
+                "GestureCore", "Recordings", "EvdevInput", "Daemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "gesturectl",
+            dependencies: [
+                "GestureClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "GestureCoreTests",
+            dependencies: [
+                "GestureCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Recordings", "GestureCore"]),
+        .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "GestureCore", "GestureClient"]),
+        .testTarget(name: "GestureClientTests", dependencies: ["GestureClient"]),
+    ]
+)

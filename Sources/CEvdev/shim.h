@@ -1,0 +1,6 @@
+#ifndef GESTURED_CEVDEV_SHIM_H
+#define GESTURED_CEVDEV_SHIM_H
+#include <libevdev/libevdev.h>
+#include <libevdev/libevdev-uinput.h>
+#include <linux/input.h>
+#endif

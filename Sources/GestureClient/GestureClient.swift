@@ -1,0 +1,1 @@
+/// A client library for the gestured socket.

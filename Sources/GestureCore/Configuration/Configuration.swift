@@ -1,0 +1,74 @@
+/// How the daemon treats a client that stops reading.
+public enum SlowClientPolicy: String, Sendable, Hashable, CaseIterable {
+    /// Drop the oldest queued events and tell the client how many it lost.
+    case dropOldest = "drop-oldest"
+    /// Close the connection with an error saying why.
+    case disconnect
+}
+
+/// Daemon-wide settings (`[daemon]` in the configuration file).
+public struct DaemonSettings: Sendable, Hashable {
+    public var socketPath: String = "/run/gestured/gestured.sock"
+    /// Permission bits of the socket file.
+    public var socketMode: UInt32 = 0o660
+    /// Group owning the socket file; nil keeps the daemon's group.
+    public var socketGroup: String? = nil
+    public var maxClients: Int = 64
+    /// Events queued per client before the slow-client policy applies.
+    public var clientQueueLength: Int = 1024
+    public var slowClientPolicy: SlowClientPolicy = .dropOldest
+    /// When non-empty, only these uids (or members of `allowedGroups`) may connect.
+    public var allowedUsers: [UInt32] = []
+    public var allowedGroups: [UInt32] = []
+    /// swift-log level name: trace, debug, info, notice, warning, error, critical.
+    public var logLevel: String = "info"
+
+    public init() {}
+}
+
+/// How a `[[device]]` entry picks devices. Every given criterion must match.
+public struct DeviceMatch: Sendable, Hashable {
+    /// Shell-style glob on the device name (`*`, `?`).
+    public var name: String? = nil
+    /// `vendor:product` in hex, e.g. `04f3:010c`.
+    public var usbID: String? = nil
+    /// A `/dev/input/by-id/…` or `/dev/input/by-path/…` link (or any path to the node).
+    public var path: String? = nil
+
+    public init(name: String? = nil, usbID: String? = nil, path: String? = nil) {
+        self.name = name
+        self.usbID = usbID
+        self.path = path
+    }
+}
+
+/// Settings for the devices one `[[device]]` entry matches.
+public struct DeviceSettings: Sendable, Hashable {
+    public var match: DeviceMatch
+    /// false: never use matching devices.
+    public var enabled: Bool = true
+    /// Grab the device exclusively so its touches do not also reach the compositor.
+    public var grab: Bool = false
+    public var geometry = DeviceGeometry()
+    /// The device's own gestures and regions; nil uses the file's top-level ones.
+    public var engine: EngineConfiguration? = nil
+
+    public init(match: DeviceMatch) {
+        self.match = match
+    }
+}
+
+/// The whole configuration file.
+public struct Configuration: Sendable, Hashable {
+    public var daemon = DaemonSettings()
+    /// Top-level gestures and regions, for every device without its own.
+    public var engine = EngineConfiguration()
+    /// Geometry for devices no `[[device]]` entry matches.
+    public var defaultGeometry = DeviceGeometry()
+    /// Use touchpads as well as touchscreens (touchpads usually drive the pointer).
+    public var useTouchpads: Bool = false
+    /// Per-device entries; the first entry that matches a device applies.
+    public var devices: [DeviceSettings] = []
+
+    public init() {}
+}

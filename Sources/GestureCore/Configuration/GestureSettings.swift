@@ -1,0 +1,112 @@
+/// Thresholds of the tap recognizer. Distances in millimetres, times in milliseconds.
+public struct TapSettings: Sendable, Hashable {
+    /// How far a finger may move and still tap (mm).
+    public var slop: Double = 3.0
+    /// Longest gap between one tap's lift and the next touch-down for the count to go on (ms).
+    public var multiTapInterval: Double = 300
+    /// Farthest the next tap may land from the previous one for the count to go on (mm).
+    public var multiTapDistance: Double = 10.0
+    /// Fingers that touch down within this window count as one multi-finger tap (ms).
+    public var fingerWindow: Double = 150
+    /// Exclusive multi-tap: report only the final count, once the multi-tap interval has
+    /// closed (or `maxCount` is reached). Costs `multiTapInterval` of latency per tap.
+    public var exclusive: Bool = false
+    /// Highest count; with `exclusive`, reaching it reports at once. The next tap starts at 1.
+    public var maxCount: Int = 3
+
+    public init() {}
+}
+
+/// Thresholds of the long-press recognizer.
+public struct LongPressSettings: Sendable, Hashable {
+    /// How long the finger must stay down (ms).
+    public var minimumDuration: Double = 500
+    /// How far it may move before the deadline (mm).
+    public var maximumDistance: Double = 3.0
+
+    public init() {}
+}
+
+/// Thresholds of the drag recognizer and its motion estimates.
+public struct DragSettings: Sendable, Hashable {
+    /// Movement (of the centroid) that makes a touch a drag (mm).
+    public var minimumDistance: Double = 3.0
+    /// Window of recent samples the velocity is estimated over (ms).
+    public var velocityWindow: Double = 100
+    /// Deceleration for the predicted end, as UIScrollView's rate per millisecond
+    /// (0.998 = `.normal`): predicted travel = velocity × rate / (1 − rate) / 1000 s.
+    public var decelerationRate: Double = 0.998
+
+    public init() {}
+}
+
+/// Thresholds of the swipe recognizer (a drag that ends fast and far enough).
+public struct SwipeSettings: Sendable, Hashable {
+    /// Least translation from start to lift (mm).
+    public var minimumDistance: Double = 10.0
+    /// Least speed at lift (mm/s).
+    public var minimumVelocity: Double = 100.0
+    /// A swipe that starts within this distance of a screen edge reports `edge` (mm).
+    public var edgeMargin: Double = 5.0
+
+    public init() {}
+}
+
+/// Thresholds of the pinch recognizer.
+public struct PinchSettings: Sendable, Hashable {
+    /// Change of the fingers' spread that begins a pinch (mm).
+    public var minimumSpreadChange: Double = 5.0
+
+    public init() {}
+}
+
+/// Thresholds of the rotate recognizer.
+public struct RotateSettings: Sendable, Hashable {
+    /// Rotation of the fingers that begins a rotate (degrees).
+    public var minimumAngle: Double = 10.0
+
+    public init() {}
+}
+
+/// Every recognizer's thresholds plus which gestures are reported: the settings of one
+/// region (or of the whole screen when no regions are configured).
+public struct GestureSettings: Sendable, Hashable {
+    /// The gestures this region reports. Recognizers still arbitrate when their gesture is
+    /// not reported (a disabled drag still stops a moving touch from tapping).
+    public var enabled: Set<GestureKind> = Set(GestureKind.allCases)
+    public var tap = TapSettings()
+    public var longPress = LongPressSettings()
+    public var drag = DragSettings()
+    public var swipe = SwipeSettings()
+    public var pinch = PinchSettings()
+    public var rotate = RotateSettings()
+
+    public init() {}
+}
+
+/// A named rectangle of the screen with its own gestures and thresholds. Regions nest: a
+/// touch belongs to the innermost (smallest) region containing its start point.
+public struct Region: Sendable, Hashable {
+    public var name: String
+    /// In normalised screen space.
+    public var rect: Rect
+    public var settings: GestureSettings
+
+    public init(name: String, rect: Rect, settings: GestureSettings = GestureSettings()) {
+        self.name = name
+        self.rect = rect
+        self.settings = settings
+    }
+}
+
+/// What the engine for one device needs: settings for touches outside every region (and
+/// for all touches when `regions` is empty) and the regions.
+public struct EngineConfiguration: Sendable, Hashable {
+    public var defaults: GestureSettings
+    public var regions: [Region]
+
+    public init(defaults: GestureSettings = GestureSettings(), regions: [Region] = []) {
+        self.defaults = defaults
+        self.regions = regions
+    }
+}

@@ -1,0 +1,129 @@
+/// The gestures gestured recognizes; raw values are the wire names.
+public enum GestureKind: String, Sendable, Hashable, CaseIterable, Comparable {
+    case press
+    case tap
+    case longPress = "long-press"
+    case drag
+    case swipe
+    case pinch
+    case rotate
+
+    public static func < (a: GestureKind, b: GestureKind) -> Bool { a.order < b.order }
+
+    private var order: Int {
+        switch self {
+        case .press: 0
+        case .tap: 1
+        case .longPress: 2
+        case .drag: 3
+        case .swipe: 4
+        case .pinch: 5
+        case .rotate: 6
+        }
+    }
+}
+
+/// Phases as in UIKit / SwiftUI. Discrete gestures (tap, swipe) emit a single `ended`.
+public enum GesturePhase: String, Sendable, Hashable, CaseIterable {
+    case began
+    case changed
+    case ended
+    case cancelled
+}
+
+/// Direction of a swipe, in screen orientation.
+public enum SwipeDirection: String, Sendable, Hashable, CaseIterable {
+    case left, right, up, down
+}
+
+/// Screen edge a swipe started from (within the edge margin).
+public enum ScreenEdge: String, Sendable, Hashable, CaseIterable {
+    case left, right, top, bottom
+}
+
+/// Motion values of a drag (and of the drag a swipe completes), SwiftUI's
+/// `DragGesture.Value` names. Locations in normalised screen space; velocity in
+/// normalised units per second.
+public struct DragValues: Sendable, Hashable {
+    public var startLocation: Point
+    public var translation: Point
+    public var velocity: Point
+    public var predictedEndLocation: Point
+    public var predictedEndTranslation: Point
+
+    public init(startLocation: Point, translation: Point, velocity: Point, predictedEndLocation: Point, predictedEndTranslation: Point) {
+        self.startLocation = startLocation
+        self.translation = translation
+        self.velocity = velocity
+        self.predictedEndLocation = predictedEndLocation
+        self.predictedEndTranslation = predictedEndTranslation
+    }
+}
+
+/// Kind-specific fields of a gesture event.
+public enum GestureDetails: Sendable, Hashable {
+    /// press, long-press: no extra fields.
+    case none
+    /// tap: its place in a multi-tap sequence (1, 2, 3, …).
+    case tap(count: Int)
+    /// drag.
+    case drag(DragValues)
+    /// swipe: direction, the edge it started from (nil when none), and the drag's values.
+    case swipe(direction: SwipeDirection, edge: ScreenEdge?, drag: DragValues)
+    /// pinch: scale relative to the finger spread at the start.
+    case pinch(scale: Double)
+    /// rotate: degrees relative to the start, positive clockwise on screen.
+    case rotate(degrees: Double)
+}
+
+/// One gesture event as the engine emits it. The wire adds `type`, `seq` and `device`.
+public struct GestureEvent: Sendable, Hashable {
+    public var kind: GestureKind
+    public var phase: GesturePhase
+    /// Shared by every phase of one gesture; unique across the daemon's lifetime.
+    public var id: UInt64
+    /// Microseconds: the timestamp of the input that caused it, or a timer's deadline.
+    public var time: UInt64
+    /// The configured region the touch started in, nil when no regions are configured
+    /// (or the touch started outside all of them).
+    public var region: String?
+    public var fingers: Int
+    /// Normalised screen location (for multi-finger gestures, the centroid).
+    public var location: Point
+    public var details: GestureDetails
+
+    public init(kind: GestureKind, phase: GesturePhase, id: UInt64, time: UInt64, region: String?, fingers: Int, location: Point, details: GestureDetails = .none) {
+        self.kind = kind
+        self.phase = phase
+        self.id = id
+        self.time = time
+        self.region = region
+        self.fingers = fingers
+        self.location = location
+        self.details = details
+    }
+}
+
+/// Receives the engine's output. The engine calls `nextGestureID()` once per new gesture, so
+/// one allocator can keep ids unique across every device's engine.
+public protocol GestureSink {
+    mutating func nextGestureID() -> UInt64
+    mutating func emit(_ event: GestureEvent)
+}
+
+/// A sink that keeps every event in an array: for tests and small tools.
+public struct CollectingSink: GestureSink {
+    public var events: [GestureEvent] = []
+    public var lastID: UInt64 = 0
+
+    public init() {}
+
+    public mutating func nextGestureID() -> UInt64 {
+        lastID += 1
+        return lastID
+    }
+
+    public mutating func emit(_ event: GestureEvent) {
+        events.append(event)
+    }
+}

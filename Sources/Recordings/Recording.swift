@@ -1,0 +1,1 @@
+// Readers for recorded event streams; see RecordingReader.
