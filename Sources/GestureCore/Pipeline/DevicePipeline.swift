@@ -1,0 +1,56 @@
+/// Everything between one device's raw events and its gestures: a ContactTracker feeding a
+/// GestureEngine. The daemon keeps one per device; `gestured replay` one per recording.
+/// Pure and clock-free like its parts: time enters with the events and with `advance(to:)`.
+public struct DevicePipeline {
+    public private(set) var tracker: ContactTracker
+    public private(set) var engine: GestureEngine
+
+    public init(device: DeviceDescription, geometry: DeviceGeometry, configuration: EngineConfiguration) {
+        tracker = ContactTracker(device: device, geometry: geometry)
+        engine = GestureEngine(configuration: configuration, surface: tracker.surface)
+    }
+
+    /// Feeds one event; when it completes a frame, the engine classifies the frame (firing
+    /// any timer due before it first). Returns true when a frame was completed.
+    @discardableResult
+    public mutating func feed<S: GestureSink>(_ event: InputEvent, into sink: inout S) -> Bool {
+        guard tracker.feed(event) else { return false }
+        engine.process(tracker.frame, into: &sink)
+        return true
+    }
+
+    /// The earliest timer the engine waits for (long press, multi-tap window), if any.
+    public var nextDeadline: UInt64? { engine.nextDeadline }
+
+    /// Fires every timer due at or before `time`.
+    public mutating func advance<S: GestureSink>(to time: UInt64, into sink: inout S) {
+        engine.advance(to: time, into: &sink)
+    }
+
+    /// The device is gone or its state was lost: every contact and every gesture in flight
+    /// ends as cancelled.
+    public mutating func cancelAll<S: GestureSink>(at time: UInt64, into sink: inout S) {
+        if tracker.cancelAll(at: time) {
+            engine.process(tracker.frame, into: &sink)
+        }
+        engine.cancelAll(at: time, into: &sink)
+    }
+
+    /// End of a finite stream (a recording): fingers still down are cancelled, then the
+    /// timers that remain (an exclusive tap's multi-tap window) fire at their deadlines, so
+    /// nothing is left pending and nothing is silently lost.
+    public mutating func finish<S: GestureSink>(at time: UInt64, into sink: inout S) {
+        if tracker.cancelAll(at: time) {
+            engine.process(tracker.frame, into: &sink)
+        }
+        var remainingTimers = Self.maximumTimersAtFinish
+        while let deadline = engine.nextDeadline, remainingTimers > 0 {
+            engine.advance(to: deadline, into: &sink)
+            remainingTimers -= 1
+        }
+        engine.cancelAll(at: time, into: &sink)
+    }
+
+    /// A bound on the timers fired by `finish`, so a misbehaving recognizer cannot hang a replay.
+    private static let maximumTimersAtFinish = 64
+}

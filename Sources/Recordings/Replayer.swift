@@ -1,0 +1,69 @@
+import GestureCore
+
+/// Receives replay output: the wire lines a subscriber of every gesture would read.
+struct ReplayLineSink: GestureSink {
+    var writer = JSONWriter(capacity: 1 << 16)
+    var device: String
+    var lastSeq: UInt64
+    var lastID: UInt64
+
+    mutating func nextGestureID() -> UInt64 {
+        lastID += 1
+        return lastID
+    }
+
+    mutating func emit(_ event: GestureEvent) {
+        lastSeq += 1
+        WireEncoder.appendGesture(event, seq: lastSeq, device: device, to: &writer)
+    }
+}
+
+/// Runs recordings through the real pipeline in virtual time, as fast as the machine allows:
+/// events in recorded order, timers firing at their deadlines in order between them.
+public struct Replayer {
+    public var configuration: Configuration
+    /// Last `seq` and gesture `id` written: replaying several files continues both, as one
+    /// connection to the daemon would see them.
+    public private(set) var lastSeq: UInt64 = 0
+    public private(set) var lastID: UInt64 = 0
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Replays one recording, handing the encoded lines to `write` in chunks.
+    public mutating func replay(_ recording: Recording, write: ([UInt8]) -> Void) {
+        var sink = ReplayLineSink(device: recording.device.name, lastSeq: lastSeq, lastID: lastID)
+        run(recording, into: &sink) { sink in
+            if sink.writer.bytes.count >= 1 << 15 {
+                write(sink.writer.bytes)
+                sink.writer.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        write(sink.writer.bytes)
+        lastSeq = sink.lastSeq
+        lastID = sink.lastID
+    }
+
+    /// Replays one recording and returns the gesture events (for tests).
+    public func gestures(of recording: Recording) -> [GestureEvent] {
+        var sink = CollectingSink()
+        run(recording, into: &sink) { _ in }
+        return sink.events
+    }
+
+    private func run<S: GestureSink>(_ recording: Recording, into sink: inout S, afterEvent: (inout S) -> Void) {
+        let device = configuration.settings(for: recording.device, paths: [])
+        var pipeline = DevicePipeline(device: recording.device, geometry: device.geometry, configuration: device.engine)
+        var lastTime: UInt64 = 0
+        for event in recording.events {
+            if let deadline = pipeline.nextDeadline, deadline <= event.time {
+                pipeline.advance(to: event.time, into: &sink)
+            }
+            pipeline.feed(event, into: &sink)
+            lastTime = max(lastTime, event.time)
+            afterEvent(&sink)
+        }
+        pipeline.finish(at: lastTime, into: &sink)
+    }
+}
