@@ -187,15 +187,20 @@ func quotedList(_ names: [String]) -> String {
     names.map { "'\($0)'" }.joined(separator: ", ")
 }
 
-/// ` (did you mean 'slop'?)` for the closest known name within a small edit distance.
+/// ` (did you mean 'slop'?)` for the closest known name within a small edit distance, or
+/// the only known name that starts with `word`.
 func suggestion(for word: String, among names: [String]) -> String {
     let scored = names.map { (name: $0, distance: editDistance(word, $0)) }
-    guard let best = scored.min(by: { $0.distance < $1.distance }),
-          best.distance <= max(2, word.count / 3), best.distance < word.count
-    else {
-        return ""
+    if let best = scored.min(by: { $0.distance < $1.distance }),
+       best.distance <= max(2, word.count / 3), best.distance < word.count {
+        return " (did you mean '\(best.name)'?)"
     }
-    return " (did you mean '\(best.name)'?)"
+    // An abbreviation: `edge` for `edge-margin`.
+    let extensions = names.filter { word.count >= 3 && $0.hasPrefix(word) }
+    if extensions.count == 1 {
+        return " (did you mean '\(extensions[0])'?)"
+    }
+    return ""
 }
 
 /// Levenshtein distance, counting a swap of neighbours as one edit (Damerau, restricted).

@@ -227,7 +227,7 @@ struct TOMLParser {
             try skipSpacesNewlinesAndComments()
             switch peek() {
             case nil:
-                throw error("unterminated array (opened on line \(openLine))")
+                throw ConfigError(path: path, line: openLine, message: "unterminated array: no ']' before the end of the file")
             case UInt8(ascii: "]"):
                 position += 1
                 return elements
@@ -242,7 +242,7 @@ struct TOMLParser {
                 position += 1
                 return elements
             case nil:
-                throw error("unterminated array (opened on line \(openLine))")
+                throw ConfigError(path: path, line: openLine, message: "unterminated array: no ']' before the end of the file")
             default:
                 throw error("expected ',' or ']' in the array, found \(describe(peek()))")
             }
@@ -454,7 +454,7 @@ struct TOMLParser {
         var out: [UInt8] = []
         while true {
             guard let byte = peek() else {
-                throw error("unterminated multi-line string (opened on line \(openLine))")
+                throw ConfigError(path: path, line: openLine, message: "unterminated multi-line string: no closing quotes before the end of the file")
             }
             switch byte {
             case quote:
