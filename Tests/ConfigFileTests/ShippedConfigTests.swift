@@ -2,12 +2,14 @@ import Testing
 @testable import ConfigFile
 import GestureCore
 
-/// config/gestured.toml, found relative to this source file.
-let shippedConfigPath: String = {
+/// A file of the repository, found relative to this source file.
+func repositoryFile(_ relativePath: String) -> String {
     var components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
     components.removeLast(3)  // Tests/ConfigFileTests/ShippedConfigTests.swift
-    return (components + ["config", "gestured.toml"]).joined(separator: "/")
-}()
+    return (components + [Substring(relativePath)]).joined(separator: "/")
+}
+
+let shippedConfigPath = repositoryFile("config/gestured.toml")
 
 @Suite struct ShippedConfigTests {
     @Test func shippedFileLoadsToExactlyTheDefaults() throws {
@@ -59,5 +61,31 @@ let shippedConfigPath: String = {
         #expect(configuration.devices[0].geometry.rotation == .quarter)
         #expect(configuration.devices[0].engine?.regions.map(\.name) == ["whole-screen"])
         #expect(configuration.devices[0].engine?.defaults.tap.slop == 4.0)
+    }
+}
+
+@Suite struct DocumentationExampleTests {
+    @Test func everyTOMLExampleInTheConfigurationGuideLoads() throws {
+        let guide = repositoryFile("docs/configuration.md")
+        let text = try ConfigLoader.readText(path: guide)
+        var blocks: [String] = []
+        var current: [Substring]? = nil
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "```toml" {
+                current = []
+            } else if line == "```", let block = current {
+                blocks.append(block.joined(separator: "\n"))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        #expect(blocks.count == 2)
+        let kiosk = try ConfigLoader.parse(text: blocks[0], path: "kiosk example")
+        #expect(kiosk.engine.regions.map(\.name) == ["exit-edge"])
+        #expect(kiosk.devices.first?.grab == true)
+        let button = try ConfigLoader.parse(text: blocks[1], path: "button example")
+        #expect(button.engine.regions.first?.settings.tap.exclusive == true)
+        #expect(button.engine.regions.first?.settings.tap.maxCount == 2)
     }
 }
