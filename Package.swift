@@ -26,13 +26,14 @@ let package = Package(
     targets: [
         .target(name: "GestureCore"),
         .target(name: "Recordings", dependencies: ["GestureCore"]),
+        .target(name: "ConfigFile", dependencies: ["GestureCore"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "EvdevInput", dependencies: ["CEvdev", "GestureCore"]),
         .target(
             name: "Daemon",
             dependencies: [
-                "CSystemd", "GestureCore", "EvdevInput", "Recordings",
+                "CSystemd", "GestureCore", "ConfigFile", "EvdevInput", "Recordings",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -40,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: "gestured",
             dependencies: [
-                "GestureCore", "Recordings", "EvdevInput", "Daemon",
+                "GestureCore", "ConfigFile", "Recordings", "EvdevInput", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -59,6 +60,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "GestureCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
         .testTarget(name: "ReplayTests", dependencies: ["Recordings", "GestureCore"]),
         .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore"]),

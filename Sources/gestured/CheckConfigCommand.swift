@@ -1,9 +1,64 @@
 import ArgumentParser
+import ConfigFile
+import Foundation
+import GestureCore
 
+/// `gestured check-config [FILE]`: validates a configuration file without starting anything.
 struct CheckConfigCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "check-config", abstract: "Not yet implemented.")
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Validates a configuration file.",
+        discussion: "Prints 'FILE: OK' and a summary, or the first problem as FILE:LINE: MESSAGE and exits 1."
+    )
+
+    @Argument(help: "The configuration file.")
+    var file: String = ConfigLoader.defaultPath
 
     func run() throws {
-        throw ValidationError("'check-config' is not implemented yet")
+        let configuration: Configuration
+        do {
+            configuration = try ConfigLoader.load(path: file)
+        } catch {
+            printToStandardError(error.description)
+            throw ExitCode.failure
+        }
+        print("\(file): OK")
+        for line in Self.summary(of: configuration) {
+            print("  \(line)")
+        }
     }
+
+    /// A few lines saying what the file configures.
+    static func summary(of configuration: Configuration) -> [String] {
+        var lines = ["socket \(configuration.daemon.socketPath)", "top level: \(describe(configuration.engine))"]
+        if configuration.devices.isEmpty {
+            lines.append("no [[device]] entries: every device uses the top level")
+        }
+        for (index, device) in configuration.devices.enumerated() {
+            let match = [
+                device.match.name.map { "name \"\($0)\"" },
+                device.match.usbID.map { "id \($0)" },
+                device.match.path.map { "path \($0)" },
+            ].compactMap { $0 }.joined(separator: ", ")
+            var line = "device #\(index + 1) (\(match)): "
+            if !device.enabled {
+                line += "ignored"
+            } else {
+                line += device.grab ? "grabbed, " : ""
+                line += device.engine.map(describe) ?? "top-level gestures and regions"
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    private static func describe(_ engine: EngineConfiguration) -> String {
+        let regions = engine.regions.map(\.name)
+        let count = regions.count == 1 ? "1 region" : "\(regions.count) regions"
+        return regions.isEmpty ? "no regions" : "\(count) (\(regions.joined(separator: ", ")))"
+    }
+}
+
+private func printToStandardError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
 }

@@ -1,0 +1,233 @@
+import GestureCore
+
+/// The keys of gestured.toml and how each maps onto the `Configuration` model.
+/// docs/configuration.md and config/gestured.toml describe the same schema.
+enum Schema {
+    static let maximumDuration = 60_000.0  // ms
+    static let maximumDistance = 1_000.0  // mm
+
+    static func duration(_ bounds: Bounds) -> Bounds { .atMost(maximumDuration, bounds, unit: "ms") }
+    static func distance(_ bounds: Bounds) -> Bounds { .atMost(maximumDistance, bounds, unit: "mm") }
+
+    // MARK: [gestures] and region overrides
+
+    static var tap: [Field<TapSettings>] {
+        [
+            .number("slop", \.slop, distance(.nonNegative)),
+            .number("multi-tap-interval", \.multiTapInterval, duration(.nonNegative)),
+            .number("multi-tap-distance", \.multiTapDistance, distance(.nonNegative)),
+            .number("finger-window", \.fingerWindow, duration(.nonNegative)),
+            .boolean("exclusive", \.exclusive),
+            .integer("max-count", \.maxCount, 1...20),
+        ]
+    }
+
+    static var longPress: [Field<LongPressSettings>] {
+        [
+            .number("minimum-duration", \.minimumDuration, duration(.positive)),
+            .number("maximum-distance", \.maximumDistance, distance(.nonNegative)),
+        ]
+    }
+
+    static var drag: [Field<DragSettings>] {
+        [
+            .number("minimum-distance", \.minimumDistance, distance(.nonNegative)),
+            .number("velocity-window", \.velocityWindow, duration(.positive)),
+            .number("deceleration-rate", \.decelerationRate, .openUnitInterval),
+        ]
+    }
+
+    static var swipe: [Field<SwipeSettings>] {
+        [
+            .number("minimum-distance", \.minimumDistance, distance(.nonNegative)),
+            .number("minimum-velocity", \.minimumVelocity, .atMost(100_000, .nonNegative, unit: "mm/s")),
+            .number("edge-margin", \.edgeMargin, distance(.nonNegative)),
+        ]
+    }
+
+    static var pinch: [Field<PinchSettings>] {
+        [
+            .number("minimum-spread-change", \.minimumSpreadChange, distance(.nonNegative)),
+        ]
+    }
+
+    static var rotate: [Field<RotateSettings>] {
+        [
+            .number("minimum-angle", \.minimumAngle, .range(0...180)),
+        ]
+    }
+
+    /// `enabled` plus one sub-table per recognizer; `prefix` names the enclosing table in
+    /// messages (`gestures`, `region`, `device.gestures`, `device.region`).
+    static func gestures(prefix: String) -> [Field<GestureSettings>] {
+        [
+            enabledGestures,
+            .table("tap", \.tap, tap, name: "[\(prefix).tap]"),
+            .table("long-press", \.longPress, longPress, name: "[\(prefix).long-press]"),
+            .table("drag", \.drag, drag, name: "[\(prefix).drag]"),
+            .table("swipe", \.swipe, swipe, name: "[\(prefix).swipe]"),
+            .table("pinch", \.pinch, pinch, name: "[\(prefix).pinch]"),
+            .table("rotate", \.rotate, rotate, name: "[\(prefix).rotate]"),
+        ]
+    }
+
+    static var enabledGestures: Field<GestureSettings> {
+        Field(key: "enabled") { (settings: inout GestureSettings, node: TOMLNode, place: Place) throws(ConfigError) in
+            let names = GestureKind.allCases.map(\.rawValue)
+            var enabled: Set<GestureKind> = []
+            for element in try Values.array(node, key: "enabled", place: place) {
+                guard case .string(let name) = element.value else {
+                    throw place.invalid("enabled", "must list gesture names as strings, not \(element.value.typeName)", line: element.line)
+                }
+                guard let kind = GestureKind(rawValue: name) else {
+                    throw place.error(
+                        "unknown gesture '\(name)' in 'enabled'\(suggestion(for: name, among: names)); gestures are \(quotedList(names))",
+                        line: element.line
+                    )
+                }
+                guard enabled.insert(kind).inserted else {
+                    throw place.invalid("enabled", "lists '\(name)' twice", line: element.line)
+                }
+            }
+            settings.enabled = enabled
+            }
+    }
+
+    // MARK: [geometry] and [[device]] geometry
+
+    static var geometry: [Field<DeviceGeometry>] {
+        [
+            Field(key: "rotation") { (geometry: inout DeviceGeometry, node: TOMLNode, place: Place) throws(ConfigError) in
+                let degrees = try Values.integer(node, key: "rotation", range: Int.min...Int.max, place: place)
+                guard let rotation = Rotation(rawValue: degrees) else {
+                    throw place.invalid("rotation", "must be 0, 90, 180 or 270 (degrees clockwise), not \(degrees)", line: node.line)
+                }
+                geometry.rotation = rotation
+            },
+            Field(key: "calibration") { (geometry: inout DeviceGeometry, node: TOMLNode, place: Place) throws(ConfigError) in
+                geometry.calibration = try Values.numbers(node, key: "calibration", count: 6, shape: "[a, b, c, d, e, f]", place: place)
+            },
+            Field(key: "physical-size") { (geometry: inout DeviceGeometry, node: TOMLNode, place: Place) throws(ConfigError) in
+                let size = try Values.numbers(node, key: "physical-size", count: nil, shape: "", place: place)
+                switch size.count {
+                case 0:
+                    geometry.physicalSize = nil
+                case 2 where size.allSatisfy({ $0 > 0 && $0 <= 10_000 }):
+                    geometry.physicalSize = PhysicalSize(width: size[0], height: size[1])
+                case 2:
+                    throw place.invalid("physical-size", "must be a width and a height in mm, each greater than 0 and at most 10000", line: node.line)
+                default:
+                    throw place.invalid("physical-size", "must be [width, height] in mm (or [] to use the device's resolution), got \(size.count) numbers", line: node.line)
+                }
+            },
+        ]
+    }
+
+    // MARK: [daemon]
+
+    static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    static var daemon: [Field<Configuration>] {
+        [
+            Field(key: "socket") { (config: inout Configuration, node: TOMLNode, place: Place) throws(ConfigError) in
+                let socket = try Values.string(node, key: "socket", place: place)
+                guard socket.hasPrefix("/") else {
+                    throw place.invalid("socket", "must be an absolute path, not '\(socket)'", line: node.line)
+                }
+                guard socket.utf8.count <= 107 else {
+                    throw place.invalid("socket", "is \(socket.utf8.count) bytes long; a Unix socket path holds at most 107", line: node.line)
+                }
+                config.daemon.socketPath = socket
+            },
+            Field(key: "socket-mode") { (config: inout Configuration, node: TOMLNode, place: Place) throws(ConfigError) in
+                config.daemon.socketMode = try socketMode(node, place: place)
+            },
+            Field(key: "socket-group") { (config: inout Configuration, node: TOMLNode, place: Place) throws(ConfigError) in
+                let group = try Values.string(node, key: "socket-group", place: place)
+                config.daemon.socketGroup = group.isEmpty ? nil : group
+            },
+            Field.integer("max-clients", \.daemon.maxClients, 1...65_536),
+            Field.integer("client-queue", \.daemon.clientQueueLength, 1...1_048_576),
+            Field.choice("slow-client", \.daemon.slowClientPolicy, SlowClientPolicy.allCases.map { ($0.rawValue, $0) }),
+            Field(key: "allowed-users") { (config: inout Configuration, node: TOMLNode, place: Place) throws(ConfigError) in
+                config.daemon.allowedUsers = try ids(node, key: "allowed-users", kind: "uid", place: place)
+            },
+            Field(key: "allowed-groups") { (config: inout Configuration, node: TOMLNode, place: Place) throws(ConfigError) in
+                config.daemon.allowedGroups = try ids(node, key: "allowed-groups", kind: "gid", place: place)
+            },
+            Field.choice("log-level", \.daemon.logLevel, logLevels.map { ($0, $0) }),
+            Field.boolean("use-touchpads", \.useTouchpads),
+        ]
+    }
+
+    /// `"0660"` (octal digits in a string, as chmod takes them) or an integer such as `0o660`.
+    static func socketMode(_ node: TOMLNode, place: Place) throws(ConfigError) -> UInt32 {
+        let problem = "must be a permission mode between \"0000\" and \"0777\" (an octal string like \"0660\", or 0o660)"
+        switch node.value {
+        case .string(let text):
+            guard (1...4).contains(text.count), text.allSatisfy({ ("0"..."7").contains($0) }),
+                  let mode = UInt32(text, radix: 8), mode <= 0o777
+            else {
+                throw place.invalid("socket-mode", "\(problem), not '\(text)'", line: node.line)
+            }
+            return mode
+        case .integer(let value):
+            guard (0...0o777).contains(value) else {
+                throw place.invalid("socket-mode", "\(problem), not \(value) (decimal)", line: node.line)
+            }
+            return UInt32(value)
+        case .float, .boolean, .array, .table, .tableArray:
+            throw place.invalid("socket-mode", "\(problem), not \(node.value.typeName)", line: node.line)
+        }
+    }
+
+    /// Numeric user or group ids (names are not resolved here; use `id -u NAME`).
+    static func ids(_ node: TOMLNode, key: String, kind: String, place: Place) throws(ConfigError) -> [UInt32] {
+        var ids: [UInt32] = []
+        for element in try Values.array(node, key: key, place: place) {
+            switch element.value {
+            case .integer(let value) where value >= 0 && value < Int64(UInt32.max):
+                ids.append(UInt32(value))
+            case .string(let name):
+                throw place.invalid(key, "takes numeric \(kind)s; names like '\(name)' are not resolved (find the number with `getent`)", line: element.line)
+            case .integer, .float, .boolean, .array, .table, .tableArray:
+                throw place.invalid(key, "takes numeric \(kind)s from 0 to \(UInt32.max - 1)", line: element.line)
+            }
+        }
+        return ids
+    }
+
+    // MARK: [[device]]
+
+    static var deviceMatch: [Field<DeviceMatch>] {
+        [
+            Field(key: "match-name") { (match: inout DeviceMatch, node: TOMLNode, place: Place) throws(ConfigError) in
+                let name = try Values.string(node, key: "match-name", place: place)
+                guard !name.isEmpty else {
+                    throw place.invalid("match-name", "must not be empty (use \"*\" for every device)", line: node.line)
+                }
+                match.name = name
+            },
+            Field(key: "match-id") { (match: inout DeviceMatch, node: TOMLNode, place: Place) throws(ConfigError) in
+                let id = try Values.string(node, key: "match-id", place: place)
+                guard DeviceMatch.parseUSBID(id) != nil else {
+                    throw place.invalid("match-id", "must be vendor:product in hex, like \"04f3:010c\", not '\(id)'", line: node.line)
+                }
+                match.usbID = id
+            },
+            Field(key: "match-path") { (match: inout DeviceMatch, node: TOMLNode, place: Place) throws(ConfigError) in
+                let path = try Values.string(node, key: "match-path", place: place)
+                guard path.hasPrefix("/") else {
+                    throw place.invalid("match-path", "must be an absolute path such as /dev/input/by-id/…, not '\(path)'", line: node.line)
+                }
+                match.path = path
+            },
+        ]
+    }
+
+    static var device: [Field<DeviceSettings>] {
+        deviceMatch.map { $0.lifted(\DeviceSettings.match) }
+            + [.boolean("enabled", \.enabled), .boolean("grab", \.grab)]
+            + geometry.map { $0.lifted(\DeviceSettings.geometry) }
+    }
+}

@@ -1,0 +1,91 @@
+import Testing
+@testable import ConfigFile
+import GestureCore
+
+/// A file of the repository, found relative to this source file.
+func repositoryFile(_ relativePath: String) -> String {
+    var components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+    components.removeLast(3)  // Tests/ConfigFileTests/ShippedConfigTests.swift
+    return (components + [Substring(relativePath)]).joined(separator: "/")
+}
+
+let shippedConfigPath = repositoryFile("config/gestured.toml")
+
+@Suite struct ShippedConfigTests {
+    @Test func shippedFileLoadsToExactlyTheDefaults() throws {
+        let configuration = try ConfigLoader.load(path: shippedConfigPath)
+        #expect(configuration == Configuration())
+    }
+
+    @Test func shippedFileSetsEveryKeyOfTheSchema() throws {
+        let text = try ConfigLoader.readText(path: shippedConfigPath)
+        let lines = text.split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }
+        let keys = Schema.daemon.map(\.key) + Schema.gestures(prefix: "gestures").map(\.key)
+            + Schema.tap.map(\.key) + Schema.longPress.map(\.key) + Schema.drag.map(\.key)
+            + Schema.swipe.map(\.key) + Schema.pinch.map(\.key) + Schema.rotate.map(\.key)
+            + Schema.geometry.map(\.key)
+        let tables = ["long-press", "drag", "swipe", "pinch", "rotate", "tap"]
+        for key in keys where !tables.contains(key) {
+            #expect(lines.contains { $0.hasPrefix("\(key) = ") }, "no '\(key) = ' line in config/gestured.toml")
+        }
+        for table in tables {
+            #expect(lines.contains("[gestures.\(table)]"))
+        }
+    }
+
+    @Test func everyCommentedExampleInTheShippedFileIsValid() throws {
+        // Uncomment the example region and device blocks and check they load.
+        let text = try ConfigLoader.readText(path: shippedConfigPath)
+        var uncommented: [String] = []
+        var inExamples = false
+        var section = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("# [[region]]") || line.hasPrefix("# [[device]]") {
+                inExamples = true
+                section += 1
+            }
+            if inExamples, line.hasPrefix("# ") || line == "#" {
+                let body = line.dropFirst(line == "#" ? 1 : 2)
+                let words = body.split(separator: " ", maxSplits: 2)
+                let isCode = body.hasPrefix("[") || (words.count > 1 && words[1] == "=")
+                uncommented.append(isCode ? String(body) : "")
+            } else {
+                uncommented.append(String(line))
+            }
+        }
+        #expect(section == 3)
+        let configuration = try ConfigLoader.parse(text: uncommented.joined(separator: "\n"), path: "examples.toml")
+        #expect(configuration.engine.regions.map(\.name) == ["exit", "ok-button"])
+        #expect(configuration.engine.regions[1].settings.tap.exclusive)
+        #expect(configuration.devices.count == 1)
+        #expect(configuration.devices[0].geometry.rotation == .quarter)
+        #expect(configuration.devices[0].engine?.regions.map(\.name) == ["whole-screen"])
+        #expect(configuration.devices[0].engine?.defaults.tap.slop == 4.0)
+    }
+}
+
+@Suite struct DocumentationExampleTests {
+    @Test func everyTOMLExampleInTheConfigurationGuideLoads() throws {
+        let guide = repositoryFile("docs/configuration.md")
+        let text = try ConfigLoader.readText(path: guide)
+        var blocks: [String] = []
+        var current: [Substring]? = nil
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "```toml" {
+                current = []
+            } else if line == "```", let block = current {
+                blocks.append(block.joined(separator: "\n"))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        #expect(blocks.count == 2)
+        let kiosk = try ConfigLoader.parse(text: blocks[0], path: "kiosk example")
+        #expect(kiosk.engine.regions.map(\.name) == ["exit-edge"])
+        #expect(kiosk.devices.first?.grab == true)
+        let button = try ConfigLoader.parse(text: blocks[1], path: "button example")
+        #expect(button.engine.regions.first?.settings.tap.exclusive == true)
+        #expect(button.engine.regions.first?.settings.tap.maxCount == 2)
+    }
+}
