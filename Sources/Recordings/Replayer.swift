@@ -53,7 +53,7 @@ public struct Replayer {
     }
 
     private func run<S: GestureSink>(_ recording: Recording, into sink: inout S, afterEvent: (inout S) -> Void) {
-        let device = configuration.settings(for: recording.device, paths: [])
+        let device = configuration.settings(forDevice: recording.device.name, vendor: recording.device.vendor, product: recording.device.product, paths: [])
         var pipeline = DevicePipeline(device: recording.device, geometry: device.geometry, configuration: device.engine)
         var lastTime: UInt64 = 0
         for event in recording.events {
