@@ -27,11 +27,11 @@ struct VelocityTracker {
         lastMotionTime = time
     }
 
-    mutating func add(time: UInt64, translation: Point, translationMM: Point, moved: Bool) {
+    mutating func add(time: UInt64, translation: Point, translationMM: Point) {
         newest = (newest + 1) % Self.capacity
         samples[newest] = Sample(time: time, translation: translation, translationMM: translationMM)
         count = min(count + 1, Self.capacity)
-        if moved { lastMotionTime = time }
+        lastMotionTime = time
     }
 
     /// Velocity per second (normalised, millimetres) by least squares over the samples of the
@@ -105,7 +105,7 @@ struct DragRecognizer {
             translation = .zero
             translationMM = .zero
             velocity.reset(time: time)
-            velocity.add(time: time, translation: .zero, translationMM: .zero, moved: true)
+            velocity.add(time: time, translation: .zero, translationMM: .zero)
             state = .possible
             reporter.transition("drag", State.idle, "touch-down", state)
         case .possible, .failed, .dragging:
@@ -113,13 +113,16 @@ struct DragRecognizer {
         }
     }
 
-    /// Adds one frame's centroid movement.
+    /// Adds one frame's centroid movement (a sample when it moved).
     mutating func moved(time: UInt64, delta: Point, deltaMM: Point) {
         switch state {
         case .possible, .dragging:
+            // Like Flutter's tracker, only movement is sampled; a rest shows as the gap
+            // before the lift (see `values`).
+            guard delta != .zero else { return }
             translation = translation + delta
             translationMM = translationMM + deltaMM
-            velocity.add(time: time, translation: translation, translationMM: translationMM, moved: delta != .zero)
+            velocity.add(time: time, translation: translation, translationMM: translationMM)
         case .idle, .failed:
             break
         }

@@ -34,6 +34,8 @@ struct RegionRecognizers {
     private var sequence: Sequence = .idle
     private(set) var contacts: [TrackedContact] = []
     private var cancelRequested = false
+    /// Most fingers the device counted (BTN_TOOL_*) during the sequence.
+    private var countedFingers = 0
     private var arena = GestureArena()
     private var press = PressRecognizer()
     private var tap = TapRecognizer()
@@ -169,6 +171,7 @@ struct RegionRecognizers {
         sequence = .tracking(primary: first.id)
         reporter.transition("sequence", Sequence.idle, "touch-down", sequence)
         arena.reset()
+        countedFingers = 0
         let fingers = max(contacts.count, deviceFingers)
         press.touchDown(time: time, location: first.location, fingers: fingers, unobserved: first.unobserved, reporter: reporter, sink: &sink)
         tap.sequenceBegan(time: time, location: first.startLocation, locationMM: first.startMM, unobserved: first.unobserved, thresholds: thresholds, reporter: reporter, sink: &sink)
@@ -199,6 +202,7 @@ struct RegionRecognizers {
 
     /// One frame of a live sequence: joins, slop, pinch/rotate, drag, lifts, end.
     private mutating func trackFrame<S: GestureSink>(time: UInt64, primary: UInt32, deviceFingers: Int, surface: SurfaceSize, sink: inout S) {
+        countedFingers = max(countedFingers, deviceFingers)
         // Joins.
         for contact in contacts where contact.joined {
             tap.fingerJoined(time: time, location: contact.startLocation, locationMM: contact.startMM, unobserved: contact.unobserved, thresholds: thresholds, reporter: reporter, sink: &sink)
@@ -213,8 +217,10 @@ struct RegionRecognizers {
         var maximumTravelMM = 0.0
         var primaryLocation: Point?
         var anyMoved = false
+        var fingersChanged = false
         for contact in contacts {
             if !contact.lifting { down += 1 }
+            if contact.joined || contact.lifting { fingersChanged = true }
             if contact.id == primary { primaryLocation = contact.location }
             maximumTravelMM = max(maximumTravelMM, contact.millimetres.distance(to: contact.startMM))
             guard !contact.joined else { continue }
@@ -288,7 +294,7 @@ struct RegionRecognizers {
                 drag.fail("arena-lost", reporter: reporter)
                 arena.leave(.drag)
             }
-        } else if anyMoved {
+        } else if anyMoved || (fingersChanged && down > 0) {
             drag.changed(time: time, fingers: fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
         }
         if anyMoved {
@@ -307,7 +313,7 @@ struct RegionRecognizers {
             drag.lastLift(time: time, fingers: fingers, thresholds: thresholds, surface: surface, reporter: reporter, sink: &sink)
             longPress.lastLift(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
             if tap.isPossible && arena.claim(.tap) {
-                tap.recognize(time: time, deviceFingers: deviceFingers, thresholds: thresholds, reporter: reporter, sink: &sink)
+                tap.recognize(time: time, deviceFingers: countedFingers, thresholds: thresholds, reporter: reporter, sink: &sink)
             } else {
                 tap.sequenceEnded(time: time, reporter: reporter, sink: &sink)
             }
