@@ -1,0 +1,213 @@
+/// One recognized tap, remembered for multi-tap counting.
+struct TapRecord {
+    var lift: UInt64
+    var location: Point
+    var locationMM: Point
+    var fingers: Int
+    var count: Int
+}
+
+/// tap: all fingers lift before the long-press duration, none beyond the slop, having gone
+/// down within the finger window of the first and lifted within it of each other. Counts
+/// multi-taps across sequences; in exclusive mode holds each tap back until the multi-tap
+/// interval closes (or the maximum count is reached, or the next sequence stops being a tap).
+struct TapRecognizer {
+    /// The current sequence's candidate.
+    struct Candidate {
+        var firstDown: UInt64
+        var firstLift: UInt64?
+        var fingers: Int
+        var startSum: Point
+        var startSumMM: Point
+        /// The tap this sequence may continue.
+        var predecessor: TapRecord?
+        /// Exclusive mode: the predecessor has not been reported yet.
+        var predecessorHeldBack: Bool
+    }
+
+    private enum Sequence {
+        case idle
+        case possible(Candidate)
+        case failed
+    }
+
+    /// Memory across sequences.
+    private enum Chain {
+        case empty
+        /// Reported tap that the next sequence may continue (non-exclusive).
+        case last(TapRecord)
+        /// Exclusive: tap not yet reported, reported at `deadline` unless continued.
+        case pending(TapRecord, deadline: UInt64)
+    }
+
+    private var sequence: Sequence = .idle
+    private var chain: Chain = .empty
+
+    /// The exclusive multi-tap timer, if any.
+    var deadline: UInt64? {
+        switch chain {
+        case .pending(_, let deadline): deadline
+        case .empty, .last: nil
+        }
+    }
+
+    var isPossible: Bool {
+        switch sequence {
+        case .possible: true
+        case .idle, .failed: false
+        }
+    }
+
+    /// First touch-down of a sequence: decides whether it continues the previous tap.
+    mutating func sequenceBegan<S: GestureSink>(time: UInt64, location: Point, locationMM: Point, unobserved: Bool, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+        var predecessor: TapRecord?
+        var heldBack = false
+        switch chain {
+        case .empty:
+            break
+        case .last(let record):
+            predecessor = record
+        case .pending(let record, _):
+            predecessor = record
+            heldBack = true
+        }
+        chain = .empty
+        if let record = predecessor {
+            let inTime = time.saturatingSubtract(record.lift) <= thresholds.multiTapIntervalUS
+            let near = record.locationMM.distance(to: locationMM) <= thresholds.multiTapDistanceMM
+            if !(inTime && near) || unobserved {
+                if heldBack { report(record, time: time, reporter: reporter, sink: &sink) }
+                predecessor = nil
+            }
+        }
+        let old = sequence
+        if unobserved {
+            sequence = .failed
+        } else {
+            sequence = .possible(Candidate(firstDown: time, firstLift: nil, fingers: 1, startSum: location, startSumMM: locationMM, predecessor: predecessor, predecessorHeldBack: heldBack))
+        }
+        reporter.transition("tap", old, "touch-down", sequence)
+    }
+
+    mutating func fingerJoined<S: GestureSink>(time: UInt64, location: Point, locationMM: Point, unobserved: Bool, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+        switch sequence {
+        case .possible(var candidate):
+            let late = time.saturatingSubtract(candidate.firstDown) > thresholds.tapFingerWindowUS
+            if unobserved || late || candidate.firstLift != nil || candidate.fingers >= Self.maximumFingers {
+                fail(time: time, "finger joined", reporter: reporter, sink: &sink)
+                return
+            }
+            candidate.fingers += 1
+            candidate.startSum = candidate.startSum + location
+            candidate.startSumMM = candidate.startSumMM + locationMM
+            sequence = .possible(candidate)
+        case .idle, .failed:
+            break
+        }
+    }
+
+    mutating func fingerLifted<S: GestureSink>(time: UInt64, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+        switch sequence {
+        case .possible(var candidate):
+            let firstLift = candidate.firstLift ?? time
+            if time.saturatingSubtract(firstLift) > thresholds.tapFingerWindowUS {
+                fail(time: time, "lifts apart", reporter: reporter, sink: &sink)
+                return
+            }
+            candidate.firstLift = firstLift
+            sequence = .possible(candidate)
+        case .idle, .failed:
+            break
+        }
+    }
+
+    /// This sequence cannot be a tap. In exclusive mode the tap it was continuing is
+    /// reported now with its own count (require-to-fail resolved).
+    mutating func fail<S: GestureSink>(time: UInt64, _ reason: StaticString, reporter: Reporter, sink: inout S) {
+        switch sequence {
+        case .possible(let candidate):
+            if let predecessor = candidate.predecessor, candidate.predecessorHeldBack {
+                report(predecessor, time: time, reporter: reporter, sink: &sink)
+            }
+            let old = sequence
+            sequence = .failed
+            reporter.transition("tap", old, reason, sequence)
+        case .idle, .failed:
+            break
+        }
+    }
+
+    /// All fingers lifted and the arena let the tap win.
+    mutating func recognize<S: GestureSink>(time: UInt64, deviceFingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+        switch sequence {
+        case .possible(let candidate):
+            let fingers = min(Self.maximumFingers, max(candidate.fingers, deviceFingers))
+            var count = 1
+            if let predecessor = candidate.predecessor {
+                if predecessor.fingers == fingers {
+                    count = predecessor.count + 1
+                    if count > thresholds.maximumTapCount { count = 1 }
+                }
+                if count == 1 && candidate.predecessorHeldBack { report(predecessor, time: time, reporter: reporter, sink: &sink) }
+            }
+            let n = Double(candidate.fingers)
+            let record = TapRecord(lift: time, location: candidate.startSum / n, locationMM: candidate.startSumMM / n, fingers: fingers, count: count)
+            if !thresholds.exclusiveMultiTap {
+                report(record, time: time, reporter: reporter, sink: &sink)
+                chain = .last(record)
+            } else if count >= thresholds.maximumTapCount {
+                report(record, time: time, reporter: reporter, sink: &sink)
+                chain = .empty
+            } else {
+                chain = .pending(record, deadline: time.saturatingAdd(thresholds.multiTapIntervalUS))
+            }
+            let old = sequence
+            sequence = .idle
+            reporter.transition("tap", old, "recognized", sequence)
+        case .idle, .failed:
+            break
+        }
+    }
+
+    /// The sequence ended without a tap.
+    mutating func sequenceEnded<S: GestureSink>(time: UInt64, reporter: Reporter, sink: inout S) {
+        fail(time: time, "last-lift", reporter: reporter, sink: &sink)
+        let old = sequence
+        sequence = .idle
+        reporter.transition("tap", old, "sequence-ended", sequence)
+    }
+
+    /// Cancelled sequence (palm, SYN_DROPPED, device gone): no tap, and a held-back
+    /// exclusive tap is dropped, not reported.
+    mutating func cancel(reporter: Reporter) {
+        let old = sequence
+        sequence = .failed
+        chain = .empty
+        reporter.transition("tap", old, "cancel", sequence)
+    }
+
+    /// Forget the sequence and the chain.
+    mutating func reset() {
+        sequence = .idle
+        chain = .empty
+    }
+
+    /// The exclusive multi-tap interval closed: report the held-back tap at the deadline.
+    mutating func deadlineReached<S: GestureSink>(time: UInt64, reporter: Reporter, sink: inout S) {
+        switch chain {
+        case .pending(let record, let deadline) where deadline <= time:
+            report(record, time: deadline, reporter: reporter, sink: &sink)
+            chain = .empty
+            reporter.transition("tap-chain", "pending", "interval-closed", "empty")
+        case .pending, .empty, .last:
+            break
+        }
+    }
+
+    private func report<S: GestureSink>(_ record: TapRecord, time: UInt64, reporter: Reporter, sink: inout S) {
+        let id = reporter.newID(.tap, &sink)
+        reporter.emit(.tap, .ended, id: id, time: time, fingers: record.fingers, location: record.location, details: .tap(count: record.count), into: &sink)
+    }
+
+    static let maximumFingers = 5
+}
