@@ -22,6 +22,8 @@ struct ReplayLineSink: GestureSink {
 /// events in recorded order, timers firing at their deadlines in order between them.
 public struct Replayer {
     public var configuration: Configuration
+    /// Receives every recognizer state transition (`gestured replay --trace`).
+    public var transitionLog: ((String) -> Void)?
     /// Last `seq` and gesture `id` written: replaying several files continues both, as one
     /// connection to the daemon would see them.
     public private(set) var lastSeq: UInt64 = 0
@@ -55,6 +57,7 @@ public struct Replayer {
     private func run<S: GestureSink>(_ recording: Recording, into sink: inout S, afterEvent: (inout S) -> Void) {
         let device = configuration.settings(forDevice: recording.device.name, vendor: recording.device.vendor, product: recording.device.product, paths: [])
         var pipeline = DevicePipeline(device: recording.device, geometry: device.geometry, configuration: device.engine)
+        pipeline.transitionLog = transitionLog
         var lastTime: UInt64 = 0
         for event in recording.events {
             if let deadline = pipeline.nextDeadline, deadline <= event.time {

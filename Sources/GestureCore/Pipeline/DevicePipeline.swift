@@ -7,7 +7,7 @@ public struct DevicePipeline {
 
     public init(device: DeviceDescription, geometry: DeviceGeometry, configuration: EngineConfiguration) {
         tracker = ContactTracker(device: device, geometry: geometry)
-        engine = GestureEngine(configuration: configuration, surface: tracker.surface)
+        engine = GestureEngine(configuration: configuration, surface: SurfaceSize(widthMM: tracker.surface.width, heightMM: tracker.surface.height))
     }
 
     /// Feeds one event; when it completes a frame, the engine classifies the frame (firing
@@ -17,6 +17,12 @@ public struct DevicePipeline {
         guard tracker.feed(event) else { return false }
         engine.process(tracker.frame, into: &sink)
         return true
+    }
+
+    /// Receives every recognizer state transition (nil: none are formatted).
+    public var transitionLog: ((String) -> Void)? {
+        get { engine.transitionLog }
+        set { engine.transitionLog = newValue }
     }
 
     /// The earliest timer the engine waits for (long press, multi-tap window), if any.
