@@ -43,8 +43,8 @@ public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         var text = path.map { "\($0): \(reason)" } ?? "\(call): \(reason)"
-        if path != nil { text += " (\(call))" }
         if let hint { text += " — \(hint)" }
+        if path != nil { text += " (\(call))" }
         return text
     }
 }
