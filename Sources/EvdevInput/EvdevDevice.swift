@@ -80,20 +80,11 @@ public final class EvdevDevice {
     /// carries on reading normally. A consumer cancels on `SYN_DROPPED`, discards until the
     /// next `SYN_REPORT`, and takes the synced state from there.
     public func readAvailable(into deliver: (InputEvent) -> Void) throws(SystemError) -> ReadOutcome {
-        var delivered = 0
-        var resyncs = 0
-        var syncing = false
-        var lastWasReport = false
         var event = input_event()
-        func emit(_ value: InputEvent) {
-            deliver(value)
-            delivered += 1
-            lastWasReport = value.type == EV.syn && value.code == SYN.report
-        }
-        while true {
-            let flags = syncing ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        return try Self.drain(next: { (syncMode: Bool) throws(SystemError) -> NextEvent in
+            let flags = syncMode ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue
             let status: IOResult<Int32>
-            do {
+            do throws(SystemError) {
                 status = try SystemCall.negatedErrno("libevdev_next_event", path: path) {
                     libevdev_next_event(handle, flags, &event)
                 }
@@ -101,22 +92,63 @@ public final class EvdevDevice {
                 return .deviceGone
             }
             switch status {
+            case .wouldBlock: return .wouldBlock
+            case .processed(let code) where code == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue):
+                return .sync(Self.inputEvent(event))
+            case .processed: return .event(Self.inputEvent(event))
+            }
+        }, deliver: deliver)
+    }
+
+    /// One `libevdev_next_event` result in Swift terms.
+    enum NextEvent: Hashable {
+        /// `LIBEVDEV_READ_STATUS_SUCCESS`: an ordinary event.
+        case event(InputEvent)
+        /// `LIBEVDEV_READ_STATUS_SYNC`: in normal mode the `SYN_DROPPED`; in sync mode one
+        /// event of the synthesized state delta.
+        case sync(InputEvent)
+        /// `-EAGAIN`: nothing more now (in sync mode: the delta is complete).
+        case wouldBlock
+        /// `-ENODEV`: the device was unplugged.
+        case deviceGone
+    }
+
+    /// The drain loop over any source of `NextEvent`s (`syncMode` selects
+    /// `LIBEVDEV_READ_FLAG_SYNC`), separate from libevdev so it can be tested with a script.
+    static func drain(
+        next: (_ syncMode: Bool) throws(SystemError) -> NextEvent, deliver: (InputEvent) -> Void
+    ) throws(SystemError) -> ReadOutcome {
+        var delivered = 0
+        var resyncs = 0
+        var syncing = false
+        var lastWasReport = false
+        var lastTime: UInt64 = 0
+        func emit(_ value: InputEvent) {
+            deliver(value)
+            delivered += 1
+            lastTime = value.time
+            lastWasReport = value.type == EV.syn && value.code == SYN.report
+        }
+        while true {
+            switch try next(syncing) {
+            case .deviceGone:
+                return .deviceGone
             case .wouldBlock where syncing:
-                // The sync delta is drained. libevdev ends a non-empty delta with its own
+                // The delta is drained. libevdev ends a non-empty delta with its own
                 // SYN_REPORT; an empty one still needs a frame end for the consumer.
                 if !lastWasReport {
-                    emit(InputEvent(time: Self.microseconds(event), type: EV.syn, code: SYN.report, value: 0))
+                    emit(InputEvent(time: lastTime, type: EV.syn, code: SYN.report, value: 0))
                 }
                 syncing = false
             case .wouldBlock:
                 return .drained(events: delivered, resyncs: resyncs)
-            case .processed(let code) where code == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) && !syncing:
-                // `event` is the SYN_DROPPED itself; now drain libevdev's synthesized delta.
-                emit(Self.inputEvent(event))
+            case .sync(let event) where !syncing:
+                // The SYN_DROPPED itself: deliver it, then drain libevdev's delta.
+                emit(event)
                 resyncs += 1
                 syncing = true
-            case .processed:
-                emit(Self.inputEvent(event))
+            case .sync(let event), .event(let event):
+                emit(event)
             }
         }
     }
@@ -127,7 +159,12 @@ public final class EvdevDevice {
     }
 
     static func microseconds(_ event: input_event) -> UInt64 {
-        UInt64(max(0, event.time.tv_sec)) &* 1_000_000 &+ UInt64(max(0, event.time.tv_usec))
+        microseconds(seconds: Int64(event.time.tv_sec), microseconds: Int64(event.time.tv_usec))
+    }
+
+    /// `timeval` → microseconds; negative parts (never sent by the kernel) count as 0.
+    static func microseconds(seconds: Int64, microseconds: Int64) -> UInt64 {
+        UInt64(max(0, seconds)) &* 1_000_000 &+ UInt64(max(0, microseconds))
     }
 
     /// Everything the device reports, through libevdev's accessors.
