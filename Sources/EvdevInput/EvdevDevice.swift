@@ -75,10 +75,13 @@ public final class EvdevDevice {
 
     /// Delivers every event readable now, in order, then returns.
     ///
-    /// On `SYN_DROPPED` (the kernel's buffer overflowed) it delivers a `SYN_DROPPED` event,
-    /// then libevdev's synthesized state delta (sync mode) followed by a `SYN_REPORT`, and
-    /// carries on reading normally. A consumer cancels on `SYN_DROPPED`, discards until the
-    /// next `SYN_REPORT`, and takes the synced state from there.
+    /// On `SYN_DROPPED` (the kernel's buffer overflowed) it delivers
+    /// `SYN_DROPPED, SYN_REPORT`, then libevdev's synthesized state delta (sync mode: current
+    /// slot, tracking ids and axes that changed while events were lost) ending with a
+    /// `SYN_REPORT`, and carries on reading normally. A consumer written for the kernel's raw
+    /// rule (cancel on `SYN_DROPPED`, discard until `SYN_REPORT`) thus discards nothing of
+    /// value — libevdev already dropped the partial frame — and applies the delta as an
+    /// ordinary frame, so it knows the current slot and which contacts are down.
     public func readAvailable(into deliver: (InputEvent) -> Void) throws(SystemError) -> ReadOutcome {
         var event = input_event()
         return try Self.drain(next: { (syncMode: Bool) throws(SystemError) -> NextEvent in
@@ -143,8 +146,10 @@ public final class EvdevDevice {
             case .wouldBlock:
                 return .drained(events: delivered, resyncs: resyncs)
             case .sync(let event) where !syncing:
-                // The SYN_DROPPED itself: deliver it, then drain libevdev's delta.
+                // The SYN_DROPPED itself: deliver it and close the discard window at once,
+                // then drain libevdev's delta as its own frame.
                 emit(event)
+                emit(InputEvent(time: event.time, type: EV.syn, code: SYN.report, value: 0))
                 resyncs += 1
                 syncing = true
             case .sync(let event), .event(let event):

@@ -13,6 +13,7 @@ import Testing
         InputEvent(time: time, type: type, code: code, value: value)
     }
     static let dropped = ev(300, EV.syn, SYN.dropped, 0)
+    static let droppedThenReport = [dropped, ev(300, EV.syn, SYN.report, 0)]
 
     /// Runs the drain over `script`, checking that sync mode is requested exactly when expected.
     func run(_ script: [(expectSync: Bool, result: Next)]) throws -> (ReadOutcome, [InputEvent]) {
@@ -47,15 +48,22 @@ import Testing
             [(false, .event(Self.ev(200, EV.abs, ABS.x, 1))), (false, .sync(Self.dropped))]
                 + delta.map { (true, Next.sync($0)) } + [(true, .wouldBlock)]
                 + after.map { (false, Next.event($0)) } + [(false, .wouldBlock)])
-        #expect(outcome == .drained(events: 7, resyncs: 1))
-        // libevdev's delta already ends with SYN_REPORT: no second one is added.
-        #expect(events == [Self.ev(200, EV.abs, ABS.x, 1), Self.dropped] + delta + after)
+        #expect(outcome == .drained(events: 8, resyncs: 1))
+        // SYN_DROPPED is closed at once, so a tracker discarding until SYN_REPORT keeps the
+        // delta; libevdev's delta already ends with SYN_REPORT: no second one is added.
+        #expect(events == [Self.ev(200, EV.abs, ABS.x, 1)] + Self.droppedThenReport + delta + after)
     }
 
-    @Test func emptyDeltaStillEndsTheFrame() throws {
+    @Test func emptyDeltaDeliversNoEmptyFrame() throws {
         let (outcome, events) = try run([(false, .sync(Self.dropped)), (true, .wouldBlock), (false, .wouldBlock)])
         #expect(outcome == .drained(events: 2, resyncs: 1))
-        #expect(events == [Self.dropped, Self.ev(300, EV.syn, SYN.report, 0)])
+        #expect(events == Self.droppedThenReport)
+    }
+
+    @Test func deltaWithoutItsOwnReportIsClosed() throws {
+        let slot = Self.ev(310, EV.abs, ABS.mtSlot, 0)
+        let (_, events) = try run([(false, .sync(Self.dropped)), (true, .sync(slot)), (true, .wouldBlock), (false, .wouldBlock)])
+        #expect(events == Self.droppedThenReport + [slot, Self.ev(310, EV.syn, SYN.report, 0)])
     }
 
     @Test func deviceGoneEndsTheDrain() throws {
