@@ -13,14 +13,12 @@ public struct DeviceReport: Sendable, Hashable {
         self.node = node
         self.opened = opened
         self.decision = configuration.useDecision(for: opened, paths: node.allPaths)
-        let entry: Int?
-        switch (decision, opened) {
-        case (.use(let used), _): entry = used
-        case (.ignoredByConfig(let ignored), _): entry = ignored
-        case (_, .success(let description)): entry = configuration.deviceEntry(for: description, paths: node.allPaths)
-        case (_, .failure): entry = nil
+        switch opened {
+        case .success(let description):
+            configuredSize = configuration.settings(for: description, paths: node.allPaths).geometry.physicalSize
+        case .failure:
+            configuredSize = nil
         }
-        self.configuredSize = configuration.geometry(forEntry: entry).physicalSize
     }
 
     /// Opens the node just long enough to read its description, then reports on it.

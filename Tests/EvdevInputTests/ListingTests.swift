@@ -71,7 +71,12 @@ import Testing
         let text = DeviceListing.text([report(DeviceNode(path: "/dev/input/event6", number: 6), CorpusDevices.atmel, config)])
         #expect(text.contains("size: resolution unknown (0): using configured size 154.0 × 86.5 mm"))
         let elan = DeviceListing.text([report(Self.elanNode, CorpusDevices.elan, config)])
-        #expect(elan.contains("used: no — not matched by any enabled [[device]] entry"))
+        #expect(elan.contains("size: 331.2 × 187.2 mm\n"), "the entry for Atmel does not apply to ELAN")
+        var elanEntry = DeviceSettings(match: DeviceMatch(name: "ELAN*"))
+        elanEntry.geometry.physicalSize = PhysicalSize(width: 330, height: 187)
+        config.devices = [elanEntry]
+        let configured = DeviceListing.text([report(Self.elanNode, CorpusDevices.elan, config)])
+        #expect(configured.contains("size: 330.0 × 187.0 mm (configured)\n"))
     }
 
     @Test func emptyAndMissing() {
