@@ -1,9 +1,49 @@
 import ArgumentParser
+import EvdevInput
+import Foundation
+import GestureCore
 
+/// `gestured devices`: every input node, what it is, and whether `gestured run` would use it.
 struct DevicesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "devices", abstract: "Not yet implemented.")
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "List input devices, their kind, size and slots, and whether gestured would use them."
+    )
+
+    @Option(name: .long, help: "Configuration file whose [[device]] entries and use-touchpads apply.")
+    var config: String?
+
+    @Flag(name: .long, help: "Print a JSON array instead of text.")
+    var json = false
 
     func run() throws {
-        throw ValidationError("'devices' is not implemented yet")
+        let configuration = try loadConfiguration()
+        switch try DeviceDiscovery.scan() {
+        case .noInputDirectory(let directory):
+            if json {
+                print("[]")
+                FileHandle.standardError.write(Data((DeviceListing.noInputDirectoryLine(directory) + "\n").utf8))
+            } else {
+                print(DeviceListing.noInputDirectoryLine(directory))
+            }
+        case .nodes(let nodes):
+            let reports = nodes.map { DeviceReport.probe($0, configuration: configuration) }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                let data = try encoder.encode(reports.map(DeviceSummary.init))
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                print(DeviceListing.text(reports), terminator: "")
+            }
+        }
+    }
+
+    /// The configuration that decides use; defaults without `--config`.
+    private func loadConfiguration() throws -> Configuration {
+        guard let config else { return Configuration() }
+        // TODO(coordinator): wire to the `config` branch's loader:
+        //     return try ConfigLoader.load(path: config)
+        throw ValidationError("--config \(config): loading TOML is not wired in yet (ConfigLoader.load(path:) pending)")
     }
 }

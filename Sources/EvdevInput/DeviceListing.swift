@@ -1,0 +1,140 @@
+import GestureCore
+
+/// One line of `gestured devices`: a node, what it is, and whether gestured would use it.
+public struct DeviceReport: Sendable, Hashable {
+    public var node: DeviceNode
+    /// What opening the node gave: its description, or why it failed.
+    public var opened: Result<DeviceDescription, SystemError>
+    public var decision: UseDecision
+    /// The size the configuration gives the device (its entry's, or the default), if any.
+    public var configuredSize: PhysicalSize?
+
+    public init(node: DeviceNode, opened: Result<DeviceDescription, SystemError>, configuration: Configuration) {
+        self.node = node
+        self.opened = opened
+        self.decision = configuration.useDecision(for: opened, paths: node.allPaths)
+        switch opened {
+        case .success(let description):
+            configuredSize = configuration.settings(for: description, paths: node.allPaths).geometry.physicalSize
+        case .failure:
+            configuredSize = nil
+        }
+    }
+
+    /// Opens the node just long enough to read its description, then reports on it.
+    public static func probe(_ node: DeviceNode, configuration: Configuration) -> DeviceReport {
+        let opened: Result<DeviceDescription, SystemError>
+        do {
+            opened = .success(try EvdevDevice(path: node.path).description)
+        } catch {
+            opened = .failure(error)
+        }
+        return DeviceReport(node: node, opened: opened, configuration: configuration)
+    }
+}
+
+/// The flattened, printable facts of a `DeviceReport`; `Encodable` for `--json`.
+public struct DeviceSummary: Sendable, Hashable, Encodable {
+    public var node: String
+    public var name: String?
+    /// `vvvv:pppp` in hex.
+    public var usbID: String?
+    public var kind: String?
+    public var widthMM: Double?
+    public var heightMM: Double?
+    /// `resolution`, `configured`, or `unknown` (resolution 0 and nothing configured).
+    public var sizeSource: String?
+    /// Slots for protocol B; 0 for protocol A and single-touch (see `contacts`).
+    public var slots: Int?
+    /// `N slots`, `protocol A` or `single-touch`.
+    public var contacts: String?
+    public var links: [String]
+    public var used: Bool
+    public var reason: String?
+    public var openError: String?
+
+    public init(_ report: DeviceReport) {
+        node = report.node.path
+        links = report.node.links
+        used = report.decision.isUsed
+        reason = report.decision.reason
+        guard case .success(let description) = report.opened else {
+            if case .failure(let error) = report.opened { openError = error.description }
+            return
+        }
+        name = description.name
+        usbID = DeviceListing.hex4(description.vendor) + ":" + DeviceListing.hex4(description.product)
+        kind = description.kind.rawValue
+        if let size = report.configuredSize {
+            (widthMM, heightMM, sizeSource) = (size.width, size.height, "configured")
+        } else if let size = description.reportedPhysicalSize {
+            (widthMM, heightMM, sizeSource) = (size.width, size.height, "resolution")
+        } else {
+            sizeSource = "unknown"
+        }
+        if description.hasSlots {
+            slots = description.slotCount
+            contacts = "\(description.slotCount) slots"
+        } else {
+            slots = 0
+            contacts = description.isMultitouch ? "protocol A" : "single-touch"
+        }
+    }
+}
+
+/// Text output of `gestured devices`.
+public enum DeviceListing {
+    /// The line printed when there is no input directory at all.
+    public static func noInputDirectoryLine(_ directory: String) -> String {
+        "no input devices: \(directory) does not exist"
+    }
+
+    /// Human-readable listing, one block per device, in the order given.
+    public static func text(_ reports: [DeviceReport]) -> String {
+        guard !reports.isEmpty else { return "no input devices: no event nodes found\n" }
+        var out = ""
+        for report in reports {
+            let summary = DeviceSummary(report)
+            out += summary.node
+            if let name = summary.name { out += "  \"\(name)\"" }
+            if let id = summary.usbID { out += "  [\(id)]" }
+            out += "\n"
+            if let kind = summary.kind {
+                out += "  kind: \(kind)\n"
+                out += "  size: \(sizeText(summary, report))\n"
+                out += "  contacts: \(summary.contacts ?? "")\n"
+            }
+            for link in summary.links { out += "  link: \(link)\n" }
+            out += summary.used ? "  used: yes\n" : "  used: no — \(summary.reason ?? "")\n"
+        }
+        return out
+    }
+
+    static func sizeText(_ summary: DeviceSummary, _ report: DeviceReport) -> String {
+        let resolution: Int32
+        if case .success(let description) = report.opened { resolution = description.reportedResolution } else { resolution = 0 }
+        switch (summary.sizeSource, summary.widthMM, summary.heightMM) {
+        case ("resolution"?, let width?, let height?):
+            return "\(millimetres(width)) × \(millimetres(height)) mm"
+        case ("configured"?, let width?, let height?) where resolution > 0:
+            return "\(millimetres(width)) × \(millimetres(height)) mm (configured)"
+        case ("configured"?, let width?, let height?):
+            return "resolution unknown (0): using configured size \(millimetres(width)) × \(millimetres(height)) mm"
+        default:
+            return "resolution unknown (0): using fallback size (set physical-size in the configuration)"
+        }
+    }
+
+    /// One decimal, no trailing `.0` noise beyond that: 331.2, 187.0.
+    static func millimetres(_ value: Double) -> String {
+        let tenths = (value * 10).rounded()
+        let whole = Int(tenths / 10)
+        let fraction = Int(abs(tenths).truncatingRemainder(dividingBy: 10))
+        return "\(whole).\(fraction)"
+    }
+
+    static func hex4(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

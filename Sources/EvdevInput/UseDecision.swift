@@ -1,0 +1,60 @@
+import GestureCore
+
+/// Whether gestured would read a device, and if not, why.
+public enum UseDecision: Sendable, Hashable {
+    /// Used, with these settings (the first matching `[[device]]` entry's, or the defaults).
+    case use(ResolvedDeviceSettings)
+    /// The node could not be opened (`EACCES`: the user is not in group `input`).
+    case cannotOpen(SystemError)
+    /// Not a touchscreen or touchpad.
+    case notTouchDevice(DeviceKind)
+    /// The first `[[device]]` entry matching it has `enabled = false`.
+    case ignoredByConfig(entry: Int)
+    /// A touchpad, and `use-touchpads` is off (entries cannot force a touchpad in).
+    case touchpadsDisabled
+
+    public var isUsed: Bool {
+        switch self {
+        case .use: return true
+        case .cannotOpen, .notTouchDevice, .ignoredByConfig, .touchpadsDisabled: return false
+        }
+    }
+
+    /// Why it is not used, in words for `gestured devices` and the log; nil when used.
+    public var reason: String? {
+        switch self {
+        case .use: return nil
+        case .cannotOpen(let error): return "cannot open: \(error.reason)" + (error.hint.map { " — \($0)" } ?? "")
+        case .notTouchDevice(let kind): return "not a touch device (\(kind.rawValue))"
+        case .ignoredByConfig(let entry): return "ignored by the configuration ([[device]] #\(entry + 1) has enabled = false)"
+        case .touchpadsDisabled: return "touchpad, and use-touchpads is off"
+        }
+    }
+}
+
+extension Configuration {
+    /// The settings resolved for a device (see `settings(forDevice:vendor:product:paths:)`).
+    public func settings(for description: DeviceDescription, paths: [String]) -> ResolvedDeviceSettings {
+        settings(forDevice: description.name, vendor: description.vendor, product: description.product, paths: paths)
+    }
+
+    /// Whether gestured would use a device with this description, reachable under `paths`
+    /// (its node and its by-id / by-path links). Pure. Entries only exclude devices;
+    /// `use-touchpads = false` excludes touchpads whatever the entries say.
+    public func useDecision(for description: DeviceDescription, paths: [String]) -> UseDecision {
+        let kind = description.kind
+        guard kind.isTouchDevice else { return .notTouchDevice(kind) }
+        let resolved = settings(for: description, paths: paths)
+        if !resolved.enabled, let entry = resolved.matchedEntry { return .ignoredByConfig(entry: entry) }
+        if kind == .touchpad, !useTouchpads { return .touchpadsDisabled }
+        return .use(resolved)
+    }
+
+    /// `useDecision(for:paths:)` for the outcome of opening a node.
+    public func useDecision(for opened: Result<DeviceDescription, SystemError>, paths: [String]) -> UseDecision {
+        switch opened {
+        case .success(let description): return useDecision(for: description, paths: paths)
+        case .failure(let error): return .cannotOpen(error)
+        }
+    }
+}

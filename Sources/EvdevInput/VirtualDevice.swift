@@ -1,0 +1,91 @@
+import CEvdev
+import GestureCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A kernel input device made through uinput from a `DeviceDescription`, for end-to-end
+/// tests: the kernel creates a real `/dev/input/eventN` that anything (gestured included)
+/// can open. Destroyed (and its node removed) in `deinit`.
+public final class VirtualDevice {
+    /// The evdev node the kernel created, e.g. `/dev/input/event7`.
+    public let devnode: String
+    private let uinput: OpaquePointer
+
+    /// The uinput control node libevdev opens.
+    public static let uinputPath = "/dev/uinput"
+
+    /// Creates the device. Throws `SystemError` with path `/dev/uinput` when uinput is
+    /// missing (`ENOENT`: "this kernel has no uinput") or not accessible (`EACCES`).
+    public init(_ description: DeviceDescription) throws(SystemError) {
+        guard let template = libevdev_new() else {
+            throw SystemError(errno: ENOMEM, call: "libevdev_new")
+        }
+        defer { libevdev_free(template) }
+        Self.configure(template, from: description)
+        var created: OpaquePointer?
+        _ = try SystemCall.negatedErrnoBlocking("libevdev_uinput_create_from_device", path: Self.uinputPath) {
+            libevdev_uinput_create_from_device(template, Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue), &created)
+        }
+        guard let created else {
+            throw SystemError(errno: ENOMEM, call: "libevdev_uinput_create_from_device", path: Self.uinputPath)
+        }
+        guard let node = libevdev_uinput_get_devnode(created) else {
+            libevdev_uinput_destroy(created)
+            throw SystemError(errno: ENODEV, call: "libevdev_uinput_get_devnode", path: Self.uinputPath)
+        }
+        self.uinput = created
+        self.devnode = String(cString: node)
+    }
+
+    deinit {
+        libevdev_uinput_destroy(uinput)
+    }
+
+    /// Writes events in order (timestamps are ignored: the kernel stamps them). Include the
+    /// `SYN_REPORT`s: the kernel delivers a frame to readers only when it sees one.
+    public func write(_ events: [InputEvent]) throws(SystemError) {
+        for event in events {
+            _ = try SystemCall.negatedErrnoBlocking("libevdev_uinput_write_event", path: devnode) {
+                libevdev_uinput_write_event(uinput, UInt32(event.type), UInt32(event.code), event.value)
+            }
+        }
+    }
+
+    /// Copies name, ids, properties, codes and axis ranges into a fresh libevdev.
+    private static func configure(_ device: OpaquePointer, from description: DeviceDescription) {
+        libevdev_set_name(device, description.name)
+        libevdev_set_id_bustype(device, Int32(description.bus))
+        libevdev_set_id_vendor(device, Int32(description.vendor))
+        libevdev_set_id_product(device, Int32(description.product))
+        libevdev_set_id_version(device, Int32(description.version))
+        for property in description.properties.sorted() {
+            libevdev_enable_property(device, UInt32(property))
+        }
+        for (type, codes) in description.codes.sorted(by: { $0.key < $1.key }) {
+            libevdev_enable_event_type(device, UInt32(type))
+            for code in codes.sorted() {
+                switch type {
+                case EV.abs:
+                    let info = description.absInfo[code] ?? AbsInfo(minimum: 0, maximum: 0)
+                    var absinfo = input_absinfo(
+                        value: info.value, minimum: info.minimum, maximum: info.maximum,
+                        fuzz: info.fuzz, flat: info.flat, resolution: info.resolution)
+                    libevdev_enable_event_code(device, UInt32(type), UInt32(code), &absinfo)
+                case EV.rep:
+                    // EV_REP codes need a value (delay / period); the kernel's defaults will do.
+                    continue
+                default:
+                    libevdev_enable_event_code(device, UInt32(type), UInt32(code), nil)
+                }
+            }
+        }
+        // Axes described without being listed under EV_ABS still need enabling.
+        for (code, info) in description.absInfo where !description.has(EV.abs, code) {
+            var absinfo = input_absinfo(
+                value: info.value, minimum: info.minimum, maximum: info.maximum,
+                fuzz: info.fuzz, flat: info.flat, resolution: info.resolution)
+            libevdev_enable_event_code(device, UInt32(EV.abs), UInt32(code), &absinfo)
+        }
+    }
+}

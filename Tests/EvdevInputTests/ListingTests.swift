@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvdevInput
+import Foundation
+import GestureCore
+import Testing
+
+/// `gestured devices` output over fake device lists.
+@Suite struct ListingTests {
+    static let elanNode = DeviceNode(
+        path: "/dev/input/event5", number: 5,
+        links: ["/dev/input/by-id/usb-ELAN_Touchscreen-event-if00", "/dev/input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event"])
+
+    func report(_ node: DeviceNode, _ device: DeviceDescription, _ config: Configuration = .init()) -> DeviceReport {
+        DeviceReport(node: node, opened: .success(device), configuration: config)
+    }
+
+    @Test func listsKindSizeSlotsLinksAndUse() {
+        let reports = [
+            report(Self.elanNode, CorpusDevices.elan),
+            report(DeviceNode(path: "/dev/input/event6", number: 6), CorpusDevices.atmel),
+            report(DeviceNode(path: "/dev/input/event7", number: 7), CorpusDevices.ntrig),
+            report(DeviceNode(path: "/dev/input/event8", number: 8), CorpusDevices.synaptics),
+            report(DeviceNode(path: "/dev/input/event9", number: 9), CorpusDevices.wacomPen),
+            DeviceReport(
+                node: DeviceNode(path: "/dev/input/event10", number: 10),
+                opened: .failure(SystemError(errno: EACCES, call: "open", path: "/dev/input/event10")),
+                configuration: .init()),
+        ]
+        let text = DeviceListing.text(reports)
+        #expect(text == """
+            /dev/input/event5  "ELAN Touchscreen"  [04f3:010c]
+              kind: touchscreen
+              size: 331.2 × 187.2 mm
+              contacts: 10 slots
+              link: /dev/input/by-id/usb-ELAN_Touchscreen-event-if00
+              link: /dev/input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event
+              used: yes
+            /dev/input/event6  "Atmel maXTouch Touchscreen"  [0000:0000]
+              kind: touchscreen
+              size: resolution unknown (0): using fallback size (set physical-size in the configuration)
+              contacts: 10 slots
+              used: yes
+            /dev/input/event7  "N-Trig MultiTouch"  [1b96:0001]
+              kind: touchscreen
+              size: resolution unknown (0): using fallback size (set physical-size in the configuration)
+              contacts: protocol A
+              used: yes
+            /dev/input/event8  "SynPS/2 Synaptics TouchPad"  [0002:0007]
+              kind: touchpad
+              size: resolution unknown (0): using fallback size (set physical-size in the configuration)
+              contacts: 2 slots
+              used: no — touchpad, and use-touchpads is off
+            /dev/input/event9  "Wacom Intuos5 touch M Pen"  [056a:0027]
+              kind: tablet
+              size: 223.5 × 139.7 mm
+              contacts: single-touch
+              used: no — not a touch device (tablet)
+            /dev/input/event10
+              used: no — cannot open: Permission denied — add the user to group `input` (or run the service with SupplementaryGroups=input)
+
+            """)
+    }
+
+    @Test func configuredSizeIsShownForResolutionZero() {
+        var config = Configuration()
+        var entry = DeviceSettings(match: DeviceMatch(name: "Atmel*"))
+        entry.geometry.physicalSize = PhysicalSize(width: 154, height: 86.5)
+        config.devices = [entry]
+        let text = DeviceListing.text([report(DeviceNode(path: "/dev/input/event6", number: 6), CorpusDevices.atmel, config)])
+        #expect(text.contains("size: resolution unknown (0): using configured size 154.0 × 86.5 mm"))
+        let elan = DeviceListing.text([report(Self.elanNode, CorpusDevices.elan, config)])
+        #expect(elan.contains("size: 331.2 × 187.2 mm\n"), "the entry for Atmel does not apply to ELAN")
+        var elanEntry = DeviceSettings(match: DeviceMatch(name: "ELAN*"))
+        elanEntry.geometry.physicalSize = PhysicalSize(width: 330, height: 187)
+        config.devices = [elanEntry]
+        let configured = DeviceListing.text([report(Self.elanNode, CorpusDevices.elan, config)])
+        #expect(configured.contains("size: 330.0 × 187.0 mm (configured)\n"))
+    }
+
+    @Test func emptyAndMissing() {
+        #expect(DeviceListing.text([]) == "no input devices: no event nodes found\n")
+        #expect(DeviceListing.noInputDirectoryLine("/dev/input") == "no input devices: /dev/input does not exist")
+    }
+
+    @Test func jsonSummary() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let elan = DeviceSummary(report(Self.elanNode, CorpusDevices.elan))
+        let json = String(decoding: try encoder.encode(elan), as: UTF8.self)
+        #expect(json == #"{"contacts":"10 slots","heightMM":187.2,"kind":"touchscreen","links":["/dev/input/by-id/usb-ELAN_Touchscreen-event-if00","/dev/input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event"],"name":"ELAN Touchscreen","node":"/dev/input/event5","sizeSource":"resolution","slots":10,"usbID":"04f3:010c","used":true,"widthMM":331.2}"#)
+        let atmel = DeviceSummary(report(DeviceNode(path: "/dev/input/event6", number: 6), CorpusDevices.atmel))
+        #expect(atmel.sizeSource == "unknown" && atmel.widthMM == nil)
+        let ntrig = DeviceSummary(report(DeviceNode(path: "/dev/input/event7", number: 7), CorpusDevices.ntrig))
+        #expect(ntrig.slots == 0 && ntrig.contacts == "protocol A")
+    }
+}
