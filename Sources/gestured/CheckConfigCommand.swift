@@ -19,7 +19,7 @@ struct CheckConfigCommand: ParsableCommand {
         do {
             configuration = try ConfigLoader.load(path: file)
         } catch {
-            printToStandardError(error.description)
+            printError(error.description)
             throw ExitCode.failure
         }
         print("\(file): OK")
@@ -57,8 +57,4 @@ struct CheckConfigCommand: ParsableCommand {
         let count = regions.count == 1 ? "1 region" : "\(regions.count) regions"
         return regions.isEmpty ? "no regions" : "\(count) (\(regions.joined(separator: ", ")))"
     }
-}
-
-private func printToStandardError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
 }

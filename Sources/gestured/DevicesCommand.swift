@@ -17,12 +17,12 @@ struct DevicesCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let configuration = try loadConfiguration()
+        let configuration = try loadConfiguration(config)
         switch try DeviceDiscovery.scan() {
         case .noInputDirectory(let directory):
             if json {
                 print("[]")
-                FileHandle.standardError.write(Data((DeviceListing.noInputDirectoryLine(directory) + "\n").utf8))
+                printError(DeviceListing.noInputDirectoryLine(directory))
             } else {
                 print(DeviceListing.noInputDirectoryLine(directory))
             }
@@ -37,13 +37,5 @@ struct DevicesCommand: ParsableCommand {
                 print(DeviceListing.text(reports), terminator: "")
             }
         }
-    }
-
-    /// The configuration that decides use; defaults without `--config`.
-    private func loadConfiguration() throws -> Configuration {
-        guard let config else { return Configuration() }
-        // TODO(coordinator): wire to the `config` branch's loader:
-        //     return try ConfigLoader.load(path: config)
-        throw ValidationError("--config \(config): loading TOML is not wired in yet (ConfigLoader.load(path:) pending)")
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import ConfigFile
 import Foundation
 import GestureCore
 import Recordings
@@ -32,13 +31,7 @@ struct ReplayCommand: ParsableCommand {
     var recordings: [String]
 
     func run() throws {
-        let configuration: Configuration
-        do {
-            configuration = try config.map { try ConfigLoader.load(path: $0) } ?? Configuration()
-        } catch {
-            printError("\(error)")
-            throw ExitCode.failure
-        }
+        let configuration = try loadConfiguration(config)
         var replayer = Replayer(configuration: configuration)
         if trace {
             replayer.transitionLog = { printError($0) }
@@ -62,9 +55,4 @@ struct ReplayCommand: ParsableCommand {
         fflush(stdout)
         if failures > 0 { throw ExitCode.failure }
     }
-}
-
-/// Writes one line to standard error, prefixed with the program's name.
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data("gestured: \(message)\n".utf8))
 }
