@@ -61,6 +61,9 @@ fi
 command -v qemu-system-x86_64 >/dev/null || { echo "vm/setup: qemu-system-x86_64 not found after installing" >&2; exit 77; }
 
 mkdir -p "$cache"
+# One setup at a time per checkout (test runs may start together).
+exec 9>"$cache/.lock"
+flock 9
 
 # --- 2. kernel --------------------------------------------------------------------------
 # The kernel package is whatever linux-image-amd64 depends on (linux-image-6.1.0-N-amd64).
