@@ -48,7 +48,7 @@ mkdir -p /newroot/run/vm
 mount -o bind /ctl /newroot/run/vm || fail "cannot bind the ctl share"
 # The work dir exists in the read-only root unless it lives under /tmp or /run (tmpfs now).
 mkdir -p "/newroot$workdir" 2>/dev/null
-mount -t 9p -o "$p9opts,cache=none" work "/newroot$workdir" || fail "cannot mount the work share at $workdir"
+mount -t 9p -o "$p9opts,cache=${VM_WORK_CACHE:-mmap}" work "/newroot$workdir" || fail "cannot mount the work share at $workdir"
 
 log "running the command in $workdir"
 chroot /newroot /bin/sh /run/vm/cmd.sh </dev/null >/ctl/stdout 2>/ctl/stderr

@@ -15,7 +15,9 @@
 #
 # Environment: VM_ACCEL (kvm|tcg; default kvm only with kvm_intel/kvm_amd loaded),
 # VM_MEMORY (MiB, default 512), VM_SMP (vCPUs, default 1), VM_KEEP=1 keeps the run's temp
-# dir (console log, output) and prints its path, VM_VERBOSE=1 shows the kernel's messages.
+# dir (console log, output) and prints its path, VM_VERBOSE=1 shows the kernel's messages,
+# VM_APPEND adds kernel parameters (NAME=VALUE ones reach the guest init's environment),
+# VM_QEMU_ARGS adds qemu arguments (split on spaces).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -63,6 +65,7 @@ fi
 
 ctl=$(mktemp -d "${TMPDIR:-/tmp}/vm-run.XXXXXX")
 cleanup() {
+    [[ -n "${qemu_pid:-}" ]] && kill "$qemu_pid" 2>/dev/null || true
     [[ -n "${tails:-}" ]] && kill $tails 2>/dev/null || true
     if [[ "${VM_KEEP:-0}" == 1 ]]; then
         echo "vm/run: kept $ctl" >&2
@@ -86,14 +89,7 @@ printf '%s\n' "$workdir" > "$ctl/workdir"
 loglevel="quiet loglevel=1"
 [[ "${VM_VERBOSE:-0}" == 1 ]] && loglevel="loglevel=7"
 
-# Stream the command's output as the guest writes it through 9p.
-tail -n +1 -f "$ctl/stdout" &
-tails=$!
-tail -n +1 -f "$ctl/stderr" >&2 &
-tails="$tails $!"
-
 started=$EPOCHREALTIME
-set +e
 timeout -k 5 "$timeout_s" "$qemu" \
     -accel "$accel" -cpu "$cpu" -machine pc -m "${VM_MEMORY:-512}" -smp "${VM_SMP:-1}" \
     -nodefaults -nographic -no-reboot -monitor none \
@@ -106,21 +102,34 @@ timeout -k 5 "$timeout_s" "$qemu" \
     -device "virtio-9p-pci,fsdev=work,mount_tag=work" \
     -fsdev "local,id=ctl,path=$ctl,security_model=none" \
     -device "virtio-9p-pci,fsdev=ctl,mount_tag=ctl" \
-    </dev/null >"$ctl/qemu.out" 2>&1
+    ${VM_QEMU_ARGS:-} \
+    </dev/null >"$ctl/qemu.out" 2>&1 &
+qemu_pid=$!
+# Stream the command's output as the guest writes it through 9p; each tail reads its file
+# one last time once qemu is gone.
+tail -n +1 -f --pid="$qemu_pid" "$ctl/stdout" &
+tails=$!
+tail -n +1 -f --pid="$qemu_pid" "$ctl/stderr" >&2 &
+tails="$tails $!"
+set +e
+wait "$qemu_pid"
 qemu_status=$?
+wait $tails
 set -e
+qemu_pid= tails=
 elapsed=$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
-sleep 0.2  # let the tails print the last lines
-kill $tails 2>/dev/null || true
-wait $tails 2>/dev/null || true
-tails=
+
+# The console log's last lines, without the firmware's terminal escapes.
+show_console() {
+    sed 's/\x1bc//g; s/\x1b\[[0-9;?]*[A-Za-z]//g; s/\r//g' "$ctl/console.log" | tail -n "$1" | sed 's/^/  | /' >&2
+}
 
 if [[ -f "$ctl/status" ]]; then
     status=$(cat "$ctl/status")
     [[ "${VM_VERBOSE:-0}" == 1 ]] && echo "vm/run: guest exited $status after ${elapsed}s" >&2
     if [[ "$status" != 0 ]]; then
         echo "vm/run: command exited with status $status in the guest; console log tail:" >&2
-        tail -n 25 "$ctl/console.log" | sed 's/^/  | /' >&2
+        show_console 25
     fi
     exit "$status"
 fi
@@ -132,5 +141,5 @@ else
 fi
 [[ -s "$ctl/qemu.out" ]] && sed 's/^/  qemu: /' "$ctl/qemu.out" >&2
 echo "vm/run: console log tail:" >&2
-tail -n 40 "$ctl/console.log" | sed 's/^/  | /' >&2
+show_console 40
 exit 124

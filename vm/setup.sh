@@ -68,7 +68,7 @@ flock 9
 # --- 2. kernel --------------------------------------------------------------------------
 # The kernel package is whatever linux-image-amd64 depends on (linux-image-6.1.0-N-amd64).
 kernel_package() {
-    apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
+    apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ && !found { print $2; found = 1 }' || true
 }
 kpkg=${VM_KERNEL_PACKAGE:-$(kernel_package)}
 if [[ -z "$kpkg" ]]; then
