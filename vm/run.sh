@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Runs one command inside a throwaway VM (Debian's kernel under qemu) and returns its status.
+#
+#   vm/run.sh [--timeout SECONDS] [--] COMMAND [ARG...]
+#
+# The guest sees the host's / read-only (so the host's toolchain, Swift runtime, libevdev and
+# evemu are all there), the current directory read-write at the same path, fresh tmpfs on
+# /tmp and /run, devtmpfs on /dev (with /dev/uinput and /dev/input/eventN), evdev and uinput
+# loaded, no udev, no network. COMMAND runs as root from the current directory, under the
+# host's PATH, with stdin from /dev/null; its stdout and stderr are streamed here.
+#
+# Exit status: COMMAND's own status; 124 when the guest never reported one (timeout, kernel
+# panic, init failure: the console log's tail is printed); 77 when qemu cannot run at all on
+# this machine (the "skip" convention; the reason is printed).
+#
+# Environment: VM_ACCEL (kvm|tcg; default kvm only with kvm_intel/kvm_amd loaded),
+# VM_MEMORY (MiB, default 512), VM_SMP (vCPUs, default 1), VM_KEEP=1 keeps the run's temp
+# dir (console log, output) and prints its path, VM_VERBOSE=1 shows the kernel's messages,
+# VM_APPEND adds kernel parameters (NAME=VALUE ones reach the guest init's environment),
+# VM_QEMU_ARGS adds qemu arguments (split on spaces).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+timeout_s=600
+while (($#)); do
+    case "$1" in
+        --timeout) timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
+        --timeout=*) timeout_s=${1#--timeout=}; shift ;;
+        --) shift; break ;;
+        -*) echo "vm/run: unknown option $1" >&2; exit 2 ;;
+        *) break ;;
+    esac
+done
+(($#)) || { echo "usage: vm/run.sh [--timeout S] [--] COMMAND [ARG...]" >&2; exit 2; }
+
+skip() { echo "vm/run: qemu cannot run here: $*" >&2; exit 77; }
+
+qemu=$(command -v qemu-system-x86_64 || true)
+[[ -n "$qemu" ]] || skip "qemu-system-x86_64 is not installed (run vm/setup.sh as root)"
+
+if [[ ! -f "$here/cache/current.env" ]]; then
+    "$here/setup.sh" --quiet || exit $?
+fi
+# shellcheck source=/dev/null
+source "$here/cache/current.env"
+[[ -f "$VM_KERNEL" && -f "$VM_INITRD" ]] || { "$here/setup.sh" --quiet || exit $?; source "$here/cache/current.env"; }
+
+accel=${VM_ACCEL:-}
+if [[ -z "$accel" ]]; then
+    # /dev/kvm alone is not enough: a PVM-only nested KVM (kvm_pvm) hangs a stock kernel.
+    if [[ -d /sys/module/kvm_intel || -d /sys/module/kvm_amd ]] && [[ -w /dev/kvm ]]; then
+        accel=kvm
+    else
+        accel=tcg
+    fi
+fi
+cpu=max
+[[ $accel == kvm ]] && cpu=host
+
+# Can qemu start at all here (libraries, accelerator, memory)? A machine-less start that
+# quits at once tells apart "cannot run here" (skip) from a failing guest (failure).
+if ! probe=$(echo quit | timeout 30 "$qemu" -machine none -accel "$accel" -nodefaults -display none -monitor stdio 2>&1 >/dev/null); then
+    skip "qemu-system-x86_64 -accel $accel does not start: ${probe:-timed out}"
+fi
+
+ctl=$(mktemp -d "${TMPDIR:-/tmp}/vm-run.XXXXXX")
+cleanup() {
+    [[ -n "${qemu_pid:-}" ]] && kill "$qemu_pid" 2>/dev/null || true
+    [[ -n "${tails:-}" ]] && kill $tails 2>/dev/null || true
+    if [[ "${VM_KEEP:-0}" == 1 ]]; then
+        echo "vm/run: kept $ctl" >&2
+    else
+        rm -rf "$ctl"
+    fi
+}
+trap cleanup EXIT
+
+workdir=$(pwd -P)
+printf '%s\n' "$workdir" > "$ctl/workdir"
+{
+    echo 'set -e'
+    printf 'export PATH=%q HOME=/root TERM=dumb LANG=C.UTF-8\n' "$PATH"
+    printf 'cd %q\n' "$workdir"
+    echo 'set +e'
+    printf 'exec'; printf ' %q' "$@"; echo
+} > "$ctl/cmd.sh"
+: > "$ctl/stdout"; : > "$ctl/stderr"; : > "$ctl/console.log"
+
+loglevel="quiet loglevel=1"
+[[ "${VM_VERBOSE:-0}" == 1 ]] && loglevel="loglevel=7"
+
+started=$EPOCHREALTIME
+timeout -k 5 "$timeout_s" "$qemu" \
+    -accel "$accel" -cpu "$cpu" -machine pc -m "${VM_MEMORY:-512}" -smp "${VM_SMP:-1}" \
+    -nodefaults -nographic -no-reboot -monitor none \
+    -serial "file:$ctl/console.log" \
+    -kernel "$VM_KERNEL" -initrd "$VM_INITRD" \
+    -append "console=ttyS0 panic=-1 $loglevel rdinit=/init ${VM_APPEND:-}" \
+    -fsdev "local,id=root,path=/,readonly=on,security_model=none,multidevs=remap" \
+    -device "virtio-9p-pci,fsdev=root,mount_tag=root" \
+    -fsdev "local,id=work,path=$workdir,security_model=none,multidevs=remap" \
+    -device "virtio-9p-pci,fsdev=work,mount_tag=work" \
+    -fsdev "local,id=ctl,path=$ctl,security_model=none" \
+    -device "virtio-9p-pci,fsdev=ctl,mount_tag=ctl" \
+    ${VM_QEMU_ARGS:-} \
+    </dev/null >"$ctl/qemu.out" 2>&1 &
+qemu_pid=$!
+# Stream the command's output as the guest writes it through 9p; each tail reads its file
+# one last time once qemu is gone.
+tail -n +1 -f --pid="$qemu_pid" "$ctl/stdout" &
+tails=$!
+tail -n +1 -f --pid="$qemu_pid" "$ctl/stderr" >&2 &
+tails="$tails $!"
+set +e
+wait "$qemu_pid"
+qemu_status=$?
+wait $tails
+set -e
+qemu_pid= tails=
+elapsed=$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+
+# The console log's last lines, without the firmware's terminal escapes.
+show_console() {
+    sed 's/\x1bc//g; s/\x1b\[[0-9;?]*[A-Za-z]//g; s/\r//g' "$ctl/console.log" | tail -n "$1" | sed 's/^/  | /' >&2
+}
+
+if [[ -f "$ctl/status" ]]; then
+    status=$(cat "$ctl/status")
+    [[ "${VM_VERBOSE:-0}" == 1 ]] && echo "vm/run: guest exited $status after ${elapsed}s" >&2
+    if [[ "$status" != 0 ]]; then
+        echo "vm/run: command exited with status $status in the guest; console log tail:" >&2
+        show_console 25
+    fi
+    exit "$status"
+fi
+
+if ((qemu_status == 124 || qemu_status == 137)); then
+    echo "vm/run: the guest never reported: timed out after ${timeout_s}s" >&2
+else
+    echo "vm/run: the guest never reported (qemu exited with $qemu_status after ${elapsed}s)" >&2
+fi
+[[ -s "$ctl/qemu.out" ]] && sed 's/^/  qemu: /' "$ctl/qemu.out" >&2
+echo "vm/run: console log tail:" >&2
+show_console 40
+exit 124

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The end-to-end tier: prepares the VM (vm/setup.sh), builds the guest-side test programs on
+# the host, and runs them inside one VM boot (vm/run.sh). Called by scripts/test.sh.
+#
+#   vm/test.sh [--smoke-only]
+#
+# Inside the guest: vm/smoke/guest-smoke.sh (Swift runtime + libevdev + uinput, evemu
+# devices from real descriptions, a real recording through the kernel), then, once the
+# package has an executable product named `gestured-e2e`, that driver (built here on the
+# host with `swift build`, run in the guest from the repository root).
+#
+# Exit status: 0 when everything passed, or when qemu cannot run on this machine (prints
+# "SKIP: ..."); non-zero on any failure (124: the guest never reported). The whole tier is
+# kept under a 15-minute deadline, setup included (VM_TEST_DEADLINE seconds, default 900).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+started=$SECONDS
+deadline=${VM_TEST_DEADLINE:-900}
+smoke_only=0
+[[ "${1:-}" == "--smoke-only" ]] && smoke_only=1
+
+skip() { echo "SKIP: end-to-end VM tier: $*"; exit 0; }
+step() { echo "vm/test [$((SECONDS - started))s]: $*"; }
+
+step "setup"
+set +e; vm/setup.sh; rc=$?; set -e
+((rc == 77)) && skip "qemu is not available (see above)"
+((rc == 0)) || { echo "vm/test: vm/setup.sh failed ($rc)" >&2; exit "$rc"; }
+
+corpus=${GESTURED_CORPUS:-}
+if [[ -z "$corpus" ]]; then
+    for c in "$root/../shared/corpus" /work/shared/corpus; do
+        [[ -d "$c" ]] && { corpus=$(cd "$c" && pwd); break; }
+    done
+fi
+[[ -n "$corpus" ]] || { echo "vm/test: no corpus (set GESTURED_CORPUS or put it at ../shared/corpus)" >&2; exit 1; }
+
+step "building the guest programs on the host"
+bin=vm/cache/smoke
+mkdir -p "$bin"
+if [[ ! "$bin/evread" -nt vm/smoke/evread.c ]]; then
+    cc -O2 -Wall -o "$bin/evread" vm/smoke/evread.c
+fi
+if [[ ! "$bin/uinput-check" -nt vm/smoke/uinput-check.swift || ! "$bin/uinput-check" -nt vm/smoke/libevdev-bridge.h ]]; then
+    swiftc -O -import-objc-header vm/smoke/libevdev-bridge.h $(pkg-config --cflags libevdev) \
+        -levdev vm/smoke/uinput-check.swift -o "$bin/uinput-check"
+fi
+guest=(vm/smoke/guest-smoke.sh "$bin" "$corpus")
+if ((smoke_only == 0)) && grep -q '"gestured-e2e"' Package.swift; then
+    swift build --product gestured-e2e
+    swift build --product gestured
+    driver=$(swift build --show-bin-path)/gestured-e2e
+    guest=(sh -c '"$1" "$2" "$3" && shift 3 && exec "$@"' guest "${guest[@]}" "$driver" --corpus "$corpus")
+fi
+
+remaining=$((deadline - (SECONDS - started)))
+((remaining > 60)) || { echo "vm/test: no time left for the VM (${remaining}s of ${deadline}s)" >&2; exit 1; }
+step "running in the VM (timeout ${remaining}s): ${guest[*]}"
+set +e; vm/run.sh --timeout "$remaining" -- "${guest[@]}"; rc=$?; set -e
+step "done, status $rc"
+((rc == 77)) && skip "qemu cannot run here (see above)"
+exit "$rc"
