@@ -29,4 +29,10 @@ static inline int gestured_accept_nonblocking(int fd) {
     extern int accept4(int, struct sockaddr *, socklen_t *, int);
     return accept4(fd, (struct sockaddr *)0, (socklen_t *)0, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
+
+/* pipe2 with O_NONBLOCK | O_CLOEXEC; 0 or -1 with errno. */
+static inline int gestured_pipe_nonblocking(int fds[2]) {
+    extern int pipe2(int[2], int);
+    return pipe2(fds, O_NONBLOCK | O_CLOEXEC);
+}
 #endif

@@ -95,16 +95,19 @@ public final class Daemon {
     // MARK: Running
 
     /// Runs until SIGTERM/SIGINT (or `stop`): notifies readiness, honours the watchdog.
-    /// Returns the exit code.
-    public func run() throws(SystemError) -> Int32 {
+    /// Returns the exit code. `handleSignals: false` leaves the process's signals alone
+    /// (for running daemons inside a test process).
+    public func run(handleSignals: Bool = true) throws(SystemError) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        for stopSignal in [SIGTERM, SIGINT] {
+        for stopSignal in [SIGTERM, SIGINT] where handleSignals {
             signals.append(try loop.onSignal(stopSignal) { [unowned self] number in
                 logger.info("stopping on signal", metadata: ["signal": "\(number)"])
                 stop(reason: "stopping")
             })
         }
-        signals.append(try loop.onSignal(SIGHUP) { [unowned self] _ in reloadConfiguration() })
+        if handleSignals {
+            signals.append(try loop.onSignal(SIGHUP) { [unowned self] _ in reloadConfiguration() })
+        }
         if try loop.enableWatchdog() {
             logger.info("watchdog enabled")
         }

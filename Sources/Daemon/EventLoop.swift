@@ -9,6 +9,8 @@ import Musl
 /// signal watched on it. Not thread-safe: use it from the thread that runs it.
 public final class EventLoop {
     let handle: OpaquePointer
+    private var signalPipe: IOWatch?
+    private var signalWatches: [Weak<SignalWatch>] = []
 
     /// A new loop (not the thread's default one, so tests can run several).
     public init() throws(SystemError) {
@@ -85,24 +87,57 @@ public final class EventLoop {
         return task
     }
 
-    /// Delivers `signal` through the loop (a signalfd). The signal is blocked for the
-    /// calling thread first, so it must be the thread that runs the loop, before any
-    /// other thread is started that could receive it.
+    /// Delivers `signal` through the loop.
+    ///
+    /// Not `sd_event_add_signal`: its signalfd only sees signals blocked in every thread,
+    /// and the Swift async runtime parks the main thread in `sigsuspend` with nothing
+    /// blocked, so a SIGTERM would kill the process there. Instead a handler writes the
+    /// signal number to a pipe the loop watches (the self-pipe trick), whatever thread
+    /// the kernel picks.
     public func onSignal(_ signal: Int32, handler: @escaping (Int32) -> Void) throws(SystemError) -> SignalWatch {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, signal)
-        let blocked = pthread_sigmask(SIG_BLOCK, &set, nil)
-        if blocked != 0 { throw SystemError("pthread_sigmask", errno: blocked) }
-        let watch = SignalWatch(handler: handler)
-        var source: OpaquePointer?
-        try sdCheck(
-            sd_event_add_signal(handle, &source, signal, signalTrampoline, Unmanaged.passUnretained(watch).toOpaque()),
-            "sd_event_add_signal"
-        )
-        watch.source = source
+        if signalPipe == nil {
+            var fds: [Int32] = [-1, -1]
+            try posixCall("pipe2") { gestured_pipe_nonblocking(&fds) }
+            signalPipeWriteEnd = fds[1]
+            let readEnd = fds[0]
+            signalPipe = try watch(fd: readEnd, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
+                dispatchSignals(from: readEnd)
+            }
+        }
+        let watch = SignalWatch(signal: signal, handler: handler)
+        signalWatches.append(Weak(watch))
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = forwardSignal
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        try posixCall("sigaction") { sigaction(signal, &action, nil) }
         return watch
     }
+
+    private func dispatchSignals(from fd: Int32) {
+        var number: Int32 = 0
+        while read(fd, &number, MemoryLayout<Int32>.size) == MemoryLayout<Int32>.size {
+            signalWatches.removeAll { $0.value == nil }
+            for watch in signalWatches.compactMap(\.value) where watch.signal == number {
+                watch.handler(number)
+            }
+        }
+    }
+}
+
+private struct Weak<T: AnyObject> {
+    weak var value: T?
+    init(_ value: T) { self.value = value }
+}
+
+/// The write end of the signal pipe (one per process: signals are process-wide).
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
+private func forwardSignal(_ number: Int32) {
+    let saved = errno
+    var number = number
+    _ = write(signalPipeWriteEnd, &number, MemoryLayout<Int32>.size)
+    errno = saved
 }
 
 /// Base of every event source: owns the `sd_event_source` and removes it when released.
@@ -181,11 +216,14 @@ public final class DeferredTask: EventSource {
     }
 }
 
-/// A signal delivered through the loop.
-public final class SignalWatch: EventSource {
+/// A signal delivered through the loop; released, it is no longer dispatched (the
+/// signal stays caught).
+public final class SignalWatch {
+    let signal: Int32
     let handler: (Int32) -> Void
 
-    init(handler: @escaping (Int32) -> Void) {
+    init(signal: Int32, handler: @escaping (Int32) -> Void) {
+        self.signal = signal
         self.handler = handler
     }
 }
@@ -211,10 +249,3 @@ private func deferTrampoline(_: OpaquePointer?, _ userdata: UnsafeMutableRawPoin
     return 0
 }
 
-private func signalTrampoline(_: OpaquePointer?, _ info: UnsafePointer<signalfd_siginfo>?, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
-    guard let userdata else { return 0 }
-    let watch = Unmanaged<SignalWatch>.fromOpaque(userdata).takeUnretainedValue()
-    let signal = Int32(bitPattern: info?.pointee.ssi_signo ?? 0)
-    withExtendedLifetime(watch) { watch.handler(signal) }
-    return 0
-}
