@@ -116,6 +116,11 @@ public final class SocketServer {
     private func enqueue(_ event: EncodedEvent, to client: Client) {
         guard !client.closed else { return }
         if client.queue.isFull {
+            // The queue holds what the socket would not take: try the socket first.
+            flush(client)
+            if client.closed { return }
+        }
+        if client.queue.isFull {
             switch settings.slowClientPolicy {
             case .dropOldest:
                 _ = client.queue.popFirst()
