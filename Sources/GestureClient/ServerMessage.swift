@@ -2,6 +2,11 @@
 public struct Location: Codable, Sendable, Hashable {
     public var x: Double
     public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
 }
 
 /// One `{"type":"gesture",…}` event. Kind-specific fields are nil for other kinds.
