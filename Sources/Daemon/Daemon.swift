@@ -1,1 +1,161 @@
 import CSystemd
+import GestureCore
+import Logging
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The live daemon: one `EventLoop` carrying the socket server, the input sources and
+/// their deadlines, signals (SIGTERM/SIGINT stop, SIGHUP reloads), the watchdog and
+/// readiness notifications.
+public final class Daemon {
+    public let loop: EventLoop
+    public let server: SocketServer
+    public private(set) var configuration: Configuration
+    private let reload: () throws -> Configuration
+    private var logger: Logger
+    private let ids = GestureIDAllocator()
+    private var sources: [ObjectIdentifier: Attached] = [:]
+    private var signals: [SignalWatch] = []
+    private var statusTask: DeferredTask?
+    private var lastStatus = ""
+    private var stopping = false
+
+    /// Called after a successful reload with the new configuration (to rebuild engines).
+    public var configurationChanged: ((Configuration) -> Void)?
+
+    private final class Attached {
+        let source: InputSource
+        var watch: IOWatch?
+        var timer: Timer?
+        init(_ source: InputSource) { self.source = source }
+    }
+
+    /// Sets up the loop and the server on `listener`. `reload` loads the configuration
+    /// again on SIGHUP; when it throws, the old configuration stays in force.
+    public init(configuration: Configuration, listener: UnixListener, version: String, logger: Logger,
+                reload: @escaping () throws -> Configuration) throws(SystemError) {
+        loop = try EventLoop()
+        self.configuration = configuration
+        self.reload = reload
+        self.logger = logger
+        server = try SocketServer(loop: loop, listener: listener, settings: configuration.daemon, version: version, logger: logger)
+        statusTask = try loop.deferredTask { [unowned self] in publishStatus() }
+        server.clientsChanged = { [unowned self] in statusTask?.schedule() }
+    }
+
+    // MARK: Sources
+
+    /// Starts reading a device (announced to clients as added).
+    public func add(_ source: InputSource) throws(SystemError) {
+        let attached = Attached(source)
+        if let fd = source.fileDescriptor {
+            attached.watch = try loop.watch(fd: fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned attached] _ in
+                service(attached) { $0.readAvailable(now: loop.now, into: &$1) }
+            }
+        }
+        attached.timer = try loop.timer { [unowned self, unowned attached] _ in
+            service(attached) { $0.deadlineReached(now: loop.now, into: &$1) }
+        }
+        sources[ObjectIdentifier(source)] = attached
+        server.deviceAdded(source.device, time: loop.now)
+        logger.info("device added", metadata: ["device": "\(source.device.name)", "kind": "\(source.device.kind.rawValue)"])
+        attached.timer?.schedule(at: source.nextDeadline)
+        statusTask?.schedule()
+    }
+
+    /// Stops reading a device: its gestures in flight are cancelled, clients are told.
+    public func remove(_ source: InputSource, reason: String) {
+        guard let attached = sources.removeValue(forKey: ObjectIdentifier(source)) else { return }
+        attached.watch?.cancel()
+        attached.timer?.cancel()
+        var sink = sink(for: source)
+        source.close(now: loop.now, into: &sink)
+        server.deviceRemoved(source.device, time: loop.now)
+        logger.info("device removed", metadata: ["device": "\(source.device.name)", "reason": "\(reason)"])
+        statusTask?.schedule()
+    }
+
+    private func sink(for source: InputSource) -> DaemonSink {
+        DaemonSink(server: server, ids: ids, device: source.device.name)
+    }
+
+    private func service(_ attached: Attached, _ body: (InputSource, inout DaemonSink) -> InputStatus) {
+        var sink = sink(for: attached.source)
+        switch body(attached.source, &sink) {
+        case .active:
+            attached.timer?.schedule(at: attached.source.nextDeadline)
+        case .finished(let reason):
+            remove(attached.source, reason: reason)
+        }
+    }
+
+    // MARK: Running
+
+    /// Runs until SIGTERM/SIGINT (or `stop`): notifies readiness, honours the watchdog.
+    /// Returns the exit code. `handleSignals: false` leaves the process's signals alone
+    /// (for running daemons inside a test process).
+    public func run(handleSignals: Bool = true) throws(SystemError) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        for stopSignal in [SIGTERM, SIGINT] where handleSignals {
+            signals.append(try loop.onSignal(stopSignal) { [unowned self] number in
+                logger.info("stopping on signal", metadata: ["signal": "\(number)"])
+                stop(reason: "stopping")
+            })
+        }
+        if handleSignals {
+            signals.append(try loop.onSignal(SIGHUP) { [unowned self] _ in reloadConfiguration() })
+        }
+        if try loop.enableWatchdog() {
+            logger.info("watchdog enabled")
+        }
+        lastStatus = statusLine
+        ServiceManager.ready(status: lastStatus)
+        logger.info("ready", metadata: ["status": "\(lastStatus)"])
+        return try loop.run()
+    }
+
+    /// Graceful stop: `STOPPING=1`, gestures in flight cancelled, goodbye to every client,
+    /// socket file removed, loop exits with 0.
+    public func stop(reason: String) {
+        guard !stopping else { return }
+        stopping = true
+        ServiceManager.stopping()
+        for attached in Array(sources.values) {
+            remove(attached.source, reason: "daemon stopping")
+        }
+        server.stop(reason: reason)
+        loop.exit(code: 0)
+    }
+
+    private func reloadConfiguration() {
+        ServiceManager.reloading()
+        logger.info("reloading configuration")
+        do {
+            let new = try reload()
+            configuration = new
+            server.apply(new.daemon)
+            configurationChanged?(new)
+            logger.info("configuration reloaded")
+        } catch {
+            logger.error("reload failed, keeping the previous configuration", metadata: ["error": "\(error)"])
+        }
+        lastStatus = statusLine
+        ServiceManager.notify("READY=1\nSTATUS=\(lastStatus)")
+    }
+
+    private var statusLine: String {
+        let devices = sources.count
+        let clients = server.clientCount
+        return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s")"
+    }
+
+    private func publishStatus() {
+        let line = statusLine
+        guard line != lastStatus, !stopping else { return }
+        lastStatus = line
+        ServiceManager.status(line)
+    }
+}

@@ -1,1 +1,138 @@
-/// A client library for the gestured socket.
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A client library for the gestured socket (protocol 1).
+///
+/// ```swift
+/// let client = try GestureClient.connect()
+/// try client.subscribe(gestures: ["tap", "swipe"])
+/// for try await message in client.messages {
+///     if case .gesture(let g) = message { print(g.gesture, g.phase, g.location) }
+/// }
+/// ```
+public final class GestureClient: @unchecked Sendable {
+    /// `$GESTURED_SOCKET`, else `/run/gestured/gestured.sock`.
+    public static var defaultSocketPath: String {
+        ProcessInfo.processInfo.environment["GESTURED_SOCKET"] ?? "/run/gestured/gestured.sock"
+    }
+
+    private let fd: Int32
+    /// Every message the server sends, in order; ends when the server closes.
+    public let messages: AsyncThrowingStream<ServerMessage, Error>
+
+    private init(fd: Int32) {
+        self.fd = fd
+        var continuation: AsyncThrowingStream<ServerMessage, Error>.Continuation!
+        messages = AsyncThrowingStream { continuation = $0 }
+        let reader = LineReader(fd: fd, continuation: continuation)
+        let thread = Thread { reader.run() }
+        thread.start()
+    }
+
+    deinit {
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+
+    /// Connects to the daemon's socket.
+    public static func connect(path: String = defaultSocketPath) throws(ConnectionError) -> GestureClient {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .failed(path: path, reason: String(cString: strerror(errno))) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw .failed(path: path, reason: "path too long")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { b in for (i, c) in path.utf8.enumerated() { b[i] = c } }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if result != 0 {
+            let code = errno
+            close(fd)
+            switch code {
+            case ENOENT, ECONNREFUSED: throw .notRunning(path: path)
+            case EACCES, EPERM: throw .permissionDenied(path: path)
+            default: throw .failed(path: path, reason: String(cString: strerror(code)))
+            }
+        }
+        return GestureClient(fd: fd)
+    }
+
+    /// Chooses the events to receive; nil means all. `regions` may contain nil for
+    /// gestures outside every region.
+    public func subscribe(gestures: [String]? = nil, regions: [String?]? = nil, devices: [String]? = nil, touches: Bool = false) throws {
+        var request: [String: Any] = ["type": "subscribe", "touches": touches]
+        if let gestures { request["gestures"] = gestures }
+        if let regions { request["regions"] = regions.map { $0 as Any? ?? NSNull() } }
+        if let devices { request["devices"] = devices }
+        try send(request)
+    }
+
+    /// Asks for a `pong`.
+    public func ping() throws { try send(["type": "ping"]) }
+
+    /// Asks for a `status`.
+    public func requestStatus() throws { try send(["type": "status"]) }
+
+    private func send(_ request: [String: Any]) throws {
+        var data = try JSONSerialization.data(withJSONObject: request, options: [.sortedKeys])
+        data.append(UInt8(ascii: "\n"))
+        let sent = data.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if sent != data.count { throw ConnectionError.failed(path: "", reason: "send: \(String(cString: strerror(errno)))") }
+    }
+}
+
+/// Why a connection failed.
+public enum ConnectionError: Error, CustomStringConvertible, Equatable {
+    case notRunning(path: String)
+    case permissionDenied(path: String)
+    case failed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notRunning(let path): "gestured is not running (no socket at \(path))"
+        case .permissionDenied(let path): "permission denied on \(path)"
+        case .failed(let path, let reason): "cannot use \(path): \(reason)"
+        }
+    }
+}
+
+/// Reads lines on its own thread and feeds them, decoded, to the stream.
+private final class LineReader: @unchecked Sendable {
+    let fd: Int32
+    let continuation: AsyncThrowingStream<ServerMessage, Error>.Continuation
+
+    init(fd: Int32, continuation: AsyncThrowingStream<ServerMessage, Error>.Continuation) {
+        self.fd = fd
+        self.continuation = continuation
+    }
+
+    func run() {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let decoder = JSONDecoder()
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            buffer.append(contentsOf: chunk[..<n])
+            var start = 0
+            while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Data(buffer[start..<newline])
+                start = newline + 1
+                do {
+                    continuation.yield(try decoder.decode(ServerMessage.self, from: line))
+                } catch {
+                    continuation.finish(throwing: error)
+                    return
+                }
+            }
+            buffer.removeSubrange(..<start)
+        }
+        continuation.finish()
+    }
+}

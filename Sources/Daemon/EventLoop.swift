@@ -1,0 +1,251 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The daemon's single event loop: owns an `sd_event` and every descriptor, timer and
+/// signal watched on it. Not thread-safe: use it from the thread that runs it.
+public final class EventLoop {
+    let handle: OpaquePointer
+    private var signalPipe: IOWatch?
+    private var signalWatches: [Weak<SignalWatch>] = []
+
+    /// A new loop (not the thread's default one, so tests can run several).
+    public init() throws(SystemError) {
+        var event: OpaquePointer?
+        try sdCheck(sd_event_new(&event), "sd_event_new")
+        guard let event else { throw SystemError("sd_event_new", errno: ENOMEM) }
+        handle = event
+    }
+
+    deinit {
+        sd_event_unref(handle)
+    }
+
+    /// Runs until `exit(code:)`; returns the exit code.
+    public func run() throws(SystemError) -> Int32 {
+        try sdCheck(sd_event_loop(handle), "sd_event_loop")
+    }
+
+    /// Makes `run()` return `code` after the current dispatch.
+    public func exit(code: Int32 = 0) {
+        sd_event_exit(handle, code)
+    }
+
+    /// The loop's cached CLOCK_MONOTONIC time of the current iteration, in microseconds.
+    public var now: UInt64 {
+        var usec: UInt64 = 0
+        if sd_event_now(handle, CLOCK_MONOTONIC, &usec) < 0 { return monotonicMicroseconds() }
+        return usec
+    }
+
+    /// Pings the systemd watchdog automatically when `WATCHDOG_USEC` is set; returns
+    /// whether the watchdog is enabled.
+    @discardableResult
+    public func enableWatchdog() throws(SystemError) -> Bool {
+        try sdCheck(sd_event_set_watchdog(handle, 1), "sd_event_set_watchdog") > 0
+    }
+
+    /// Watches `fd` for `events` (EPOLLIN, EPOLLOUT, …); `handler` gets the returned events.
+    public func watch(fd: Int32, events: UInt32, handler: @escaping (UInt32) -> Void) throws(SystemError) -> IOWatch {
+        let watch = IOWatch(handler: handler)
+        var source: OpaquePointer?
+        try sdCheck(
+            sd_event_add_io(handle, &source, fd, events, ioTrampoline, Unmanaged.passUnretained(watch).toOpaque()),
+            "sd_event_add_io"
+        )
+        watch.source = source
+        return watch
+    }
+
+    /// A CLOCK_MONOTONIC timer, initially disarmed; arm it with `schedule(at:)`.
+    public func timer(handler: @escaping (UInt64) -> Void) throws(SystemError) -> Timer {
+        let timer = Timer(handler: handler)
+        var source: OpaquePointer?
+        try sdCheck(
+            sd_event_add_time(handle, &source, CLOCK_MONOTONIC, UInt64.max, 1, timeTrampoline, Unmanaged.passUnretained(timer).toOpaque()),
+            "sd_event_add_time"
+        )
+        timer.source = source
+        try sdCheck(sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF)), "sd_event_source_set_enabled")
+        return timer
+    }
+
+    /// A task that runs once, just before the loop next waits, each time it is scheduled
+    /// (an `sd_event` defer source): e.g. flushing output gathered during one dispatch.
+    public func deferredTask(handler: @escaping () -> Void) throws(SystemError) -> DeferredTask {
+        let task = DeferredTask(handler: handler)
+        var source: OpaquePointer?
+        try sdCheck(
+            sd_event_add_defer(handle, &source, deferTrampoline, Unmanaged.passUnretained(task).toOpaque()),
+            "sd_event_add_defer"
+        )
+        task.source = source
+        try sdCheck(sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF)), "sd_event_source_set_enabled")
+        return task
+    }
+
+    /// Delivers `signal` through the loop.
+    ///
+    /// Not `sd_event_add_signal`: its signalfd only sees signals blocked in every thread,
+    /// and the Swift async runtime parks the main thread in `sigsuspend` with nothing
+    /// blocked, so a SIGTERM would kill the process there. Instead a handler writes the
+    /// signal number to a pipe the loop watches (the self-pipe trick), whatever thread
+    /// the kernel picks.
+    public func onSignal(_ signal: Int32, handler: @escaping (Int32) -> Void) throws(SystemError) -> SignalWatch {
+        if signalPipe == nil {
+            var fds: [Int32] = [-1, -1]
+            try posixCall("pipe2") { gestured_pipe_nonblocking(&fds) }
+            signalPipeWriteEnd = fds[1]
+            let readEnd = fds[0]
+            signalPipe = try watch(fd: readEnd, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
+                dispatchSignals(from: readEnd)
+            }
+        }
+        let watch = SignalWatch(signal: signal, handler: handler)
+        signalWatches.append(Weak(watch))
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = forwardSignal
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        try posixCall("sigaction") { sigaction(signal, &action, nil) }
+        return watch
+    }
+
+    private func dispatchSignals(from fd: Int32) {
+        var number: Int32 = 0
+        while read(fd, &number, MemoryLayout<Int32>.size) == MemoryLayout<Int32>.size {
+            signalWatches.removeAll { $0.value == nil }
+            for watch in signalWatches.compactMap(\.value) where watch.signal == number {
+                watch.handler(number)
+            }
+        }
+    }
+}
+
+private struct Weak<T: AnyObject> {
+    weak var value: T?
+    init(_ value: T) { self.value = value }
+}
+
+/// The write end of the signal pipe (one per process: signals are process-wide).
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
+private func forwardSignal(_ number: Int32) {
+    let saved = errno
+    var number = number
+    _ = write(signalPipeWriteEnd, &number, MemoryLayout<Int32>.size)
+    errno = saved
+}
+
+/// Base of every event source: owns the `sd_event_source` and removes it when released.
+public class EventSource {
+    var source: OpaquePointer?
+
+    init() {}
+
+    deinit {
+        if let source {
+            sd_event_source_disable_unref(source)
+        }
+    }
+
+    /// Stops watching now (also happens when the object is released).
+    public func cancel() {
+        if let source {
+            sd_event_source_disable_unref(source)
+            self.source = nil
+        }
+    }
+}
+
+/// A watched file descriptor.
+public final class IOWatch: EventSource {
+    let handler: (UInt32) -> Void
+
+    init(handler: @escaping (UInt32) -> Void) {
+        self.handler = handler
+    }
+
+    /// Changes the epoll events watched (e.g. add EPOLLOUT only while output is queued).
+    public func setEvents(_ events: UInt32) {
+        if let source { _ = sd_event_source_set_io_events(source, events) }
+    }
+}
+
+/// A re-armable one-shot CLOCK_MONOTONIC timer with microsecond accuracy.
+public final class Timer: EventSource {
+    let handler: (UInt64) -> Void
+    /// The armed deadline, nil when disarmed.
+    public private(set) var deadline: UInt64?
+
+    init(handler: @escaping (UInt64) -> Void) {
+        self.handler = handler
+    }
+
+    /// Fires once at `deadline` (CLOCK_MONOTONIC µs); nil disarms. Re-arming replaces the old deadline.
+    public func schedule(at deadline: UInt64?) {
+        guard let source, deadline != self.deadline else { return }
+        self.deadline = deadline
+        if let deadline {
+            _ = sd_event_source_set_time(source, deadline)
+            _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT))
+        } else {
+            _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
+        }
+    }
+
+    fileprivate func fire(_ usec: UInt64) {
+        deadline = nil
+        handler(usec)
+    }
+}
+
+/// A task run once per `schedule()`, before the loop next waits.
+public final class DeferredTask: EventSource {
+    let handler: () -> Void
+
+    init(handler: @escaping () -> Void) {
+        self.handler = handler
+    }
+
+    public func schedule() {
+        if let source { _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT)) }
+    }
+}
+
+/// A signal delivered through the loop; released, it is no longer dispatched (the
+/// signal stays caught).
+public final class SignalWatch {
+    let signal: Int32
+    let handler: (Int32) -> Void
+
+    init(signal: Int32, handler: @escaping (Int32) -> Void) {
+        self.signal = signal
+        self.handler = handler
+    }
+}
+
+private func ioTrampoline(_: OpaquePointer?, _: Int32, _ revents: UInt32, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
+    guard let userdata else { return 0 }
+    let watch = Unmanaged<IOWatch>.fromOpaque(userdata).takeUnretainedValue()
+    withExtendedLifetime(watch) { watch.handler(revents) }
+    return 0
+}
+
+private func timeTrampoline(_: OpaquePointer?, _ usec: UInt64, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
+    guard let userdata else { return 0 }
+    let timer = Unmanaged<Timer>.fromOpaque(userdata).takeUnretainedValue()
+    withExtendedLifetime(timer) { timer.fire(usec) }
+    return 0
+}
+
+private func deferTrampoline(_: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
+    guard let userdata else { return 0 }
+    let task = Unmanaged<DeferredTask>.fromOpaque(userdata).takeUnretainedValue()
+    withExtendedLifetime(task) { task.handler() }
+    return 0
+}
+

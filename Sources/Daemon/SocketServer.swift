@@ -1,0 +1,464 @@
+import CSystemd
+import GestureCore
+import Logging
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Serves protocol 1 on a listening socket: greets clients, answers their requests, and
+/// broadcasts events to each client through its own bounded queue.
+///
+/// Slow clients: events wait in a per-client queue of `clientQueueLength` lines. When it
+/// is full, `drop-oldest` discards the oldest and later tells the client
+/// `{"type":"overflow","dropped":N}` ahead of the next line it can take; `disconnect`
+/// closes the connection after a best-effort `{"type":"goodbye","reason":…}`. Nothing
+/// ever blocks: sockets are non-blocking and a client is only watched for writability
+/// while it has output pending.
+public final class SocketServer {
+    /// The longest request line accepted; a longer one is an error and a close.
+    public static let maxLineLength = 64 * 1024
+    /// Replies (not events) a client may leave unread before it is disconnected.
+    static let maxPendingReplyBytes = 1024 * 1024
+    /// Bytes moved from a client's queue into its socket buffer per refill.
+    static let refillBytes = 64 * 1024
+
+    private let loop: EventLoop
+    private let listener: UnixListener
+    private var listenWatch: IOWatch?
+    private var flushTask: DeferredTask?
+    private var settings: DaemonSettings
+    private let version: String
+    private let startTime: UInt64
+    private var logger: Logger
+    private var clients: [UInt64: Client] = [:]
+    private var dirty: [Client] = []
+    private var nextClientID: UInt64 = 1
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// The devices announced in `hello` and `status`.
+    public private(set) var devices: [DeviceInfo] = []
+    public private(set) var counters = ServerCounters()
+    /// Whether any client asked for raw touch events (skip encoding them otherwise).
+    public private(set) var wantsTouches = false
+    private var stopped = false
+    /// Called when a client connects or goes.
+    public var clientsChanged: (() -> Void)?
+
+    /// Starts accepting on `listener`.
+    public init(loop: EventLoop, listener: UnixListener, settings: DaemonSettings, version: String, logger: Logger) throws(SystemError) {
+        self.loop = loop
+        self.listener = listener
+        self.settings = settings
+        self.version = version
+        self.logger = logger
+        startTime = monotonicMicroseconds()
+        listenWatch = try loop.watch(fd: listener.fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
+            acceptAll()
+        }
+        flushTask = try loop.deferredTask { [unowned self] in flushDirty() }
+    }
+
+    /// Connected clients.
+    public var clientCount: Int { clients.count }
+
+    /// Applies new limits and policies; existing queues keep their length until reconnect.
+    public func apply(_ settings: DaemonSettings) {
+        self.settings = settings
+    }
+
+    // MARK: Broadcasting
+
+    /// Sends a gesture event to every client whose subscription accepts it.
+    public func broadcast(_ event: GestureEvent, device: String) {
+        counters.events += 1
+        var encoded: EncodedEvent? = nil
+        for client in clients.values where client.subscription.accepts(event, device: device) {
+            if encoded == nil {
+                encoded = EncodedEvent { seq, bytes in WireEvents.appendGesture(event, seq: seq, device: device, to: &bytes) }
+            }
+            enqueue(encoded!, to: client)
+        }
+    }
+
+    /// Sends the contacts of one frame as `touch` events to clients that asked for them.
+    public func broadcastTouches(_ frame: TouchFrame, device: String) {
+        guard wantsTouches else { return }
+        for contact in frame.contacts {
+            counters.events += 1
+            let encoded = EncodedEvent { seq, bytes in WireEvents.appendTouch(contact, time: frame.time, seq: seq, device: device, to: &bytes) }
+            for client in clients.values where client.subscription.touches && client.subscription.accepts(device: device) {
+                enqueue(encoded, to: client)
+            }
+        }
+    }
+
+    /// Records a new device and announces it.
+    public func deviceAdded(_ device: DeviceInfo, time: UInt64) {
+        devices.append(device)
+        announce(device, added: true, time: time)
+    }
+
+    /// Forgets a device and announces its removal.
+    public func deviceRemoved(_ device: DeviceInfo, time: UInt64) {
+        if let index = devices.firstIndex(of: device) { devices.remove(at: index) }
+        announce(device, added: false, time: time)
+    }
+
+    private func announce(_ device: DeviceInfo, added: Bool, time: UInt64) {
+        counters.events += 1
+        let encoded = EncodedEvent { seq, bytes in WireEvents.appendDevice(device, added: added, time: time, seq: seq, to: &bytes) }
+        for client in clients.values where client.subscription.accepts(device: device.name) {
+            enqueue(encoded, to: client)
+        }
+    }
+
+    private func enqueue(_ event: EncodedEvent, to client: Client) {
+        guard !client.closed else { return }
+        if client.queue.isFull {
+            // The queue holds what the socket would not take: try the socket first.
+            flush(client)
+            if client.closed { return }
+        }
+        if client.queue.isFull {
+            switch settings.slowClientPolicy {
+            case .dropOldest:
+                _ = client.queue.popFirst()
+                client.dropped += 1
+                counters.dropped += 1
+            case .disconnect:
+                counters.slowDisconnects += 1
+                logger.notice("disconnecting slow client", metadata: client.metadata(["queued": "\(client.queue.count)"]))
+                close(client, farewell: ControlMessage.goodbye(reason: "too slow: \(client.queue.count) events unread"))
+                return
+            }
+        }
+        client.queue.append(event)
+        counters.sent += 1
+        markDirty(client)
+    }
+
+    // MARK: Stopping
+
+    /// Says goodbye to every client, closes them and the listener (removing the socket
+    /// file the daemon created). Idempotent.
+    public func stop(reason: String) {
+        guard !stopped else { return }
+        stopped = true
+        listenWatch?.cancel()
+        flushTask?.cancel()
+        let farewell = ControlMessage.goodbye(reason: reason)
+        for client in Array(clients.values) {
+            close(client, farewell: farewell)
+        }
+        listener.close()
+    }
+
+    // MARK: Accepting
+
+    private func acceptAll() {
+        while true {
+            let accepted: IOResult<Int32>
+            do {
+                accepted = try nonBlockingCall("accept4") {
+                    gestured_accept_nonblocking(listener.fd)
+                }
+            } catch {
+                // ECONNABORTED, EMFILE, …: log and wait for the next readiness.
+                logger.warning("accept failed", metadata: ["error": "\(error)"])
+                return
+            }
+            switch accepted {
+            case .wouldBlock:
+                return
+            case .done(let fd):
+                admit(fd)
+            }
+        }
+    }
+
+    private func admit(_ fd: Int32) {
+        let credentials = peerCredentials(fd)
+        if clients.count >= settings.maxClients {
+            counters.rejected += 1
+            logger.notice("refusing client: limit reached", metadata: ["limit": "\(settings.maxClients)"])
+            refuse(fd, ControlMessage.error("too many clients (limit \(settings.maxClients))"))
+            return
+        }
+        if !isAllowed(credentials) {
+            counters.rejected += 1
+            logger.notice("refusing client: not allowed", metadata: ["uid": "\(credentials.map { "\($0.uid)" } ?? "?")"])
+            refuse(fd, ControlMessage.error("permission denied"))
+            return
+        }
+        let client = Client(id: nextClientID, fd: fd, queueLength: settings.clientQueueLength, credentials: credentials)
+        nextClientID += 1
+        do {
+            client.watch = try loop.watch(fd: fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned client] revents in
+                handle(client, revents: revents)
+            }
+        } catch {
+            logger.error("cannot watch client", metadata: ["error": "\(error)"])
+            Glibc.close(fd)
+            return
+        }
+        clients[client.id] = client
+        counters.connections += 1
+        clientsChanged?()
+        logger.debug("client connected", metadata: client.metadata())
+        reply(ControlMessage.hello(version: version, devices: devices), to: client)
+    }
+
+    private func refuse(_ fd: Int32, _ line: [UInt8]) {
+        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        Glibc.close(fd)
+    }
+
+    private func isAllowed(_ credentials: gestured_peer_credentials?) -> Bool {
+        if settings.allowedUsers.isEmpty && settings.allowedGroups.isEmpty { return true }
+        guard let credentials else { return false }
+        return settings.allowedUsers.contains(credentials.uid) || settings.allowedGroups.contains(credentials.gid)
+    }
+
+    private func peerCredentials(_ fd: Int32) -> gestured_peer_credentials? {
+        var credentials = gestured_peer_credentials()
+        guard gestured_get_peer_credentials(fd, &credentials) == 0 else { return nil }
+        return credentials
+    }
+
+    // MARK: Client I/O
+
+    private func handle(_ client: Client, revents: UInt32) {
+        if revents & UInt32(EPOLLIN.rawValue) != 0 {
+            read(client)
+        }
+        if !client.closed, revents & UInt32(EPOLLOUT.rawValue) != 0 {
+            flush(client)
+        }
+        if !client.closed, revents & (UInt32(EPOLLHUP.rawValue) | UInt32(EPOLLERR.rawValue)) != 0, revents & UInt32(EPOLLIN.rawValue) == 0 {
+            logger.debug("client hung up", metadata: client.metadata())
+            close(client, farewell: nil)
+        }
+    }
+
+    private func read(_ client: Client) {
+        let result: IOResult<Int>
+        do {
+            result = try nonBlockingCall("recv") {
+                readBuffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+            }
+        } catch {
+            logger.debug("client read failed", metadata: client.metadata(["error": "\(error)"]))
+            close(client, farewell: nil)
+            return
+        }
+        switch result {
+        case .wouldBlock:
+            return
+        case .done(0):
+            // Half-closed: the client sends no more requests but may still read events.
+            client.readClosed = true
+            updateInterest(client)
+            return
+        case .done(let count):
+            client.input.append(contentsOf: readBuffer[0..<count])
+        }
+        var start = client.input.startIndex
+        while !client.closed, let newline = client.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            let line = client.input[start..<newline]
+            start = newline + 1
+            if line.count > SocketServer.maxLineLength {
+                tooLong(client)
+                return
+            }
+            handleRequest(line, from: client)
+        }
+        guard !client.closed else { return }
+        client.input.removeSubrange(..<start)
+        if client.input.count > SocketServer.maxLineLength {
+            tooLong(client)
+        }
+    }
+
+    private func tooLong(_ client: Client) {
+        logger.notice("closing client: request line too long", metadata: client.metadata())
+        close(client, farewell: ControlMessage.error("request line longer than \(SocketServer.maxLineLength) bytes"))
+    }
+
+    private func handleRequest(_ line: ArraySlice<UInt8>, from client: Client) {
+        if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) { return }
+        let request: Request
+        do {
+            request = try Request(line: line)
+        } catch {
+            logger.debug("bad request", metadata: client.metadata(["error": "\(error.message)"]))
+            reply(ControlMessage.error(error.message), to: client)
+            return
+        }
+        switch request {
+        case .ping:
+            reply(ControlMessage.pong(time: monotonicMicroseconds()), to: client)
+        case .status:
+            reply(ControlMessage.status(status), to: client)
+        case .subscribe(let subscription):
+            client.subscription = subscription
+            wantsTouches = clients.values.contains { $0.subscription.touches }
+            logger.debug("client subscribed", metadata: client.metadata(["subscription": "\(subscription)"]))
+        }
+    }
+
+    /// The current `status` answer.
+    public var status: ServerStatus {
+        ServerStatus(
+            version: version,
+            uptimeSeconds: (monotonicMicroseconds() - startTime) / 1_000_000,
+            devices: devices,
+            clients: clients.count,
+            maxClients: settings.maxClients,
+            counters: counters
+        )
+    }
+
+    private func reply(_ line: [UInt8], to client: Client) {
+        if client.pendingOutput > SocketServer.maxPendingReplyBytes {
+            logger.notice("closing client: replies unread", metadata: client.metadata())
+            close(client, farewell: nil)
+            return
+        }
+        client.output.append(contentsOf: line)
+        markDirty(client)
+    }
+
+    private func markDirty(_ client: Client) {
+        guard !client.dirty else { return }
+        client.dirty = true
+        dirty.append(client)
+        flushTask?.schedule()
+    }
+
+    private func flushDirty() {
+        let batch = dirty
+        dirty.removeAll(keepingCapacity: true)
+        for client in batch {
+            client.dirty = false
+            if !client.closed { flush(client) }
+        }
+    }
+
+    /// Writes as much as the socket takes; keeps EPOLLOUT interest only while output remains.
+    private func flush(_ client: Client) {
+        while true {
+            if client.outputOffset == client.output.count {
+                client.output.removeAll(keepingCapacity: true)
+                client.outputOffset = 0
+                refill(client)
+                if client.output.isEmpty { break }
+            }
+            let result: IOResult<Int>
+            do {
+                result = try nonBlockingCall("send") {
+                    client.output.withUnsafeBytes {
+                        send(client.fd, $0.baseAddress! + client.outputOffset, $0.count - client.outputOffset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                    }
+                }
+            } catch {
+                logger.debug("client write failed", metadata: client.metadata(["error": "\(error)"]))
+                close(client, farewell: nil)
+                return
+            }
+            switch result {
+            case .wouldBlock:
+                if client.outputOffset > client.output.count / 2 {
+                    client.output.removeSubrange(..<client.outputOffset)
+                    client.outputOffset = 0
+                }
+                updateInterest(client)
+                return
+            case .done(let count):
+                client.outputOffset += count
+            }
+        }
+        updateInterest(client)
+    }
+
+    /// Moves queued events into the output buffer, numbering them, after an overflow notice.
+    private func refill(_ client: Client) {
+        if client.dropped > 0 {
+            client.output.append(contentsOf: ControlMessage.overflow(dropped: client.dropped))
+            client.dropped = 0
+        }
+        while client.output.count < SocketServer.refillBytes, let event = client.queue.popFirst() {
+            client.seq += 1
+            event.append(seq: client.seq, to: &client.output)
+        }
+    }
+
+    private func updateInterest(_ client: Client) {
+        var events: UInt32 = client.readClosed ? 0 : UInt32(EPOLLIN.rawValue)
+        if client.pendingOutput > 0 || !client.queue.isEmpty { events |= UInt32(EPOLLOUT.rawValue) }
+        if events != client.watchedEvents {
+            client.watchedEvents = events
+            client.watch?.setEvents(events)
+        }
+    }
+
+    /// Closes a client, first trying once to send `farewell` after its pending output.
+    private func close(_ client: Client, farewell: [UInt8]?) {
+        guard !client.closed else { return }
+        if let farewell {
+            var bytes = Array(client.output[client.outputOffset...])
+            bytes.append(contentsOf: farewell)
+            _ = bytes.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        }
+        client.closed = true
+        client.watch?.cancel()
+        client.watch = nil
+        Glibc.close(client.fd)
+        clients[client.id] = nil
+        clientsChanged?()
+        if client.subscription.touches {
+            wantsTouches = clients.values.contains { $0.subscription.touches }
+        }
+        logger.debug("client closed", metadata: client.metadata())
+    }
+}
+
+/// One connection's state.
+final class Client {
+    let id: UInt64
+    let fd: Int32
+    let credentials: gestured_peer_credentials?
+    var watch: IOWatch?
+    var watchedEvents = UInt32(EPOLLIN.rawValue)
+    var subscription = Subscription()
+    var input: [UInt8] = []
+    /// Bytes ready for the socket (replies and numbered events), from `outputOffset`.
+    var output: [UInt8] = []
+    var outputOffset = 0
+    var queue: BoundedQueue<EncodedEvent>
+    /// Events dropped since the last overflow notice.
+    var dropped: UInt64 = 0
+    /// The last seq sent.
+    var seq: UInt64 = 0
+    var readClosed = false
+    var closed = false
+    var dirty = false
+
+    init(id: UInt64, fd: Int32, queueLength: Int, credentials: gestured_peer_credentials?) {
+        self.id = id
+        self.fd = fd
+        self.credentials = credentials
+        queue = BoundedQueue(capacity: queueLength)
+    }
+
+    var pendingOutput: Int { output.count - outputOffset }
+
+    func metadata(_ extra: Logger.Metadata = [:]) -> Logger.Metadata {
+        var metadata: Logger.Metadata = ["client": "\(id)"]
+        if let credentials {
+            metadata["pid"] = "\(credentials.pid)"
+            metadata["uid"] = "\(credentials.uid)"
+        }
+        return metadata.merging(extra) { $1 }
+    }
+}

@@ -1,0 +1,45 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `sd_notify` messages to the service manager; all are no-ops without `NOTIFY_SOCKET`.
+public enum ServiceManager {
+    /// Sends raw `KEY=value` lines; returns whether a manager received them.
+    @discardableResult
+    public static func notify(_ state: String) -> Bool {
+        sd_notify(0, state) > 0
+    }
+
+    /// `READY=1` with a status line.
+    public static func ready(status: String) {
+        notify("READY=1\nSTATUS=\(status)")
+    }
+
+    public static func status(_ text: String) {
+        notify("STATUS=\(text)")
+    }
+
+    /// `RELOADING=1` with the monotonic timestamp systemd ≥ 253 requires for `Type=notify-reload`.
+    public static func reloading() {
+        notify("RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds())")
+    }
+
+    public static func stopping() {
+        notify("STOPPING=1")
+    }
+
+    /// The listening sockets passed by socket activation (`LISTEN_FDS`), unsetting the
+    /// environment variables so children do not inherit them.
+    public static func listenDescriptors() throws(SystemError) -> [Int32] {
+        let count = try sdCheck(sd_listen_fds(1), "sd_listen_fds")
+        return (0..<count).map { SD_LISTEN_FDS_START + $0 }
+    }
+
+    /// Whether `fd` is a listening `AF_UNIX` `SOCK_STREAM` socket.
+    public static func isListeningUnixStream(_ fd: Int32) -> Bool {
+        sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0
+    }
+}

@@ -1,0 +1,38 @@
+import Daemon
+import GestureClient
+import Testing
+
+@Suite struct GestureClientOverTheSocketTests {
+    @Test func decodesTypedMessages() async throws {
+        let screen = PipeSource(name: "ELAN Touchscreen")
+        screen.script[1] = [tap(region: "ok-button"), drag(.began)]
+        let daemon = try InProcessDaemon(devices: [screen])
+        let client = try GestureClient.connect(path: daemon.socketPath)
+        try client.subscribe(gestures: ["tap", "drag"])
+        try client.ping()
+        var iterator = client.messages.makeAsyncIterator()
+        guard case .hello(let hello)? = try await iterator.next() else { Issue.record("no hello"); return }
+        #expect(hello.protocol == 1)
+        guard case .pong? = try await iterator.next() else { Issue.record("no pong"); return }
+        screen.trigger(1)
+        guard case .gesture(let tapped)? = try await iterator.next() else { Issue.record("no tap"); return }
+        #expect(tapped.gesture == "tap")
+        #expect(tapped.region == "ok-button")
+        #expect(tapped.count == 1)
+        #expect(tapped.seq == 1)
+        guard case .gesture(let dragged)? = try await iterator.next() else { Issue.record("no drag"); return }
+        #expect(dragged.startLocation == Location(x: 0.2, y: 0.7))
+        #expect(dragged.seq == 2)
+        daemon.stop()
+        guard case .goodbye(let reason)? = try await iterator.next() else { Issue.record("no goodbye"); return }
+        #expect(reason == "stopping")
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test func missingSocketSaysTheDaemonIsNotRunning() {
+        let directory = TemporaryDirectory()
+        #expect(throws: ConnectionError.notRunning(path: directory.file("none.sock"))) {
+            _ = try GestureClient.connect(path: directory.file("none.sock"))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Daemon
+import Foundation
+import GestureCore
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A device the test drives through a pipe: each byte written makes it emit `script[byte]`.
+final class PipeSource: InputSource {
+    let device: DeviceInfo
+    let readEnd: Int32
+    let writeEnd: Int32
+    var script: [UInt8: [GestureEvent]] = [:]
+    var onStop: (() -> Void)?
+
+    init(name: String) {
+        device = DeviceInfo(name: name, kind: .touchscreen, path: "/dev/input/test-\(name)")
+        var fds: [Int32] = [0, 0]
+        pipe(&fds)
+        readEnd = fds[0]
+        writeEnd = fds[1]
+        _ = fcntl(readEnd, F_SETFL, O_NONBLOCK)
+    }
+
+    deinit {
+        Glibc.close(readEnd)
+        Glibc.close(writeEnd)
+    }
+
+    var fileDescriptor: Int32? { readEnd }
+    var nextDeadline: UInt64? { nil }
+
+    func trigger(_ byte: UInt8) {
+        var b = byte
+        _ = write(writeEnd, &b, 1)
+    }
+
+    func readAvailable(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+        var byte: UInt8 = 0
+        while read(readEnd, &byte, 1) == 1 {
+            if byte == 0 {
+                onStop?()
+                return .active
+            }
+            for event in script[byte] ?? [] {
+                var event = event
+                event.id = sink.nextGestureID()
+                sink.emit(event)
+            }
+        }
+        return .active
+    }
+
+    func deadlineReached(now: UInt64, into sink: inout DaemonSink) -> InputStatus { .active }
+    func close(now: UInt64, into sink: inout DaemonSink) {}
+}
+
+/// A daemon running its loop on its own thread, on a socket in a temporary directory.
+final class InProcessDaemon {
+    let directory = TemporaryDirectory()
+    let socketPath: String
+    let control = PipeSource(name: "control")
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts a daemon with `settings` and `devices` (plus a hidden control device).
+    init(settings: DaemonSettings = DaemonSettings(), devices: [PipeSource] = []) throws {
+        socketPath = directory.file("gestured.sock")
+        var configuration = Configuration()
+        configuration.daemon = settings
+        configuration.daemon.socketPath = socketPath
+        let listener = try UnixListener(path: socketPath, mode: 0o600, group: nil)
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let daemon = try Daemon(configuration: configuration, listener: listener, version: "test", logger: logger) { configuration }
+        for device in devices { try daemon.add(device) }
+        control.onStop = { [unowned daemon] in daemon.stop(reason: "stopping") }
+        try daemon.add(control)
+        let finished = finished
+        nonisolated(unsafe) let running = daemon
+        thread = Thread {
+            _ = try? running.run(handleSignals: false)
+            finished.signal()
+        }
+        thread?.start()
+    }
+
+    /// Stops the daemon gracefully and waits for its loop to end.
+    private var stopped = false
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        control.trigger(0)
+        _ = finished.wait(timeout: .now() + .seconds(10))
+    }
+
+    deinit {
+        stop()
+    }
+}
+
+func tap(region: String? = nil, fingers: Int = 1) -> GestureEvent {
+    GestureEvent(kind: .tap, phase: .ended, id: 0, time: 1_000_080_000, region: region, fingers: fingers,
+                 location: Point(x: 0.5, y: 0.5), details: .tap(count: 1))
+}
+
+func drag(_ phase: GesturePhase) -> GestureEvent {
+    GestureEvent(kind: .drag, phase: phase, id: 0, time: 2_000_000, region: "panel", fingers: 1,
+                 location: Point(x: 0.25, y: 0.75),
+                 details: .drag(DragValues(startLocation: Point(x: 0.2, y: 0.7), translation: Point(x: 0.05, y: 0.05),
+                                           velocity: Point(x: 1, y: 1), predictedEndLocation: Point(x: 0.3, y: 0.8),
+                                           predictedEndTranslation: Point(x: 0.1, y: 0.1))))
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `gestured` executable, next to the test bundle.
+func builtExecutable(_ name: String) throws -> String {
+    var candidates: [String] = []
+    let argv0 = CommandLine.arguments[0]
+    candidates.append((argv0 as NSString).deletingLastPathComponent + "/" + name)
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    candidates.append(root.appendingPathComponent(".build/debug/\(name)").path)
+    for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
+        return candidate
+    }
+    throw TestFailure(description: "\(name) not built (looked in \(candidates))")
+}
+
+/// A datagram socket standing in for systemd's NOTIFY_SOCKET.
+final class NotifySocket {
+    let path: String
+    let fd: Int32
+
+    init(path: String) {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { b in for (i, c) in path.utf8.enumerated() { b[i] = c } }
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+    }
+
+    deinit { close(fd) }
+
+    /// The next datagram, or nil on timeout.
+    func next() -> String? {
+        guard waitReadable(fd) else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        return n > 0 ? String(decoding: buffer[..<n], as: UTF8.self) : nil
+    }
+
+    /// Datagrams until one contains `text`.
+    func wait(for text: String) throws -> String {
+        while let message = next() {
+            if message.contains(text) { return message }
+        }
+        throw TestFailure(description: "no notification containing \(text)")
+    }
+}
+
+/// `gestured run --no-devices` in a temporary directory, with a notify socket.
+final class DaemonProcess {
+    let directory = TemporaryDirectory()
+    let process = Process()
+    let notify: NotifySocket
+    let socketPath: String
+    let configPath: String
+    let stderr = Pipe()
+
+    init(extraArguments: [String] = [], wrapper: [String] = []) throws {
+        socketPath = directory.file("gestured.sock")
+        configPath = directory.file("gestured.toml")
+        FileManager.default.createFile(atPath: configPath, contents: Data("# defaults\n".utf8))
+        notify = NotifySocket(path: directory.file("notify"))
+        let gestured = try builtExecutable("gestured")
+        let arguments = ["run", "--no-devices", "--socket", socketPath, "--config", configPath, "--log-level", "debug"] + extraArguments
+        if wrapper.isEmpty {
+            process.executableURL = URL(fileURLWithPath: gestured)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: wrapper[0])
+            process.arguments = Array(wrapper.dropFirst()) + [gestured] + arguments
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment.removeValue(forKey: "JOURNAL_STREAM")
+        environment.removeValue(forKey: "LISTEN_FDS")
+        environment.removeValue(forKey: "LISTEN_PID")
+        process.environment = environment
+        process.standardError = stderr
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for exit (bounded) and returns the status.
+    func waitForExit() throws -> Int32 {
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        if process.isRunning, done.wait(timeout: .now() + .seconds(10)) == .timedOut {
+            throw TestFailure(description: "gestured did not exit")
+        }
+        return process.terminationStatus
+    }
+
+    var log: String {
+        String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
+    }
+}
+
+@Suite struct ProcessTests {
+    @Test func notifiesReadinessStatusAndStoppingAndStopsCleanlyOnSIGTERM() throws {
+        let daemon = try DaemonProcess()
+        let ready = try daemon.notify.wait(for: "READY=1")
+        #expect(ready.contains("STATUS=0 devices, 0 clients"))
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try client.readMessage(ofType: "hello")
+        #expect(try daemon.notify.wait(for: "STATUS=").contains("1 client"))
+        daemon.signal(SIGTERM)
+        _ = try daemon.notify.wait(for: "STOPPING=1")
+        let goodbye = try client.readMessage()
+        #expect(goodbye["type"] as? String == "goodbye")
+        #expect(goodbye["reason"] as? String == "stopping")
+        #expect(try daemon.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+
+    @Test func reloadWithABadConfigurationKeepsTheOldOne() throws {
+        let daemon = try DaemonProcess()
+        _ = try daemon.notify.wait(for: "READY=1")
+        try FileManager.default.removeItem(atPath: daemon.configPath)
+        daemon.signal(SIGHUP)
+        _ = try daemon.notify.wait(for: "RELOADING=1")
+        _ = try daemon.notify.wait(for: "READY=1")
+        // Still serving.
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try client.readMessage(ofType: "hello")
+        try client.sync()
+        daemon.signal(SIGINT)
+        #expect(try daemon.waitForExit() == 0)
+        #expect(daemon.log.contains("reload failed, keeping the previous configuration"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")))
+    func socketActivationUsesThePassedSocketAndLeavesItsFile() throws {
+        let directory = TemporaryDirectory()
+        let activated = directory.file("activated.sock")
+        let daemon = try DaemonProcess(wrapper: ["/usr/bin/systemd-socket-activate", "-l", activated, "-E", "NOTIFY_SOCKET"])
+        // systemd-socket-activate listens first and starts gestured on the first connection.
+        var client: LineClient? = nil
+        for _ in 0..<1000 where client == nil {
+            client = try? LineClient(path: activated)
+            if client == nil { _ = waitReadable(daemon.notify.fd, milliseconds: 10) }
+        }
+        let connected = try #require(client)
+        _ = try connected.readMessage(ofType: "hello")
+        _ = try daemon.notify.wait(for: "READY=1")
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the --socket path is not bound under activation")
+        daemon.signal(SIGTERM)
+        #expect(try connected.readMessage()["type"] as? String == "goodbye")
+        #expect(try daemon.waitForExit() == 0)
+    }
+}

@@ -1,0 +1,245 @@
+import Daemon
+import Foundation
+import GestureCore
+import Testing
+
+@Suite struct SocketServerTests {
+    @Test func greetsWithHelloListingDevices() throws {
+        let screen = PipeSource(name: "ELAN Touchscreen")
+        let daemon = try InProcessDaemon(devices: [screen])
+        let client = try LineClient(path: daemon.socketPath)
+        let hello = try client.readMessage()
+        #expect(hello["type"] as? String == "hello")
+        #expect(hello["protocol"] as? Int == 1)
+        #expect(hello["server"] as? String == "gestured")
+        let names = (hello["devices"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names == ["ELAN Touchscreen", "control"])
+    }
+
+    @Test func answersPingAndStatus() throws {
+        let daemon = try InProcessDaemon()
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try client.readMessage(ofType: "hello")
+        client.send("{\"type\":\"ping\"}\n{\"type\":\"status\"}\n")
+        let pong = try client.readMessage()
+        #expect(pong["type"] as? String == "pong")
+        let status = try client.readMessage()
+        #expect(status["type"] as? String == "status")
+        #expect(status["clients"] as? Int == 1)
+        let counters = status["counters"] as? [String: Any]
+        #expect(counters?["connections"] as? Int == 1)
+    }
+
+    @Test(arguments: [
+        ("not json", "malformed JSON"),
+        ("[1,2]", "a request must be a JSON object"),
+        ("{\"type\":\"launch-missiles\"}", "unknown request type \"launch-missiles\""),
+        ("{\"type\":\"subscribe\",\"gestures\":[\"wave\"]}", "unknown gesture \"wave\""),
+        ("{\"type\":\"subscribe\",\"touches\":1}", "\"touches\" must be true or false"),
+        ("{\"type\":\"subscribe\",\"colour\":\"red\"}", "unknown subscribe field \"colour\""),
+    ])
+    func badRequestGetsAnErrorAndTheConnectionStays(request: String, message: String) throws {
+        let daemon = try InProcessDaemon()
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try client.readMessage(ofType: "hello")
+        client.send(request + "\n")
+        let error = try client.readMessage()
+        #expect(error["type"] as? String == "error")
+        #expect((error["message"] as? String)?.hasPrefix(message) == true, "\(error)")
+        try client.sync()
+    }
+
+    @Test func overlongLineIsAnErrorAndAClose() throws {
+        let daemon = try InProcessDaemon()
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try client.readMessage(ofType: "hello")
+        client.send(String(repeating: "x", count: 70 * 1024))
+        let error = try client.readMessage()
+        #expect(error["type"] as? String == "error")
+        #expect((error["message"] as? String)?.contains("longer than") == true)
+        #expect(client.readsEndOfStream())
+        // The daemon still serves others.
+        let other = try LineClient(path: daemon.socketPath)
+        _ = try other.readMessage(ofType: "hello")
+        try other.sync()
+    }
+
+    @Test func eventsCarryPerConnectionSeqAndFollowSubscriptions() throws {
+        let screen = PipeSource(name: "ELAN Touchscreen")
+        screen.script[1] = [tap(region: "button"), drag(.began), drag(.ended)]
+        let daemon = try InProcessDaemon(devices: [screen])
+        let all = try LineClient(path: daemon.socketPath)
+        let drags = try LineClient(path: daemon.socketPath)
+        let elsewhere = try LineClient(path: daemon.socketPath)
+        for client in [all, drags, elsewhere] { _ = try client.readMessage(ofType: "hello") }
+        drags.send("{\"type\":\"subscribe\",\"gestures\":[\"drag\"],\"regions\":[\"panel\"]}\n")
+        elsewhere.send("{\"type\":\"subscribe\",\"devices\":[\"Other Device\"]}\n")
+        try drags.sync()
+        try elsewhere.sync()
+        screen.trigger(1)
+
+        let first = try all.readMessage(ofType: "gesture")
+        #expect(first["gesture"] as? String == "tap")
+        #expect(first["seq"] as? Int == 1)
+        #expect(first["device"] as? String == "ELAN Touchscreen")
+        #expect(first["region"] as? String == "button")
+        #expect(first["count"] as? Int == 1)
+        let second = try all.readMessage(ofType: "gesture")
+        #expect(second["seq"] as? Int == 2)
+        #expect(second["gesture"] as? String == "drag")
+
+        let drag1 = try drags.readMessage(ofType: "gesture")
+        #expect(drag1["gesture"] as? String == "drag")
+        #expect(drag1["phase"] as? String == "began")
+        #expect(drag1["seq"] as? Int == 1)
+        #expect((drag1["startLocation"] as? [String: Any])?["x"] as? Double == 0.2)
+        let drag2 = try drags.readMessage(ofType: "gesture")
+        #expect(drag2["phase"] as? String == "ended")
+        #expect(drag2["id"] as? Int != drag1["id"] as? Int)
+        #expect(drag2["seq"] as? Int == 2)
+
+        // Nothing reached the client filtering on another device: its next line is the pong.
+        elsewhere.send("{\"type\":\"ping\"}\n")
+        #expect(try elsewhere.readMessage()["type"] as? String == "pong")
+    }
+
+    @Test func halfClosedClientStillReceivesEvents() throws {
+        let screen = PipeSource(name: "screen")
+        screen.script[1] = [tap()]
+        let daemon = try InProcessDaemon(devices: [screen])
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try client.readMessage(ofType: "hello")
+        client.send("{\"type\":\"subscribe\",\"gestures\":[\"tap\"]}\n")
+        try client.sync()
+        client.shutdownWrite()
+        // A status request from another client proves the shutdown was seen before the event.
+        let observer = try LineClient(path: daemon.socketPath)
+        _ = try observer.readMessage(ofType: "hello")
+        screen.trigger(1)
+        #expect(try client.readMessage(ofType: "gesture")["gesture"] as? String == "tap")
+    }
+
+    @Test func neverReadingClientLosesOldestEventsAndIsToldHowMany() throws {
+        let screen = PipeSource(name: "screen")
+        screen.script[1] = Array(repeating: drag(.changed), count: 500)
+        var settings = DaemonSettings()
+        settings.clientQueueLength = 16
+        settings.slowClientPolicy = .dropOldest
+        let daemon = try InProcessDaemon(settings: settings, devices: [screen])
+        let sleeper = try LineClient(path: daemon.socketPath)
+        let reader = try LineClient(path: daemon.socketPath)
+        _ = try reader.readMessage(ofType: "hello")
+        // The sleeper never reads until the reader got everything from 40 bursts (20 000 events,
+        // far beyond its socket buffer and queue).
+        for burst in 0..<40 {
+            screen.trigger(1)
+            for i in 0..<500 {
+                let event = try reader.readMessage(ofType: "gesture")
+                #expect(event["seq"] as? Int == burst * 500 + i + 1)
+            }
+        }
+        reader.send("{\"type\":\"status\"}\n")
+        let status = try reader.readMessage(ofType: "status")
+        #expect(((status["counters"] as? [String: Any])?["dropped"] as? Int ?? 0) > 0)
+        // Now the sleeper catches up: what its socket buffer held, an overflow notice, then
+        // the queue. Every event is either received or counted as dropped.
+        var dropped = 0
+        var received = 0
+        var lastSeq = 0
+        while dropped + received < 20_000 {
+            let message = try sleeper.readMessage()
+            switch message["type"] as? String {
+            case "overflow":
+                dropped += message["dropped"] as? Int ?? 0
+            case "gesture":
+                received += 1
+                let seq = message["seq"] as? Int ?? 0
+                #expect(seq == lastSeq + 1, "seq is numbered at send time, without gaps")
+                lastSeq = seq
+            default:
+                continue
+            }
+        }
+        #expect(dropped > 0)
+        #expect(dropped + received == 20_000)
+        #expect(received >= 16)
+    }
+
+    @Test func slowClientIsDisconnectedUnderTheDisconnectPolicy() throws {
+        let screen = PipeSource(name: "screen")
+        screen.script[1] = Array(repeating: drag(.changed), count: 500)
+        var settings = DaemonSettings()
+        settings.clientQueueLength = 16
+        settings.slowClientPolicy = .disconnect
+        let daemon = try InProcessDaemon(settings: settings, devices: [screen])
+        let sleeper = try LineClient(path: daemon.socketPath)
+        let reader = try LineClient(path: daemon.socketPath)
+        _ = try reader.readMessage(ofType: "hello")
+        for _ in 0..<40 {
+            screen.trigger(1)
+            for _ in 0..<500 { _ = try reader.readMessage(ofType: "gesture") }
+        }
+        reader.send("{\"type\":\"status\"}\n")
+        let status = try reader.readMessage(ofType: "status")
+        #expect((status["counters"] as? [String: Any])?["slowDisconnects"] as? Int == 1)
+        #expect(status["clients"] as? Int == 1)
+        #expect(sleeper.readsEndOfStream())
+    }
+
+    @Test func hundredsOfClientsAndTheLimit() throws {
+        var settings = DaemonSettings()
+        settings.maxClients = 300
+        let screen = PipeSource(name: "screen")
+        screen.script[1] = [tap()]
+        let daemon = try InProcessDaemon(settings: settings, devices: [screen])
+        var clients: [LineClient] = []
+        for _ in 0..<300 {
+            let client = try LineClient(path: daemon.socketPath)
+            _ = try client.readMessage(ofType: "hello")
+            clients.append(client)
+        }
+        let refused = try LineClient(path: daemon.socketPath)
+        let error = try refused.readMessage()
+        #expect(error["type"] as? String == "error")
+        #expect((error["message"] as? String)?.contains("too many clients") == true)
+        #expect(refused.readsEndOfStream())
+        screen.trigger(1)
+        for client in clients {
+            #expect(try client.readMessage(ofType: "gesture")["seq"] as? Int == 1)
+        }
+    }
+
+    @Test func stopSaysGoodbyeAndRemovesTheSocket() throws {
+        let daemon = try InProcessDaemon()
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try client.readMessage(ofType: "hello")
+        daemon.stop()
+        let goodbye = try client.readMessage()
+        #expect(goodbye["type"] as? String == "goodbye")
+        #expect(goodbye["reason"] as? String == "stopping")
+        #expect(client.readsEndOfStream())
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+
+    @Test func staleSocketIsReplacedButALiveOneIsNot() throws {
+        let daemon = try InProcessDaemon()
+        #expect(throws: SystemError.self) {
+            _ = try UnixListener(path: daemon.socketPath, mode: 0o600, group: nil)
+        }
+        let directory = TemporaryDirectory()
+        let path = directory.file("stale.sock")
+        // A bound socket nobody listens on: what a crashed daemon leaves behind.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { b in for (i, c) in path.utf8.enumerated() { b[i] = c } }
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(fd)
+        let listener = try UnixListener(path: path, mode: 0o640, group: nil)
+        var info = stat()
+        stat(path, &info)
+        #expect(info.st_mode & 0o777 == 0o640)
+        listener.close()
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}

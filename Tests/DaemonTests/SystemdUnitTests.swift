@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+@Suite struct SystemdUnitTests {
+    /// `systemd-analyze verify` on the units, with ExecStart pointing at the built binary
+    /// (verify checks that the executable exists).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))
+    func unitsVerify() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let directory = TemporaryDirectory()
+        let gestured = try builtExecutable("gestured")
+        let service = try String(contentsOf: root.appendingPathComponent("systemd/gestured.service"), encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/gestured", with: gestured)
+        try service.write(toFile: directory.file("gestured.service"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: root.appendingPathComponent("systemd/gestured.socket").path, toPath: directory.file("gestured.socket"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+        process.arguments = ["verify", directory.file("gestured.service"), directory.file("gestured.socket")]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        let output = Pipe()
+        process.standardError = output
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.isEmpty, "\(text)")
+    }
+}
