@@ -59,8 +59,9 @@ enum EvemuParser {
         guard let type = cursor.hex(maxDigits: 4), let code = cursor.hex(maxDigits: 4) else {
             throw source.error(line.number, "E: needs a hexadecimal type and code after the time, got \(quoted(cursor.rest))")
         }
+        let beforeValue = cursor
         guard let value = cursor.int32() else {
-            throw source.error(line.number, "E: needs a decimal 32-bit value after the code, got \(quoted(cursor.rest))")
+            throw source.error(line.number, "E: needs a decimal 32-bit value after the code, got \(quoted(beforeValue.rest.trimmingSpaces))")
         }
         try expectEnd(&cursor, line, source)
         return InputEvent(time: time, type: UInt16(type), code: UInt16(code), value: value)

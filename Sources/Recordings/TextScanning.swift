@@ -218,3 +218,13 @@ func quoted(_ text: String, limit: Int = 60) -> String {
     let trimmed = text.count > limit ? String(text.prefix(limit)) + "…" : text
     return "'\(trimmed)'"
 }
+
+extension String {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return String(text)
+    }
+}
