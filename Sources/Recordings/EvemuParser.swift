@@ -32,12 +32,18 @@ enum EvemuParser {
                 header.isPresent = true
             } else if cursor.skip("P:") {
                 header.propertyBytes += try hexBytes(&cursor, line, source, what: "P:")
+                guard header.propertyBytes.count <= Header.maximumBitmaskBytes else {
+                    throw source.error(line.number, "P: property bitmask longer than \(Header.maximumBitmaskBytes) bytes")
+                }
                 header.isPresent = true
             } else if cursor.skip("B:") {
                 guard let type = cursor.hex(), let eventType = UInt16(exactly: type) else {
                     throw source.error(line.number, "B: needs an event type in hexadecimal")
                 }
                 header.bitmasks[eventType, default: []] += try hexBytes(&cursor, line, source, what: "B:")
+                guard header.bitmasks[eventType, default: []].count <= Header.maximumBitmaskBytes else {
+                    throw source.error(line.number, "B: bitmask longer than \(Header.maximumBitmaskBytes) bytes")
+                }
                 header.isPresent = true
             } else if cursor.skip("A:") {
                 let (code, info) = try parseAbsInfo(&cursor, line, source)
@@ -116,6 +122,8 @@ enum EvemuParser {
 
     /// The description lines seen so far.
     private struct Header {
+        /// KEY_MAX is 0x2ff: 96 bytes; anything far longer is not a real device.
+        static let maximumBitmaskBytes = 1024
         var isPresent = false
         var name: String?
         var ids: [UInt16] = []

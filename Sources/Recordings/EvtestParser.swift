@@ -85,7 +85,7 @@ enum EvtestParser {
         var inKeyRepeat = false
         var recoveredLine: Int?
 
-        mutating func read(_ cursor: inout Cursor, _ line: TextLine, _ source: Source) throws(RecordingError) {
+        mutating func read(_ cursor: inout Cursor, _ line: TextLine, _ source: Source, depth: Int = 0) throws(RecordingError) {
             if cursor.skip("Input device name:") {
                 cursor.skipSpaces()
                 var text = Substring(cursor.rest)
@@ -122,7 +122,7 @@ enum EvtestParser {
                         absInfo[eventCode] = AbsInfo(minimum: 0, maximum: 0)
                     }
                 }
-                try continueGluedLine(&cursor, line, source)
+                try continueGluedLine(&cursor, line, source, depth: depth)
             } else if cursor.skip("Key repeat handling:") || cursor.skip("Repeat type") {
                 inKeyRepeat = true
                 currentAxis = nil
@@ -140,17 +140,18 @@ enum EvtestParser {
                     throw source.error(line.number, "axis field needs a decimal 32-bit value: \(quoted(cursor.rest))")
                 }
                 field(&absInfo[axis, default: AbsInfo(minimum: 0, maximum: 0)], value)
-                try continueGluedLine(&cursor, line, source)
+                try continueGluedLine(&cursor, line, source, depth: depth)
             }
             // Anything else before the first event is preamble noise: ignored.
         }
 
-        /// A header line glued to the next one (`Resolution 12 Event code 54 (…)`).
-        private mutating func continueGluedLine(_ cursor: inout Cursor, _ line: TextLine, _ source: Source) throws(RecordingError) {
+        /// A header line glued to the next one (`Resolution 12 Event code 54 (…)`); a few
+        /// glued lines are followed, more is noise and ignored (no unbounded recursion).
+        private mutating func continueGluedLine(_ cursor: inout Cursor, _ line: TextLine, _ source: Source, depth: Int) throws(RecordingError) {
             cursor.skipSpaces()
-            guard !cursor.atEnd else { return }
+            guard !cursor.atEnd, depth < 8 else { return }
             if recoveredLine == nil { recoveredLine = line.number }
-            try read(&cursor, line, source)
+            try read(&cursor, line, source, depth: depth + 1)
         }
 
         private static func axisField(_ cursor: inout Cursor) -> ((inout AbsInfo, Int32) -> Void)? {
