@@ -4,11 +4,12 @@ import GestureCore
 /// Finds the description for a recording that has none in the file itself.
 enum DescriptionLookup {
     /// Description file extensions, in order of preference when two share a stem.
-    static let descriptionExtensions = ["desc", "prop", "device"]
+    /// (`.evemu` last: a full evemu recording's header also describes its device.)
+    static let descriptionExtensions = ["desc", "prop", "device", "evemu"]
     private static let stemSeparators: Set<UInt8> = [UInt8(ascii: "."), UInt8(ascii: " "), UInt8(ascii: "-"), UInt8(ascii: "_")]
 
-    /// The evemu description beside an events-only file: a `.desc`, `.prop` or `.device`
-    /// file in the same folder whose stem is the events file's stem or a prefix of it ending
+    /// The evemu description beside an events-only file: a `.desc`, `.prop`, `.device` or
+    /// `.evemu` file in the same folder whose stem is the events file's stem or a prefix of it ending
     /// at a separator (`.`, space, `-`, `_`); the longest such stem wins, then the
     /// extension order above. So `NAME.DESC.events` → `NAME.desc` (`ETPS2 Elantech
     /// Touchpad.Samsung-700Z3A.events` → `ETPS2 Elantech Touchpad.desc`), `Wacom … Finger
