@@ -73,6 +73,7 @@ struct TrackingRobustnessTests {
         var highestID: UInt32 = 0
         var lastTime: UInt64 = 0
         var time: UInt64 = 1000
+        var framesSeen = 0
         for step in 0..<20_000 {
             let (type, code) = codes[Int(random.next() % UInt64(codes.count))]
             let value: Int32 =
@@ -89,7 +90,10 @@ struct TrackingRobustnessTests {
             if tracker.feed(InputEvent(time: time, type: type, code: code, value: value)) { check(tracker.frame) }
         }
 
+        #expect(framesSeen > 100, "the stream must exercise the tracker")
+
         func check(_ frame: TouchFrame) {
+            framesSeen += 1
             #expect(frame.time >= lastTime)
             lastTime = frame.time
             #expect(Set(frame.contacts.map(\.id)).count == frame.contacts.count)
