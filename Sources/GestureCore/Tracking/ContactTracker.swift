@@ -249,6 +249,8 @@ public struct ContactTracker: Sendable {
 
     /// Turns one slot's events since the last report into contacts of `frame`.
     private mutating func commitSlot(_ index: Int) {
+        // Idle slots (most of them, most of the time) cost one check.
+        guard slots[index].hasPending || slots[index].engagement != .none else { return }
         var slot = slots[index]
         defer {
             slot.committedX = slot.x
@@ -256,7 +258,6 @@ public struct ContactTracker: Sendable {
             slot.clearPending()
             slots[index] = slot
         }
-        guard slot.hasPending || slot.engagement != .none else { return }
 
         if slot.endsCommitted {
             if case .live = slot.engagement {
