@@ -1,3 +1,4 @@
+import CSystemd  // its sd-daemon.h owns the socket constants in this module graph
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

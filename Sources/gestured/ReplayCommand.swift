@@ -48,11 +48,10 @@ struct ReplayCommand: ParsableCommand {
             }
             for recording in parsed {
                 replayer.replay(recording) { bytes in
-                    bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
+                    FileHandle.standardOutput.write(Data(bytes))
                 }
             }
         }
-        fflush(stdout)
         if failures > 0 { throw ExitCode.failure }
     }
 }
