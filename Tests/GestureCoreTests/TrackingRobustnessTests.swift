@@ -90,7 +90,10 @@ struct TrackingRobustnessTests {
             if tracker.feed(InputEvent(time: time, type: type, code: code, value: value)) { check(tracker.frame) }
         }
 
-        #expect(framesSeen > 100, "the stream must exercise the tracker")
+        // Only contact changes make frames on touchscreens (BTN_TOOL_* counts are a touchpad
+        // thing), so a random stream yields a few dozen of them; fewer would mean the stream
+        // no longer reaches the tracker's frame logic at all.
+        #expect(framesSeen > 40, "the stream must exercise the tracker")
 
         func check(_ frame: TouchFrame) {
             framesSeen += 1

@@ -42,10 +42,16 @@ public struct ContactTracker: Sendable {
     private var nextContactID: UInt32 = 1
     private var lastFrameTime: UInt64 = 0
     private var lastFingerCount = 0
+    /// Whether `BTN_TOOL_DOUBLETAP` … `QUINTTAP` add fingers beyond the tracked contacts.
+    /// Only touchpads count that way (SEMI_MT pads report two slots for five fingers);
+    /// touchscreens report every contact, and some (N-Trig) hold `BTN_TOOL_DOUBLETAP`
+    /// while only one finger is down.
+    private let countsFingersByTool: Bool
 
     public init(device: DeviceDescription, geometry: DeviceGeometry = DeviceGeometry()) {
         let axes = TrackedAxes(device: device)
-        let size = DeviceSize(axes: axes, geometry: geometry)
+        let size = DeviceSize(axes: axes, geometry: geometry, fallbackDiagonal: SurfaceGeometry.fallbackDiagonal(for: device))
+        countsFingersByTool = device.kind == .touchpad
         surface = size.surface(rotation: geometry.rotation)
         mapper = CoordinateMapper(axes: axes, size: size, geometry: geometry)
         frame = TouchFrame(time: 0)
@@ -241,7 +247,7 @@ public struct ContactTracker: Sendable {
         case .none:
             break
         }
-        frame.fingerCount = max(down, toolFingerCount - ignoredDown)
+        frame.fingerCount = countsFingersByTool ? max(down, toolFingerCount - ignoredDown) : down
         let changed = frame.fingerCount != lastFingerCount
         lastFingerCount = frame.fingerCount
         return changed || !frame.contacts.isEmpty

@@ -4,7 +4,7 @@ public enum SizeSource: String, Sendable {
     case resolution
     /// Given by the operator (`DeviceGeometry.physicalSize`).
     case configured
-    /// Neither was available: a 338 mm (13.3-inch) diagonal was assumed.
+    /// Neither was available: a typical diagonal was assumed (`SurfaceGeometry.fallbackDiagonal(for:)`).
     case fallback
 }
 
@@ -17,8 +17,16 @@ public struct SurfaceGeometry: Sendable, Hashable {
     public var height: Double
     public var source: SizeSource
 
-    /// Diagonal assumed when a device reports no resolution and no size is configured.
+    /// Diagonal assumed for a touchscreen that reports no resolution and has no configured size.
     public static let fallbackDiagonal = 338.0 /* mm, a 13.3-inch panel */
+    /// Diagonal assumed for a touchpad without resolution: libinput's default touchpad size,
+    /// 69 × 50 mm. A touchscreen's fallback on a touchpad would make every jitter a drag.
+    public static let touchpadFallbackDiagonal = 85.2 /* mm */
+
+    /// The diagonal assumed for `device` when neither resolution nor configuration gives one.
+    public static func fallbackDiagonal(for device: DeviceDescription) -> Double {
+        device.kind == .touchpad ? touchpadFallbackDiagonal : fallbackDiagonal
+    }
 
     public init(width: Double, height: Double, source: SizeSource) {
         self.width = width
@@ -30,7 +38,7 @@ public struct SurfaceGeometry: Sendable, Hashable {
     /// size if any, else the axis resolution, else the diagonal fallback.
     public init(device: DeviceDescription, geometry: DeviceGeometry) {
         let axes = TrackedAxes(device: device)
-        let size = DeviceSize(axes: axes, geometry: geometry)
+        let size = DeviceSize(axes: axes, geometry: geometry, fallbackDiagonal: SurfaceGeometry.fallbackDiagonal(for: device))
         self = size.surface(rotation: geometry.rotation)
     }
 }
@@ -78,7 +86,7 @@ struct DeviceSize: Sendable {
     var height: Double
     var source: SizeSource
 
-    init(axes: TrackedAxes, geometry: DeviceGeometry) {
+    init(axes: TrackedAxes, geometry: DeviceGeometry, fallbackDiagonal: Double) {
         if let configured = geometry.physicalSize,
             configured.width.isFinite, configured.height.isFinite, configured.width > 0, configured.height > 0
         {
@@ -98,11 +106,11 @@ struct DeviceSize: Sendable {
             // Square device units: the aspect ratio is that of the axis ranges.
             let diagonalUnits = (axes.rangeX * axes.rangeX + axes.rangeY * axes.rangeY).squareRoot()
             if diagonalUnits > 0 {
-                let millimetresPerUnit = SurfaceGeometry.fallbackDiagonal / diagonalUnits
+                let millimetresPerUnit = fallbackDiagonal / diagonalUnits
                 width = axes.rangeX * millimetresPerUnit
                 height = axes.rangeY * millimetresPerUnit
             } else {
-                width = SurfaceGeometry.fallbackDiagonal / 2.0.squareRoot()
+                width = fallbackDiagonal / 2.0.squareRoot()
                 height = width
             }
             source = .fallback
