@@ -47,11 +47,16 @@ public struct ContactTracker: Sendable {
     /// touchscreens report every contact, and some (N-Trig) hold `BTN_TOOL_DOUBLETAP`
     /// while only one finger is down.
     private let countsFingersByTool: Bool
+    /// Whether the device reports contact with `BTN_TOUCH`; if so, `BTN_TOOL_*` keys held
+    /// while it is up are fingers hovering (Synaptics reports them), not touching.
+    private let hasTouchKey: Bool
+    private var touchKeyDown = false
 
     public init(device: DeviceDescription, geometry: DeviceGeometry = DeviceGeometry()) {
         let axes = TrackedAxes(device: device)
         let size = DeviceSize(axes: axes, geometry: geometry, fallbackDiagonal: SurfaceGeometry.fallbackDiagonal(for: device))
         countsFingersByTool = device.kind == .touchpad
+        hasTouchKey = device.has(EV.key, BTN.touch)
         surface = size.surface(rotation: geometry.rotation)
         mapper = CoordinateMapper(axes: axes, size: size, geometry: geometry)
         frame = TouchFrame(time: 0)
@@ -84,6 +89,12 @@ public struct ContactTracker: Sendable {
         unslotted = UnslottedContacts(capacity: Self.maximumUnslottedContacts)
         touchKey = BTN.touch
         alternateTouchKey = !device.has(EV.key, BTN.touch) && device.has(EV.key, BTN.left) ? BTN.left : nil
+        if case .singleTouch = kind, device.kind == .touchpad, device.has(EV.key, BTN.touch) {
+            // Single-touch pads (Synaptics) report positions while a finger hovers: only the
+            // touch key says a finger is down, so positions alone at stream start are not a
+            // touch. (A touchscreen's positions at stream start are a finger already down.)
+            slots[0].occupancy = .empty
+        }
         frame.contacts.reserveCapacity(max(slotCount, Self.maximumUnslottedContacts))
     }
 
@@ -190,6 +201,7 @@ public struct ContactTracker: Sendable {
             penDown = down
             if case .singleTouch = kind { slots[0].tool = down ? MTTool.pen : MTTool.finger }
         default:
+            if code == BTN.touch { touchKeyDown = down }
             guard case .singleTouch = kind, code == touchKey || code == alternateTouchKey else { return }
             if down {
                 // A repeated BTN_TOUCH 1 keeps the touch; a new one gets a fresh synthetic id.
@@ -247,7 +259,8 @@ public struct ContactTracker: Sendable {
         case .none:
             break
         }
-        frame.fingerCount = countsFingersByTool ? max(down, toolFingerCount - ignoredDown) : down
+        let toolFingersTouch = countsFingersByTool && (touchKeyDown || !hasTouchKey)
+        frame.fingerCount = toolFingersTouch ? max(down, toolFingerCount - ignoredDown) : down
         let changed = frame.fingerCount != lastFingerCount
         lastFingerCount = frame.fingerCount
         return changed || !frame.contacts.isEmpty
