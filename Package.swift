@@ -62,7 +62,13 @@ let package = Package(
         ),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "GestureCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Recordings", "GestureCore"]),
+        .testTarget(
+            name: "ReplayTests",
+            dependencies: [
+                "Recordings", "GestureCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "GestureCore", "GestureClient"]),
         .testTarget(name: "GestureClientTests", dependencies: ["GestureClient"]),
