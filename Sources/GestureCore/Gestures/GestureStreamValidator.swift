@@ -3,7 +3,7 @@
 /// - `id`s: a new id starts with `began` (continuous) or is a single `ended` (discrete);
 ///   an id is never reused after its gesture finished;
 /// - phases: `began` → `changed`* → exactly one `ended` or `cancelled`;
-/// - discrete gestures (tap, swipe) are exactly one `ended`;
+/// - discrete gestures (tap, swipe) are exactly one `ended`; one id, one kind, one region;
 /// - time never goes backwards within one gesture;
 /// - at the end (`finish()`), no gesture is left open.
 public struct GestureStreamValidator {
@@ -49,6 +49,9 @@ public struct GestureStreamValidator {
         if let previous {
             if previous.kind != event.kind {
                 violations.append(Violation(message: "one id shared by two gesture kinds", event: event))
+            }
+            if previous.region != event.region {
+                violations.append(Violation(message: "one id shared by two regions", event: event))
             }
             if event.time < previous.time {
                 violations.append(Violation(message: "time went backwards within a gesture", event: event))
