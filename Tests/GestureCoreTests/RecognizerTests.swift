@@ -444,14 +444,35 @@ struct CancellationTests {
         #expect(h.events.count == 4)
     }
 
-    @Test func cancelAllDropsPendingExclusiveTap() {
+    /// A held-back exclusive tap already happened: cancelAll reports it at once with the
+    /// count it reached, and the interval's timer does not report it again.
+    @Test func cancelAllReportsPendingExclusiveTapOnce() {
         var settings = GestureSettings()
         settings.tap.exclusive = true
         var h = GestureHarness(settings: settings)
         h.tap(1, 0.5, 0.5, at: 0)
+        #expect(h.events(.tap).isEmpty)
         h.cancelAll(at: 100)
         h.advance(to: 1000)
-        #expect(h.events(.tap).isEmpty)
+        let taps = h.events(.tap)
+        #expect(taps.count == 1)
+        #expect(taps.first?.time == 100_000)
+        #expect(taps.first?.details == .tap(count: 1))
+        #expect(h.engine.nextDeadline == nil)
+    }
+
+    /// A palm in the sequence that continues a held-back double tap: the earlier tap is
+    /// reported with its count, the palm's sequence yields no tap.
+    @Test func palmAfterExclusiveTapReportsTheHeldBackTap() {
+        var settings = GestureSettings()
+        settings.tap.exclusive = true
+        var h = GestureHarness(settings: settings)
+        h.tap(1, 0.5, 0.5, at: 0)
+        h.frame(150, .down(2, 0.5, 0.5))
+        h.frame(170, .cancel(2))
+        h.advance(to: 2000)
+        #expect(h.events(.tap).map(\.details) == [.tap(count: 1)])
+        #expect(h.events(.tap).first?.time == 170_000)
     }
 
     @Test func contactStillDownAfterCancelAllComesBackUnobserved() {

@@ -100,7 +100,7 @@ public struct GestureEngine {
     }
 
     /// Device removed or SYN_DROPPED: fires due timers, then every gesture in flight ends
-    /// `cancelled`, held-back exclusive taps are dropped and every contact is forgotten
+    /// `cancelled`, held-back exclusive taps are reported, and every contact is forgotten
     /// (contacts still down come back as unobserved ones).
     public mutating func cancelAll<S: GestureSink>(at time: UInt64, into sink: inout S) {
         advance(to: time, into: &sink)

@@ -150,13 +150,13 @@ struct RegionRecognizers {
     }
 
     /// Device removed or SYN_DROPPED: every gesture in flight ends `cancelled`, held-back
-    /// taps are dropped, and every contact is forgotten.
+    /// taps (complete taps waiting for their count) are reported, and every contact is forgotten.
     mutating func cancelAll<S: GestureSink>(time: UInt64, sink: inout S) {
         switch sequence {
         case .tracking:
             cancel(time: time, deviceFingers: 0, sink: &sink)
         case .idle, .cancelled:
-            break
+            tap.flushHeldBack(time: time, reporter: reporter, sink: &sink)
         }
         contacts.removeAll(keepingCapacity: true)
         cancelRequested = false
@@ -187,12 +187,12 @@ struct RegionRecognizers {
     private mutating func cancel<S: GestureSink>(time: UInt64, deviceFingers: Int, sink: inout S) {
         let fingers = max(contacts.count, deviceFingers)
         let location = centroid()
+        tap.cancel(time: time, reporter: reporter, sink: &sink)
         press.cancel(time: time, location: location, fingers: fingers, reporter: reporter, sink: &sink)
         longPress.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
         drag.cancel(time: time, fingers: fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
         pinch.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
         rotate.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
-        tap.cancel(reporter: reporter)
         cancelRequested = false
         let old = sequence
         sequence = .cancelled

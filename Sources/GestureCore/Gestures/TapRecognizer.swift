@@ -177,13 +177,32 @@ struct TapRecognizer {
         reporter.transition("tap", old, "sequence-ended", sequence)
     }
 
-    /// Cancelled sequence (palm, SYN_DROPPED, device gone): no tap, and a held-back
-    /// exclusive tap is dropped, not reported.
-    mutating func cancel(reporter: Reporter) {
+    /// Cancelled sequence (palm, SYN_DROPPED, device gone): no tap from it. A held-back
+    /// exclusive tap from an earlier sequence did happen, so it is reported now, with the
+    /// count it had reached, rather than silently lost.
+    mutating func cancel<S: GestureSink>(time: UInt64, reporter: Reporter, sink: inout S) {
+        flushHeldBack(time: time, reporter: reporter, sink: &sink)
         let old = sequence
         sequence = .failed
         chain = .empty
         reporter.transition("tap", old, "cancel", sequence)
+    }
+
+    /// Reports any exclusive tap still held back (in the chain, or as the predecessor of
+    /// the current sequence) at `time`, and forgets it.
+    mutating func flushHeldBack<S: GestureSink>(time: UInt64, reporter: Reporter, sink: inout S) {
+        if case .pending(let record, _) = chain {
+            report(record, time: time, reporter: reporter, sink: &sink)
+            chain = .empty
+            reporter.transition("tap-chain", "pending", "flush", "empty")
+        }
+        if case .possible(var candidate) = sequence, candidate.predecessorHeldBack, let record = candidate.predecessor {
+            report(record, time: time, reporter: reporter, sink: &sink)
+            candidate.predecessor = nil
+            candidate.predecessorHeldBack = false
+            sequence = .possible(candidate)
+            reporter.transition("tap-chain", "held-back", "flush", "empty")
+        }
     }
 
     /// Forget the sequence and the chain.
