@@ -1,3 +1,4 @@
+import Foundation
 import GestureCore
 import Recordings
 import Testing
@@ -75,11 +76,26 @@ struct LabelledCorpusTests {
     func recognizesWhatAPersonSees(_ label: Label) throws {
         let recording = try #require(try RecordingReader.read(path: Corpus.path(label.file)).first)
         let events = Replayer(configuration: Configuration()).gestures(of: recording)
-        #expect(summarize(events) == label.gestures, "\(label.why)")
+        #expect(GestureSummary.of(events) == label.gestures, "\(label.why)")
     }
+}
 
-    /// The label notation for a stream of events.
-    private func summarize(_ events: [GestureEvent]) -> [String] {
+/// The bundled demo recording (demo/demo.events, made by demo/make-demo.py) shows one of
+/// each gesture: what the daemon's demo mode promises a newcomer.
+@Test func demoRecordingShowsEveryGesture() throws {
+    let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("demo/demo.events").path
+    let recording = try #require(try RecordingReader.read(path: demo).first)
+    let events = Replayer(configuration: Configuration()).gestures(of: recording)
+    #expect(GestureSummary.of(events) == [
+        "tap 1/1", "tap 1/1", "tap 2/1", "long-press 1", "drag 1 right", "drag 1 left", "swipe left@right", "tap 1/2", "pinch out",
+    ])
+}
+
+/// The label notation: `tap COUNT/FINGERS`, `long-press FINGERS`, `drag FINGERS DIRECTION`,
+/// `swipe DIRECTION[@EDGE]`, `pinch out|in`, `rotate`, `KIND cancelled`.
+enum GestureSummary {
+    static func of(_ events: [GestureEvent]) -> [String] {
         var result: [String] = []
         var dragFingers: [UInt64: Int] = [:]
         for event in events {
@@ -92,8 +108,8 @@ struct LabelledCorpusTests {
                 dragFingers[event.id] = event.fingers
             case (.drag, .ended, .drag(let values)):
                 result.append("drag \(dragFingers[event.id] ?? 0) \(direction(values.translation))")
-            case (.swipe, _, .swipe(let direction, _, _)):
-                result.append("swipe \(direction.rawValue)")
+            case (.swipe, _, .swipe(let direction, let edge, _)):
+                result.append("swipe \(direction.rawValue)" + (edge.map { "@\($0.rawValue)" } ?? ""))
             case (.pinch, .ended, .pinch(let scale)):
                 result.append(scale > 1 ? "pinch out" : "pinch in")
             case (.rotate, .ended, _):
@@ -107,7 +123,7 @@ struct LabelledCorpusTests {
         return result
     }
 
-    private func direction(_ translation: Point) -> String {
+    private static func direction(_ translation: Point) -> String {
         let threshold = 0.05
         let horizontal = translation.x > threshold ? "right" : translation.x < -threshold ? "left" : nil
         let vertical = translation.y > threshold ? "down" : translation.y < -threshold ? "up" : nil
