@@ -1,4 +1,5 @@
 import CSystemd
+import EvdevInput
 import GestureCore
 import Logging
 #if canImport(Glibc)

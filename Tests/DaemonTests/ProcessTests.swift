@@ -62,7 +62,7 @@ final class DaemonProcess {
     init(extraArguments: [String] = [], wrapper: [String] = []) throws {
         socketPath = directory.file("gestured.sock")
         configPath = directory.file("gestured.toml")
-        FileManager.default.createFile(atPath: configPath, contents: Data("# defaults\n".utf8))
+        _ = FileManager.default.createFile(atPath: configPath, contents: Data("# defaults\n".utf8))
         notify = NotifySocket(path: directory.file("notify"))
         let gestured = try builtExecutable("gestured")
         let arguments = ["run", "--no-devices", "--socket", socketPath, "--config", configPath, "--log-level", "debug"] + extraArguments
