@@ -45,6 +45,8 @@ public final class SocketServer {
     private var stopped = false
     /// Called when a client connects or goes.
     public var clientsChanged: (() -> Void)?
+    /// Called after a client's `subscribe` request took effect.
+    public var clientSubscribed: (() -> Void)?
 
     /// Starts accepting on `listener`.
     public init(loop: EventLoop, listener: UnixListener, settings: DaemonSettings, version: String, logger: Logger) throws(SystemError) {
@@ -307,6 +309,7 @@ public final class SocketServer {
             client.subscription = subscription
             wantsTouches = clients.values.contains { $0.subscription.touches }
             logger.debug("client subscribed", metadata: client.metadata(["subscription": "\(subscription)"]))
+            clientSubscribed?()
         }
     }
 
