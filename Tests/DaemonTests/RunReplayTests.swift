@@ -18,10 +18,10 @@ let corpusRoot: String? = {
     return nil
 }()
 
-/// Runs a built executable to completion and returns its standard output and status.
+/// Runs a built executable (or an absolute path) to completion and returns its standard output and status.
 func runToCompletion(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (output: String, error: String, status: Int32) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try builtExecutable(name))
+    process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : try builtExecutable(name))
     process.arguments = arguments
     if let environment { process.environment = environment }
     let output = Pipe()
