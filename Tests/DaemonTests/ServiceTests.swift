@@ -6,32 +6,6 @@ import Testing
 import Glibc
 #endif
 
-/// Reads lines from a descriptor (a child's stdout) with a bounded wait.
-final class LineReader {
-    let fd: Int32
-    private var buffer: [UInt8] = []
-
-    init(_ handle: FileHandle) {
-        fd = handle.fileDescriptor
-    }
-
-    /// The next line, or nil at end of stream / timeout.
-    func readLine() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            guard waitReadable(fd) else { return nil }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { return nil }
-            buffer.append(contentsOf: chunk[..<n])
-        }
-    }
-}
-
 @Suite struct ServiceTests {
     /// `WATCHDOG_USEC` with `WATCHDOG_PID` naming the daemon (the shell execs it, keeping its
     /// pid): sd-event pings the notify socket by itself, again and again.
@@ -148,7 +122,7 @@ final class LineReader {
         gesturectl.standardOutput = output
         try gesturectl.run()
         defer { if gesturectl.isRunning { gesturectl.terminate() } }
-        let reader = LineReader(output.fileHandleForReading)
+        let reader = LineReader(fd: output.fileHandleForReading.fileDescriptor)
         var lines: [String] = []
         while let line = reader.readLine() {
             lines.append(line)
@@ -169,7 +143,7 @@ final class LineReader {
         let input = TemporaryDirectory()
         let daemon = try DaemonProcess(inputDirectory: input.path)
         _ = try daemon.notify.wait(for: "READY=1")
-        let log = LineReader(daemon.stderr.fileHandleForReading)
+        let log = LineReader(fd: daemon.stderr.fileHandleForReading.fileDescriptor)
         var lines: [String] = []
         while let line = log.readLine(), !line.contains("following hot-plug") { lines.append(line) }
         // Created in place (FileManager writes atomically: a rename, which is not a new node).
