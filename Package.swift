@@ -70,7 +70,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "GestureCore", "GestureClient"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "EvdevInput", "GestureCore", "GestureClient"]),
         .testTarget(name: "GestureClientTests", dependencies: ["GestureClient"]),
     ]
 )
