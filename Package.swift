@@ -70,7 +70,6 @@ let package = Package(
             ]
         ),
         .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "EvdevInput", "GestureCore", "GestureClient"]),
-        .testTarget(name: "GestureClientTests", dependencies: ["GestureClient"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "EvdevInput", "GestureCore", "GestureClient", "Recordings"]),
     ]
 )

@@ -145,6 +145,8 @@ public final class ReplayPlaylist {
     private var logger: Logger
     private var next = 0
     private var current: ReplaySource?
+    /// Called once the last recording has been played (never with `loops`).
+    public var finished: (() -> Void)?
 
     public init(daemon: Daemon, recordings: [Recording], speed: Double, loops: Bool, logger: Logger) {
         self.daemon = daemon
@@ -169,6 +171,7 @@ public final class ReplayPlaylist {
         if next == recordings.count {
             guard loops, recordings.count > 1 else {
                 logger.info("replay finished")
+                finished?()
                 return
             }
             next = 0

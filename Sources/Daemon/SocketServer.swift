@@ -146,11 +146,17 @@ public final class SocketServer {
     // MARK: Stopping
 
     /// Says goodbye to every client, closes them and the listener (removing the socket
-    /// file the daemon created). Idempotent.
+    /// file the daemon created). Events already queued for a client (the cancellations that
+    /// stopping produced among them) are written first, as far as its socket takes them
+    /// without blocking, so the goodbye is the last line, not a cut. Idempotent.
     public func stop(reason: String) {
         guard !stopped else { return }
         stopped = true
         listenWatch?.cancel()
+        flushDirty()
+        for client in Array(clients.values) where !client.closed {
+            flush(client)
+        }
         flushTask?.cancel()
         let farewell = ControlMessage.goodbye(reason: reason)
         for client in Array(clients.values) {

@@ -19,13 +19,19 @@ public final class GestureClient: @unchecked Sendable {
     }
 
     private let fd: Int32
-    /// Every message the server sends, in order; ends when the server closes.
-    public let messages: AsyncThrowingStream<ServerMessage, Error>
+    /// Every line the server sends, in order, with the message decoded from it; ends when
+    /// the server closes. One reader per client: iterate this or `messages`, not both.
+    public let received: AsyncThrowingStream<ReceivedLine, Error>
+
+    /// Every message the server sends, decoded, in order; ends when the server closes.
+    public var messages: AsyncThrowingMapSequence<AsyncThrowingStream<ReceivedLine, Error>, ServerMessage> {
+        received.map(\.message)
+    }
 
     private init(fd: Int32) {
         self.fd = fd
-        var continuation: AsyncThrowingStream<ServerMessage, Error>.Continuation!
-        messages = AsyncThrowingStream { continuation = $0 }
+        var continuation: AsyncThrowingStream<ReceivedLine, Error>.Continuation!
+        received = AsyncThrowingStream { continuation = $0 }
         let reader = LineReader(fd: fd, continuation: continuation)
         let thread = Thread { reader.run() }
         thread.start()
@@ -101,12 +107,18 @@ public enum ConnectionError: Error, CustomStringConvertible, Equatable {
     }
 }
 
+/// One line from the server exactly as it arrived (without its newline), and its decoding.
+public struct ReceivedLine: Sendable {
+    public let text: String
+    public let message: ServerMessage
+}
+
 /// Reads lines on its own thread and feeds them, decoded, to the stream.
 private final class LineReader: @unchecked Sendable {
     let fd: Int32
-    let continuation: AsyncThrowingStream<ServerMessage, Error>.Continuation
+    let continuation: AsyncThrowingStream<ReceivedLine, Error>.Continuation
 
-    init(fd: Int32, continuation: AsyncThrowingStream<ServerMessage, Error>.Continuation) {
+    init(fd: Int32, continuation: AsyncThrowingStream<ReceivedLine, Error>.Continuation) {
         self.fd = fd
         self.continuation = continuation
     }
@@ -125,7 +137,8 @@ private final class LineReader: @unchecked Sendable {
                 let line = Data(buffer[start..<newline])
                 start = newline + 1
                 do {
-                    continuation.yield(try decoder.decode(ServerMessage.self, from: line))
+                    let message = try decoder.decode(ServerMessage.self, from: line)
+                    continuation.yield(ReceivedLine(text: String(decoding: line, as: UTF8.self), message: message))
                 } catch {
                     continuation.finish(throwing: error)
                     return

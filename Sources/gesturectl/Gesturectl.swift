@@ -52,39 +52,16 @@ struct Subscribe: AsyncParsableCommand {
             devices: devices.isEmpty ? nil : devices,
             touches: touches
         )
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        for try await message in client.messages {
+        for try await received in client.received {
             if json {
-                printLine(rawJSON(message, encoder: encoder))
-            } else if let line = describe(message) {
+                printLine(received.text)
+            } else if let line = describe(received.message) {
                 printLine(line)
             }
-            if case .goodbye = message { break }
+            if case .goodbye = received.message { break }
         }
     }
 
-    /// The message re-encoded compactly (the client library decodes lines into types).
-    private func rawJSON(_ message: ServerMessage, encoder: JSONEncoder) -> String {
-        func encode<T: Encodable>(_ type: String, _ value: T) -> String {
-            guard let data = try? encoder.encode(value), var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return "{}" }
-            object["type"] = type
-            let out = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-            return String(decoding: out, as: UTF8.self)
-        }
-        switch message {
-        case .hello(let m): return encode("hello", m)
-        case .gesture(let m): return encode("gesture", m)
-        case .device(let m): return encode("device", m)
-        case .touch(let m): return encode("touch", m)
-        case .status(let m): return encode("status", m)
-        case .pong(let time): return "{\"time\":\(time),\"type\":\"pong\"}"
-        case .error(let text): return encode("error", ["message": text])
-        case .overflow(let dropped): return "{\"dropped\":\(dropped),\"type\":\"overflow\"}"
-        case .goodbye(let reason): return encode("goodbye", ["reason": reason])
-        case .unknown(let type): return encode("unknown", ["type": type])
-        }
-    }
 }
 
 /// Writes one line to standard output at once (unbuffered), so events show up as they
@@ -133,17 +110,15 @@ func describe(_ message: ServerMessage) -> String? {
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Prints the daemon's devices, clients and counters.")
     @OptionGroup var connection: SocketOption
-    @Flag(help: "Print JSON.") var json = false
+    @Flag(help: "Print the server's status line as it is.") var json = false
 
     func run() async throws {
         let client = try connection.connect()
         try client.requestStatus()
-        for try await message in client.messages {
-            guard case .status(let status) = message else { continue }
+        for try await received in client.received {
+            guard case .status(let status) = received.message else { continue }
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-                print(String(decoding: try encoder.encode(status), as: UTF8.self))
+                print(received.text)
             } else {
                 print("gestured \(status.version), up \(status.uptime) s")
                 print("clients: \(status.clients) (limit \(status.maxClients))")

@@ -49,6 +49,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Start the replay only once a client has subscribed (for tests and benchmarks).")
     var waitForSubscriber = false
 
+    @Flag(name: .long, help: "Stop the daemon (goodbye to clients, exit 0) once the replay has played (demos, scripts).")
+    var exitAfterReplay = false
+
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical (overrides the configuration).")
     var logLevel: String?
 
@@ -57,8 +60,11 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("unknown log level '\(logLevel)'")
         }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
-        if replay == nil, loop || waitForSubscriber || device != nil || speed != 1 {
-            throw ValidationError("--speed, --loop, --wait-for-subscriber and --device go with --replay")
+        if replay == nil, loop || waitForSubscriber || exitAfterReplay || device != nil || speed != 1 {
+            throw ValidationError("--speed, --loop, --wait-for-subscriber, --exit-after-replay and --device go with --replay")
+        }
+        if loop && exitAfterReplay {
+            throw ValidationError("--exit-after-replay cannot go with --loop: a looping replay never ends")
         }
     }
 
@@ -97,6 +103,9 @@ struct RunCommand: AsyncParsableCommand {
         var live: LiveDevices?
         if let recordings {
             let replay = ReplayPlaylist(daemon: daemon, recordings: recordings, speed: speed, loops: loop, logger: logger)
+            if exitAfterReplay {
+                replay.finished = { [unowned daemon] in daemon.stop(reason: "replay finished") }
+            }
             if waitForSubscriber {
                 daemon.server.clientSubscribed = { [unowned daemon, unowned replay] in
                     daemon.server.clientSubscribed = nil

@@ -24,9 +24,13 @@ import Testing
         #expect(dragged.startLocation == Location(x: 0.2, y: 0.7))
         #expect(dragged.seq == 2)
         daemon.stop()
-        guard case .goodbye(let reason)? = try await iterator.next() else { Issue.record("no goodbye"); return }
+        // Every device's removal comes before the goodbye, which is the last message.
+        var afterStop: [ServerMessage] = []
+        while let message = try await iterator.next() { afterStop.append(message) }
+        guard case .goodbye(let reason)? = afterStop.last else { Issue.record("no goodbye last: \(afterStop)"); return }
         #expect(reason == "stopping")
-        #expect(try await iterator.next() == nil)
+        #expect(afterStop.dropLast().allSatisfy { if case .device(let d) = $0 { d.phase == "removed" } else { false } })
+        #expect(!afterStop.dropLast().isEmpty)
     }
 
     @Test func missingSocketSaysTheDaemonIsNotRunning() {

@@ -1,22 +1,9 @@
 import Foundation
+import Recordings
 import Testing
 
-/// The shared corpus (`../shared/corpus` beside the project, found further up from a
-/// worktree), or `GESTURED_CORPUS`; the same lookup as RecordingsTests' `Corpus`.
-let corpusRoot: String? = {
-    let fileManager = FileManager.default
-    if let override = ProcessInfo.processInfo.environment["GESTURED_CORPUS"], !override.isEmpty {
-        return fileManager.fileExists(atPath: override) ? override : nil
-    }
-    var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    for _ in 0..<4 {
-        let candidate = directory.deletingLastPathComponent().appendingPathComponent("shared/corpus").path
-        if fileManager.fileExists(atPath: candidate) { return candidate }
-        directory = directory.deletingLastPathComponent()
-    }
-    return nil
-}()
+/// The shared corpus, found as every test target finds it (`Corpus` in Recordings).
+let corpusRoot: String? = Corpus.root
 
 /// Runs a built executable (or an absolute path) to completion and returns its standard output and status.
 func runToCompletion(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (output: String, error: String, status: Int32) {
@@ -98,5 +85,30 @@ struct RunReplayTests {
             }
             #expect(NSDictionary(dictionary: live) == NSDictionary(dictionary: replayed))
         }
+    }
+
+    /// `--exit-after-replay`: the daemon plays the bundled demo, sends everything it produced
+    /// (the last lift's events included), says goodbye as the very last line and exits 0.
+    @Test func exitAfterReplayDeliversEverythingThenGoodbye() throws {
+        let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("demo/demo.events").path
+        let offline = try runToCompletion("gestured", ["replay", demo])
+        let expected = try offline.output.split(separator: "\n").map(jsonObject)
+        let daemon = try DaemonProcess(extraArguments: ["--replay", demo, "--speed", "20", "--wait-for-subscriber", "--exit-after-replay"])
+        _ = try daemon.notify.wait(for: "READY=1")
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try client.readMessage(ofType: "hello")
+        client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
+        var gestures: [[String: Any]] = []
+        var last: [String: Any] = [:]
+        while last["type"] as? String != "goodbye" {
+            last = try client.readMessage()
+            if last["type"] as? String == "gesture" { gestures.append(last) }
+        }
+        #expect(last["reason"] as? String == "replay finished")
+        #expect(try daemon.waitForExit() == 0)
+        #expect(gestures.count == expected.count)
+        #expect(gestures.last?["gesture"] as? String == expected.last?["gesture"] as? String)
+        #expect(gestures.last?["phase"] as? String == "ended")
     }
 }

@@ -215,6 +215,10 @@ import Testing
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
         daemon.stop()
+        // Stopping removes the devices first: their removal (and any cancellation) is
+        // delivered before the goodbye, which is the last line.
+        let removed = try client.readMessage()
+        #expect(removed["type"] as? String == "device" && removed["phase"] as? String == "removed")
         let goodbye = try client.readMessage()
         #expect(goodbye["type"] as? String == "goodbye")
         #expect(goodbye["reason"] as? String == "stopping")
