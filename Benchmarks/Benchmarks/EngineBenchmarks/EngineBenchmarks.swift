@@ -1,0 +1,114 @@
+import Benchmark
+import Foundation
+import GestureCore
+
+// The engine benchmark (issue 2, "Tests and figures"): throughput over the whole corpus
+// held in memory, with and without JSON encoding, and heap allocations per frame, both in
+// steady state and over the corpus. Results: docs/performance.md.
+//
+// Custom metrics carry the figures the issue asks for directly:
+// - `events/s`, `frames/s`: input events (frames = SYN_REPORTs) through the pipeline per
+//   second of wall time, measured around the loop inside each iteration;
+// - heap allocations: `mallocCountTotal` of one iteration; a steady-state iteration runs
+//   exactly 1000 frames, so it reads as mallocs per 1000 frames; a corpus iteration runs
+//   the whole corpus (divide by its frame count, printed first).
+
+/// Loaded once, before any benchmark runs (outside every measurement).
+let corpus = Corpus.load()
+
+let eventsPerSecond = BenchmarkMetric.custom("events/s", polarity: .prefersLarger, useScalingFactor: false)
+let framesPerSecond = BenchmarkMetric.custom("frames/s", polarity: .prefersLarger, useScalingFactor: false)
+
+@inline(__always)
+func nanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+func record(_ benchmark: Benchmark, events: Int, frames: Int, since start: UInt64) {
+    let elapsed = Double(max(1, nanoseconds() - start))
+    benchmark.measurement(eventsPerSecond, Int(Double(events) * 1e9 / elapsed))
+    benchmark.measurement(framesPerSecond, Int(Double(frames) * 1e9 / elapsed))
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, eventsPerSecond, framesPerSecond],
+        warmupIterations: 3,
+        maxDuration: .seconds(5),
+        maxIterations: 200
+    )
+    print("corpus: \(corpus.fileCount) files, \(corpus.recordings.count) recordings, \(corpus.eventCount) events, \(corpus.frameCount) frames")
+
+    // (a) ContactTracker + GestureEngine (DevicePipeline) over every recording, gestures
+    // counted and discarded; a new pipeline per recording, as `gestured replay` does.
+    Benchmark("Corpus: pipeline") { benchmark in
+        var sink = CountingSink()
+        benchmark.startMeasurement()
+        let start = nanoseconds()
+        replayCorpus(corpus, into: &sink)
+        benchmark.stopMeasurement()
+        record(benchmark, events: corpus.eventCount, frames: corpus.frameCount, since: start)
+        if benchmark.currentIteration == 0 { print("corpus pass: \(sink.emitted) gestures") }
+        blackHole(sink.checksum)
+    }
+
+    // (b) The same, every gesture encoded as its wire line into one reused JSONWriter.
+    Benchmark("Corpus: pipeline + JSON") { benchmark in
+        var sink = EncodingSink()
+        benchmark.startMeasurement()
+        let start = nanoseconds()
+        replayCorpus(corpus, into: &sink) { sink, recording in sink.device = recording.device.name }
+        sink.flush()
+        benchmark.stopMeasurement()
+        record(benchmark, events: corpus.eventCount, frames: corpus.frameCount, since: start)
+        if benchmark.currentIteration == 0 { print("corpus pass: \(sink.emitted) gestures, \(sink.bytesWritten) bytes of JSON") }
+        blackHole(sink.bytesWritten)
+    }
+
+    // (c) Heap allocations per frame over the corpus, per-recording setup included
+    // (pipeline construction, first growth of its buffers).
+    Benchmark(
+        "Corpus: mallocs per 1000 frames (setup included)",
+        configuration: .init(metrics: [.mallocCountTotal], maxIterations: 5)
+    ) { benchmark in
+        var sink = CountingSink()
+        benchmark.startMeasurement()
+        replayCorpus(corpus, into: &sink)
+        benchmark.stopMeasurement()
+        blackHole(sink.checksum)
+    }
+
+    // What the framework itself counts around an empty measured region: subtract it from
+    // the malloc figures above (it is the same for every benchmark).
+    Benchmark("Framework overhead (empty measured region)") { benchmark in
+        benchmark.startMeasurement()
+        blackHole(benchmark.currentIteration)
+        benchmark.stopMeasurement()
+    }
+
+    // (c) Steady state: a warmed-up pipeline over long synthetic streams; each iteration is
+    // exactly 1000 frames, so mallocCountTotal is mallocs per 1000 frames (target 0).
+    steadyBenchmark("Steady: 10-finger drag+pinch+rotate, 240 Hz", stream: SyntheticStream.dragPinch(laps: 4), sink: CountingSink())
+    steadyBenchmark("Steady: 10-finger drag+pinch+rotate, 240 Hz + JSON", stream: SyntheticStream.dragPinch(laps: 4), sink: EncodingSink(device: SyntheticStream.device.name))
+    steadyBenchmark("Steady: tap / double tap / long press / 2-finger tap (timers)", stream: SyntheticStream.tapLongPress(laps: 8), sink: CountingSink())
+    steadyBenchmark("Steady: tap / double tap / long press / 2-finger tap (timers) + JSON", stream: SyntheticStream.tapLongPress(laps: 8), sink: EncodingSink(device: SyntheticStream.device.name))
+}
+
+/// Frames per steady-state iteration.
+let steadyFrames = 1000
+
+func steadyBenchmark<S: CountedSink>(_ name: String, stream: SyntheticStream, sink: S) {
+    let steady = SteadyPipeline(stream: stream, sink: sink)
+    // Warm up over several laps of the stream (every buffer reaches its working size).
+    steady.run(frames: stream.frames * 3)
+    print("\(name): \(stream.frames) frames, \(stream.events.count) events per pass; warm-up emitted \(steady.gestureCount) gestures")
+    Benchmark(name, configuration: .init(warmupIterations: 10)) { benchmark in
+        benchmark.startMeasurement()
+        let start = nanoseconds()
+        steady.run(frames: steadyFrames)
+        benchmark.stopMeasurement()
+        record(benchmark, events: Int(Double(steadyFrames) * steady.eventsPerFrame), frames: steadyFrames, since: start)
+    }
+}

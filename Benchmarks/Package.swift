@@ -1,0 +1,28 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// The engine benchmark, kept out of the main package so that `swift build`, `swift test`
+/// and CI never compile the benchmark framework. Run from this folder:
+/// `swift package benchmark` (or `../scripts/benchmark.sh` from anywhere).
+let package = Package(
+    name: "gestured-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "gestured", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "EngineBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GestureCore", package: "gestured"),
+                .product(name: "Recordings", package: "gestured"),
+            ],
+            path: "Benchmarks/EngineBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+    ]
+)
