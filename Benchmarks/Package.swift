@@ -12,16 +12,33 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        /// The corpus in memory, the synthetic streams and the sinks, shared by both executables.
+        .target(
+            name: "EngineWorkloads",
+            dependencies: [
+                .product(name: "GestureCore", package: "gestured"),
+                .product(name: "Recordings", package: "gestured"),
+            ]
+        ),
         .executableTarget(
             name: "EngineBenchmarks",
             dependencies: [
+                "EngineWorkloads",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "GestureCore", package: "gestured"),
-                .product(name: "Recordings", package: "gestured"),
             ],
             path: "Benchmarks/EngineBenchmarks",
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        /// The same workloads without the benchmark framework (no malloc interposer), for
+        /// `valgrind --tool=callgrind`: instruction counts per event, and where they go.
+        .executableTarget(
+            name: "engine-profile",
+            dependencies: [
+                "EngineWorkloads",
+                .product(name: "GestureCore", package: "gestured"),
             ]
         ),
     ]

@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import EngineWorkloads
 import GestureCore
 
 // The engine benchmark (issue 2, "Tests and figures"): throughput over the whole corpus

@@ -4,12 +4,12 @@ import GestureCore
 /// Long synthetic streams for the steady-state figures: a 10-slot protocol-B touchscreen
 /// at 240 Hz, generated once, replayed over and over with times shifted so the clock
 /// never goes back.
-struct SyntheticStream {
-    static let frameInterval: UInt64 = 1_000_000 / 240
+public struct SyntheticStream {
+    public static let frameInterval: UInt64 = 1_000_000 / 240
 
     /// A 10-slot touchscreen, 4096 × 4096 units over 300 × 200 mm (resolution given, so no
     /// fallback is involved).
-    static let device: DeviceDescription = {
+    public static let device: DeviceDescription = {
         let axis = AbsInfo(minimum: 0, maximum: 4095)
         var x = axis
         x.resolution = 14
@@ -30,12 +30,12 @@ struct SyntheticStream {
             ])
     }()
 
-    var events: [InputEvent] = []
-    var frames = 0
+    public var events: [InputEvent] = []
+    public var frames = 0
     /// Time just after the last frame: the offset for the next lap.
-    var duration: UInt64 = 0
+    public var duration: UInt64 = 0
     /// Index of the first event of each frame (for chunks of whole frames).
-    var frameStarts: [Int] = []
+    public var frameStarts: [Int] = []
 
     private var time: UInt64 = 1_000_000
     private var trackingID: Int32 = 0
@@ -86,7 +86,7 @@ struct SyntheticStream {
 
     /// Ten fingers go down around the centre, drag together while the hand opens and
     /// turns (pinch + rotate + drag at once) for two seconds, then lift; `laps` times.
-    static func dragPinch(laps: Int) -> SyntheticStream {
+    public static func dragPinch(laps: Int) -> SyntheticStream {
         var stream = SyntheticStream()
         let slots = Array(Int32(0)..<10)
         func positions(_ step: Int) -> [(slot: Int32, x: Int32, y: Int32)] {
@@ -113,7 +113,7 @@ struct SyntheticStream {
 
     /// One finger: a single tap, a double tap, a long press held still for a second (the
     /// long-press and multi-tap timers fire between frames), a two-finger tap; `laps` times.
-    static func tapLongPress(laps: Int) -> SyntheticStream {
+    public static func tapLongPress(laps: Int) -> SyntheticStream {
         var stream = SyntheticStream()
         func hold(_ fingers: [(slot: Int32, x: Int32, y: Int32)], frames: Int) {
             stream.touchDown(fingers)
@@ -142,21 +142,21 @@ struct SyntheticStream {
 
 /// A pipeline that keeps running over a synthetic stream lap after lap, so it can be
 /// warmed up once and then measured in chunks of whole frames.
-final class SteadyPipeline<S: CountedSink> {
-    let stream: SyntheticStream
-    var pipeline: DevicePipeline
-    var sink: S
+public final class SteadyPipeline<S: CountedSink> {
+    public let stream: SyntheticStream
+    public var pipeline: DevicePipeline
+    public var sink: S
     private var frameIndex = 0
     private var lap: UInt64 = 0
 
-    init(stream: SyntheticStream, sink: S) {
+    public init(stream: SyntheticStream, sink: S) {
         self.stream = stream
         self.sink = sink
         pipeline = DevicePipeline(device: SyntheticStream.device, geometry: DeviceGeometry(), configuration: EngineConfiguration())
     }
 
     /// Runs the next `frames` frames (wrapping to a new lap, later in time, at the end).
-    func run(frames: Int) {
+    public func run(frames: Int) {
         var remaining = frames
         while remaining > 0 {
             let end = min(stream.frames, frameIndex + remaining)
@@ -173,7 +173,7 @@ final class SteadyPipeline<S: CountedSink> {
     }
 
     /// Gestures emitted so far (the last id handed out).
-    var gestureCount: Int { sink.emitted }
+    public var gestureCount: Int { sink.emitted }
 
-    var eventsPerFrame: Double { Double(stream.events.count) / Double(stream.frames) }
+    public var eventsPerFrame: Double { Double(stream.events.count) / Double(stream.frames) }
 }

@@ -4,24 +4,24 @@ import Recordings
 
 /// One recording ready to replay: its events in memory and its device settings resolved
 /// (the parts of `Replayer` that are file reading and configuration, done once).
-struct PreparedRecording {
-    var device: DeviceDescription
-    var settings: ResolvedDeviceSettings
-    var events: [InputEvent]
+public struct PreparedRecording: Sendable {
+    public var device: DeviceDescription
+    public var settings: ResolvedDeviceSettings
+    public var events: [InputEvent]
 }
 
 /// The whole corpus held in memory.
-struct Corpus {
-    var recordings: [PreparedRecording]
-    var fileCount: Int
-    var eventCount: Int
-    var frameCount: Int
+public struct Corpus: Sendable {
+    public var recordings: [PreparedRecording]
+    public var fileCount: Int
+    public var eventCount: Int
+    public var frameCount: Int
 
     /// `GESTURED_CORPUS`, else the nearest `shared/corpus` beside the repository or one of
     /// its parent folders (`../shared/corpus` in CI).
-    static var defaultPath: String {
+    public static var defaultPath: String {
         if let path = ProcessInfo.processInfo.environment["GESTURED_CORPUS"], !path.isEmpty { return path }
-        // #filePath: <repo>/Benchmarks/Benchmarks/EngineBenchmarks/Workloads.swift
+        // #filePath: <repo>/Benchmarks/Sources/EngineWorkloads/Workloads.swift
         var folder = URL(fileURLWithPath: #filePath)
         for _ in 0..<5 { folder.deleteLastPathComponent() }
         while folder.path != "/" {
@@ -35,7 +35,7 @@ struct Corpus {
     /// Reads every recording file under `path` (as `gestured replay` would, default
     /// configuration). A file that does not read is a fatal error: the figures are for
     /// the whole corpus or nothing.
-    static func load(path: String = defaultPath) -> Corpus {
+    public static func load(path: String = defaultPath) -> Corpus {
         let configuration = Configuration()
         guard let walker = FileManager.default.enumerator(atPath: path) else {
             fatalError("corpus not found at \(path) (set GESTURED_CORPUS)")
@@ -70,51 +70,57 @@ struct Corpus {
 }
 
 /// A sink that knows how many gestures it received.
-protocol CountedSink: GestureSink {
+public protocol CountedSink: GestureSink {
     var emitted: Int { get }
 }
 
 /// Discards gestures, counting them (and folding their ids and times into a checksum so
 /// the optimiser cannot drop the work).
-struct CountingSink: CountedSink {
-    var lastID: UInt64 = 0
-    var gestures = 0
-    var checksum: UInt64 = 0
-    var emitted: Int { gestures }
+public struct CountingSink: CountedSink {
+    public var lastID: UInt64 = 0
+    public var gestures = 0
+    public var checksum: UInt64 = 0
+    public var emitted: Int { gestures }
 
-    mutating func nextGestureID() -> UInt64 {
+    public init() {}
+
+    public mutating func nextGestureID() -> UInt64 {
         lastID += 1
         return lastID
     }
 
-    mutating func emit(_ event: GestureEvent) {
+    public mutating func emit(_ event: GestureEvent) {
         gestures += 1
         checksum = checksum &* 31 &+ event.id &+ event.time
     }
 }
 
 /// Encodes every gesture as its wire line into one reused writer, as the daemon does.
-struct EncodingSink: CountedSink {
-    var writer = JSONWriter(capacity: 1 << 16)
-    var device = ""
-    var lastID: UInt64 = 0
-    var seq: UInt64 = 0
-    var bytesWritten = 0
-    var emitted: Int { Int(seq) }
+public struct EncodingSink: CountedSink {
+    public var writer = JSONWriter(capacity: 1 << 16)
+    public var device: String
+    public var lastID: UInt64 = 0
+    public var seq: UInt64 = 0
+    public var bytesWritten = 0
+    public var emitted: Int { Int(seq) }
 
-    mutating func nextGestureID() -> UInt64 {
+    public init(device: String = "") {
+        self.device = device
+    }
+
+    public mutating func nextGestureID() -> UInt64 {
         lastID += 1
         return lastID
     }
 
-    mutating func emit(_ event: GestureEvent) {
+    public mutating func emit(_ event: GestureEvent) {
         seq += 1
         WireEncoder.appendGesture(event, seq: seq, device: device, to: &writer)
         if writer.bytes.count >= 1 << 15 { flush() }
     }
 
     /// Stands in for the socket write: counts the bytes and empties the buffer.
-    mutating func flush() {
+    public mutating func flush() {
         bytesWritten += writer.bytes.count
         writer.bytes.removeAll(keepingCapacity: true)
     }
@@ -123,7 +129,7 @@ struct EncodingSink: CountedSink {
 /// Feeds `events` (times shifted by `timeOffset`) through `pipeline` exactly as
 /// `Replayer` does: due timers fire before each event at their deadlines.
 @inline(__always)
-func feed<S: GestureSink>(_ events: ArraySlice<InputEvent>, timeOffset: UInt64 = 0, into pipeline: inout DevicePipeline, sink: inout S) -> UInt64 {
+public func feed<S: GestureSink>(_ events: ArraySlice<InputEvent>, timeOffset: UInt64 = 0, into pipeline: inout DevicePipeline, sink: inout S) -> UInt64 {
     var lastTime: UInt64 = 0
     for var event in events {
         event.time &+= timeOffset
@@ -138,7 +144,7 @@ func feed<S: GestureSink>(_ events: ArraySlice<InputEvent>, timeOffset: UInt64 =
 
 /// Replays every recording of the corpus, each through a new pipeline (the per-recording
 /// setup is part of the work), and finishes it as `gestured replay` does.
-func replayCorpus<S: GestureSink>(_ corpus: Corpus, into sink: inout S, beforeRecording: (inout S, PreparedRecording) -> Void = { _, _ in }) {
+public func replayCorpus<S: GestureSink>(_ corpus: Corpus, into sink: inout S, beforeRecording: (inout S, PreparedRecording) -> Void = { _, _ in }) {
     for recording in corpus.recordings {
         beforeRecording(&sink, recording)
         var pipeline = DevicePipeline(device: recording.device, geometry: recording.settings.geometry, configuration: recording.settings.engine)
