@@ -17,6 +17,8 @@ let package = Package(
         .executable(name: "gesturectl", targets: ["gesturectl"]),
         .library(name: "GestureClient", targets: ["GestureClient"]),
         .library(name: "GestureCore", targets: ["GestureCore"]),
+        // For the engine benchmark (Benchmarks/), which loads the corpus with the replay readers.
+        .library(name: "Recordings", targets: ["Recordings"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

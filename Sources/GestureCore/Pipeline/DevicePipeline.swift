@@ -26,6 +26,9 @@ public struct DevicePipeline {
     }
 
     /// The earliest timer the engine waits for (long press, multi-tap window), if any.
+    /// Inlinable: called before every event, and a call from another module through `self`
+    /// copied the whole pipeline (a memcpy per event, 8 % of the engine's instructions).
+    @inlinable
     public var nextDeadline: UInt64? { engine.nextDeadline }
 
     /// Fires every timer due at or before `time`.

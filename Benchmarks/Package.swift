@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// The engine benchmark, kept out of the main package so that `swift build`, `swift test`
+/// and CI never compile the benchmark framework. Run from this folder:
+/// `swift package benchmark` (or `../scripts/benchmark.sh` from anywhere).
+let package = Package(
+    name: "gestured-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "gestured", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        /// The corpus in memory, the synthetic streams and the sinks, shared by both executables.
+        .target(
+            name: "EngineWorkloads",
+            dependencies: [
+                .product(name: "GestureCore", package: "gestured"),
+                .product(name: "Recordings", package: "gestured"),
+            ]
+        ),
+        .executableTarget(
+            name: "EngineBenchmarks",
+            dependencies: [
+                "EngineWorkloads",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GestureCore", package: "gestured"),
+            ],
+            path: "Benchmarks/EngineBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        /// The same workloads without the benchmark framework (no malloc interposer), for
+        /// `valgrind --tool=callgrind`: instruction counts per event, and where they go.
+        .executableTarget(
+            name: "engine-profile",
+            dependencies: [
+                "EngineWorkloads",
+                .product(name: "GestureCore", package: "gestured"),
+            ]
+        ),
+    ]
+)

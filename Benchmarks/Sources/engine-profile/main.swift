@@ -1,0 +1,36 @@
+import EngineWorkloads
+import GestureCore
+
+// `engine-profile WORKLOAD [PASSES]`: runs one benchmark workload outside the benchmark
+// framework, for valgrind (see docs/performance.md):
+//   valgrind --tool=callgrind .build/release/engine-profile corpus-json 1
+// Workloads: corpus, corpus-json, drag-pinch, tap-long-press.
+let arguments = CommandLine.arguments.dropFirst()
+let workload = arguments.first ?? "corpus"
+let passes = arguments.dropFirst().first.flatMap { Int($0) } ?? 1
+
+switch workload {
+case "corpus", "corpus-json":
+    let corpus = Corpus.load()
+    var gestures = 0
+    for _ in 0..<passes {
+        if workload == "corpus" {
+            var sink = CountingSink()
+            replayCorpus(corpus, into: &sink)
+            gestures += sink.emitted
+        } else {
+            var sink = EncodingSink()
+            replayCorpus(corpus, into: &sink) { sink, recording in sink.device = recording.device.name }
+            sink.flush()
+            gestures += sink.emitted
+        }
+    }
+    print("\(workload): \(passes) × (\(corpus.eventCount) events, \(corpus.frameCount) frames) -> \(gestures) gestures")
+case "drag-pinch", "tap-long-press":
+    let stream = workload == "drag-pinch" ? SyntheticStream.dragPinch(laps: 4) : SyntheticStream.tapLongPress(laps: 8)
+    let steady = SteadyPipeline(stream: stream, sink: CountingSink())
+    steady.run(frames: stream.frames * passes)
+    print("\(workload): \(stream.frames * passes) frames, \(stream.events.count * passes) events -> \(steady.gestureCount) gestures")
+default:
+    print("unknown workload \(workload): corpus, corpus-json, drag-pinch, tap-long-press")
+}
