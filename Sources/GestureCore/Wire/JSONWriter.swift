@@ -76,7 +76,12 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
-            for byte in utf8 { appendEscaped(byte) }
+            // Names rarely need escaping: copy them whole unless a byte does.
+            if utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+                bytes.append(contentsOf: utf8)
+            } else {
+                for byte in utf8 { appendEscaped(byte) }
+            }
         }
         bytes.append(UInt8(ascii: "\""))
         needsComma = true
@@ -88,17 +93,13 @@ public struct JSONWriter {
 
     public mutating func null() {
         separateElement()
-        bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+        appendASCII("null")
         needsComma = true
     }
 
     public mutating func bool(_ value: Bool) {
         separateElement()
-        if value {
-            bytes.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
-        } else {
-            bytes.append(contentsOf: [UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e")])
-        }
+        appendASCII(value ? "true" : "false")
         needsComma = true
     }
 
@@ -135,23 +136,33 @@ public struct JSONWriter {
             needsComma = true
             return
         }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var fractionDigits = digits
+        var fractionDigits = min(max(digits, 0), 9)
         while fractionDigits > 0, units % 10 == 0 {
             units /= 10
             fractionDigits -= 1
         }
-        let divisor = Self.powersOfTen[fractionDigits]
-        appendDigits(units / divisor)
-        if fractionDigits > 0 {
-            bytes.append(UInt8(ascii: "."))
-            var fraction = units % divisor
-            var place = divisor / 10
-            while place > 0 {
-                bytes.append(UInt8(ascii: "0") &+ UInt8(fraction / place))
-                fraction %= place
-                place /= 10
+        // Digits are produced right to left into a stack buffer and appended in one go.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var start = buffer.count
+            for _ in 0..<fractionDigits {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") &+ UInt8(units % 10)
+                units /= 10
             }
+            if fractionDigits > 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: ".")
+            }
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") &+ UInt8(units % 10)
+                units /= 10
+            } while units > 0
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
         }
         needsComma = true
     }
@@ -179,25 +190,31 @@ public struct JSONWriter {
             bytes.append(UInt8(ascii: "0") &+ UInt8(value))
             return
         }
-        var divisor: UInt64 = 1
-        while value / divisor >= 10 { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var rest = value
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") &+ UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
         }
+    }
+
+    private mutating func appendASCII(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {
         switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-        case UInt8(ascii: "\n"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-        case UInt8(ascii: "\r"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-        case UInt8(ascii: "\t"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case UInt8(ascii: "\""): appendASCII("\\\"")
+        case UInt8(ascii: "\\"): appendASCII("\\\\")
+        case UInt8(ascii: "\n"): appendASCII("\\n")
+        case UInt8(ascii: "\r"): appendASCII("\\r")
+        case UInt8(ascii: "\t"): appendASCII("\\t")
         case 0..<0x20:
-            bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            appendASCII("\\u00")
             bytes.append(Self.hexDigits[Int(byte >> 4)])
             bytes.append(Self.hexDigits[Int(byte & 0xf)])
         default:
