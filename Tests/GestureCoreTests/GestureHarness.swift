@@ -11,7 +11,7 @@ struct GestureHarness {
         case cancel(UInt32)
     }
 
-    static let surface = SurfaceSize(widthMM: 200, heightMM: 100)
+    static let surface = PhysicalSize(width: 200, height: 100)
 
     var engine: GestureEngine
     var sink = CollectingSink()
@@ -29,7 +29,7 @@ struct GestureHarness {
 
     static func microseconds(_ ms: Double) -> UInt64 { UInt64(ms * 1000) }
 
-    static func millimetres(_ p: Point) -> Point { Point(x: p.x * surface.widthMM, y: p.y * surface.heightMM) }
+    static func millimetres(_ p: Point) -> Point { Point(x: p.x * surface.width, y: p.y * surface.height) }
 
     /// One frame at `ms` with these changes; every other contact down is reported as moved.
     mutating func frame(_ ms: Double, _ changes: Change...) {

@@ -169,7 +169,7 @@ struct DragRecognizer {
         }
     }
 
-    mutating func lastLift<S: GestureSink>(time: UInt64, fingers: Int, thresholds: Thresholds, surface: SurfaceSize, reporter: Reporter, sink: inout S) {
+    mutating func lastLift<S: GestureSink>(time: UInt64, fingers: Int, thresholds: Thresholds, surface: PhysicalSize, reporter: Reporter, sink: inout S) {
         let old = state
         switch state {
         case .dragging(let id):
@@ -216,7 +216,7 @@ struct DragRecognizer {
     }
 
     /// swipe: a discrete `ended` right after the drag ended far and fast enough.
-    private func swipe<S: GestureSink>(values: DragValues, velocityMM: Point, time: UInt64, fingers: Int, thresholds: Thresholds, surface: SurfaceSize, reporter: Reporter, sink: inout S) {
+    private func swipe<S: GestureSink>(values: DragValues, velocityMM: Point, time: UInt64, fingers: Int, thresholds: Thresholds, surface: PhysicalSize, reporter: Reporter, sink: inout S) {
         guard translationMM.length >= thresholds.swipeMinimumDistanceMM,
               velocityMM.length >= thresholds.swipeMinimumVelocityMMPerSecond else { return }
         let direction: SwipeDirection = abs(translationMM.x) >= abs(translationMM.y)
@@ -228,15 +228,15 @@ struct DragRecognizer {
     }
 
     /// The screen edge within `margin` mm of `location` (the nearest one in a corner).
-    static func edge(of location: Point, surface: SurfaceSize, margin: Double) -> ScreenEdge? {
+    static func edge(of location: Point, surface: PhysicalSize, margin: Double) -> ScreenEdge? {
         var best: ScreenEdge?
         var bestDistance = margin
         for edge in ScreenEdge.allCases {
             let distance: Double = switch edge {
-            case .left: location.x * surface.widthMM
-            case .right: (1 - location.x) * surface.widthMM
-            case .top: location.y * surface.heightMM
-            case .bottom: (1 - location.y) * surface.heightMM
+            case .left: location.x * surface.width
+            case .right: (1 - location.x) * surface.width
+            case .top: location.y * surface.height
+            case .bottom: (1 - location.y) * surface.height
             }
             if distance <= bestDistance {
                 best = edge

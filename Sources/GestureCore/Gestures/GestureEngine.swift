@@ -10,7 +10,7 @@ public struct GestureEngine {
     private var regions: [RegionRecognizers]
     /// Which region each live contact belongs to.
     private var routes: [(contact: UInt32, region: Int)] = []
-    private let surface: SurfaceSize
+    private let surface: PhysicalSize
     private var lastTime: UInt64 = 0
     private var generation: UInt32 = 0
 
@@ -28,7 +28,7 @@ public struct GestureEngine {
     /// - Parameters:
     ///   - configuration: defaults and regions (thresholds in mm and ms).
     ///   - surface: the surface's size in mm, for swipe edge margins.
-    public init(configuration: EngineConfiguration, surface: SurfaceSize) {
+    public init(configuration: EngineConfiguration, surface: PhysicalSize) {
         let sorted = configuration.regions.enumerated()
             .sorted { ($0.element.rect.area, $0.offset) < ($1.element.rect.area, $1.offset) }
             .map(\.element)

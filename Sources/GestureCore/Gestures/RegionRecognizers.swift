@@ -106,7 +106,7 @@ struct RegionRecognizers {
 
     /// Runs the recognizers on the frame's changes (after every contact was `add`ed or
     /// `update`d). Contacts the frame did not mention count as lifted.
-    mutating func finishFrame<S: GestureSink>(time: UInt64, generation: UInt32, deviceFingers: Int, surface: SurfaceSize, sink: inout S) {
+    mutating func finishFrame<S: GestureSink>(time: UInt64, generation: UInt32, deviceFingers: Int, surface: PhysicalSize, sink: inout S) {
         if contacts.isEmpty { return }
         for index in contacts.indices where contacts[index].seen != generation {
             contacts[index].lifting = true
@@ -201,7 +201,7 @@ struct RegionRecognizers {
     }
 
     /// One frame of a live sequence: joins, slop, pinch/rotate, drag, lifts, end.
-    private mutating func trackFrame<S: GestureSink>(time: UInt64, primary: UInt32, deviceFingers: Int, surface: SurfaceSize, sink: inout S) {
+    private mutating func trackFrame<S: GestureSink>(time: UInt64, primary: UInt32, deviceFingers: Int, surface: PhysicalSize, sink: inout S) {
         countedFingers = max(countedFingers, deviceFingers)
         // Joins.
         for contact in contacts where contact.joined {

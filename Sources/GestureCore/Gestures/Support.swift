@@ -1,14 +1,3 @@
-/// Physical size of the touch surface in millimetres (screen orientation), used to turn
-/// normalised locations into millimetres for the swipe edge margin.
-public struct SurfaceSize: Sendable, Hashable {
-    public var widthMM: Double
-    public var heightMM: Double
-
-    public init(widthMM: Double, heightMM: Double) {
-        self.widthMM = widthMM
-        self.heightMM = heightMM
-    }
-}
 
 /// Microseconds in one millisecond and one second.
 let microsecondsPerMillisecond: Double = 1_000
