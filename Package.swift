@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
         .testTarget(name: "ReplayTests", dependencies: ["Recordings", "GestureCore"]),
         .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "GestureCore", "GestureClient"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "EvdevInput", "GestureCore", "GestureClient"]),
         .testTarget(name: "GestureClientTests", dependencies: ["GestureClient"]),
     ]
 )

@@ -1,4 +1,5 @@
 import CSystemd
+import EvdevInput
 import GestureCore
 import Logging
 #if canImport(Glibc)
@@ -22,9 +23,14 @@ public final class Daemon {
     private var statusTask: DeferredTask?
     private var lastStatus = ""
     private var stopping = false
+    /// Whether `stop` was called (sources removed now must not be replaced).
+    public var isStopping: Bool { stopping }
 
-    /// Called after a successful reload with the new configuration (to rebuild engines).
+    /// Called after a successful reload, once every source was reconfigured (e.g. to look
+    /// for devices the new configuration admits).
     public var configurationChanged: ((Configuration) -> Void)?
+    /// Called after a source was removed (unplugged, finished, or excluded by a reload).
+    public var sourceRemoved: ((InputSource) -> Void)?
 
     private final class Attached {
         let source: InputSource
@@ -76,7 +82,11 @@ public final class Daemon {
         server.deviceRemoved(source.device, time: loop.now)
         logger.info("device removed", metadata: ["device": "\(source.device.name)", "reason": "\(reason)"])
         statusTask?.schedule()
+        sourceRemoved?(source)
     }
+
+    /// The sources being read.
+    public var activeSources: [InputSource] { sources.values.map(\.source) }
 
     private func sink(for source: InputSource) -> DaemonSink {
         DaemonSink(server: server, ids: ids, device: source.device.name)
@@ -137,6 +147,9 @@ public final class Daemon {
             let new = try reload()
             configuration = new
             server.apply(new.daemon)
+            for attached in Array(sources.values) {
+                service(attached) { $0.reconfigure(new, now: loop.now, into: &$1) }
+            }
             configurationChanged?(new)
             logger.info("configuration reloaded")
         } catch {

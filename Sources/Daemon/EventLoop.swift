@@ -1,4 +1,5 @@
 import CSystemd
+import EvdevInput
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -15,8 +16,8 @@ public final class EventLoop {
     /// A new loop (not the thread's default one, so tests can run several).
     public init() throws(SystemError) {
         var event: OpaquePointer?
-        try sdCheck(sd_event_new(&event), "sd_event_new")
-        guard let event else { throw SystemError("sd_event_new", errno: ENOMEM) }
+        try SystemCall.negatedErrnoBlocking("sd_event_new") { sd_event_new(&event) }
+        guard let event else { throw SystemError(errno: ENOMEM, call: "sd_event_new") }
         handle = event
     }
 
@@ -26,7 +27,7 @@ public final class EventLoop {
 
     /// Runs until `exit(code:)`; returns the exit code.
     public func run() throws(SystemError) -> Int32 {
-        try sdCheck(sd_event_loop(handle), "sd_event_loop")
+        try SystemCall.negatedErrnoBlocking("sd_event_loop") { sd_event_loop(handle) }
     }
 
     /// Makes `run()` return `code` after the current dispatch.
@@ -45,17 +46,14 @@ public final class EventLoop {
     /// whether the watchdog is enabled.
     @discardableResult
     public func enableWatchdog() throws(SystemError) -> Bool {
-        try sdCheck(sd_event_set_watchdog(handle, 1), "sd_event_set_watchdog") > 0
+        try SystemCall.negatedErrnoBlocking("sd_event_set_watchdog") { sd_event_set_watchdog(handle, 1) } > 0
     }
 
     /// Watches `fd` for `events` (EPOLLIN, EPOLLOUT, …); `handler` gets the returned events.
     public func watch(fd: Int32, events: UInt32, handler: @escaping (UInt32) -> Void) throws(SystemError) -> IOWatch {
         let watch = IOWatch(handler: handler)
         var source: OpaquePointer?
-        try sdCheck(
-            sd_event_add_io(handle, &source, fd, events, ioTrampoline, Unmanaged.passUnretained(watch).toOpaque()),
-            "sd_event_add_io"
-        )
+        try SystemCall.negatedErrnoBlocking("sd_event_add_io") { sd_event_add_io(handle, &source, fd, events, ioTrampoline, Unmanaged.passUnretained(watch).toOpaque()) }
         watch.source = source
         return watch
     }
@@ -64,12 +62,9 @@ public final class EventLoop {
     public func timer(handler: @escaping (UInt64) -> Void) throws(SystemError) -> Timer {
         let timer = Timer(handler: handler)
         var source: OpaquePointer?
-        try sdCheck(
-            sd_event_add_time(handle, &source, CLOCK_MONOTONIC, UInt64.max, 1, timeTrampoline, Unmanaged.passUnretained(timer).toOpaque()),
-            "sd_event_add_time"
-        )
+        try SystemCall.negatedErrnoBlocking("sd_event_add_time") { sd_event_add_time(handle, &source, CLOCK_MONOTONIC, UInt64.max, 1, timeTrampoline, Unmanaged.passUnretained(timer).toOpaque()) }
         timer.source = source
-        try sdCheck(sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF)), "sd_event_source_set_enabled")
+        try SystemCall.negatedErrnoBlocking("sd_event_source_set_enabled") { sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF)) }
         return timer
     }
 
@@ -78,12 +73,9 @@ public final class EventLoop {
     public func deferredTask(handler: @escaping () -> Void) throws(SystemError) -> DeferredTask {
         let task = DeferredTask(handler: handler)
         var source: OpaquePointer?
-        try sdCheck(
-            sd_event_add_defer(handle, &source, deferTrampoline, Unmanaged.passUnretained(task).toOpaque()),
-            "sd_event_add_defer"
-        )
+        try SystemCall.negatedErrnoBlocking("sd_event_add_defer") { sd_event_add_defer(handle, &source, deferTrampoline, Unmanaged.passUnretained(task).toOpaque()) }
         task.source = source
-        try sdCheck(sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF)), "sd_event_source_set_enabled")
+        try SystemCall.negatedErrnoBlocking("sd_event_source_set_enabled") { sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF)) }
         return task
     }
 
@@ -97,7 +89,7 @@ public final class EventLoop {
     public func onSignal(_ signal: Int32, handler: @escaping (Int32) -> Void) throws(SystemError) -> SignalWatch {
         if signalPipe == nil {
             var fds: [Int32] = [-1, -1]
-            try posixCall("pipe2") { gestured_pipe_nonblocking(&fds) }
+            try SystemCall.posixBlocking("pipe2") { gestured_pipe_nonblocking(&fds) }
             signalPipeWriteEnd = fds[1]
             let readEnd = fds[0]
             signalPipe = try watch(fd: readEnd, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
@@ -110,7 +102,7 @@ public final class EventLoop {
         action.__sigaction_handler.sa_handler = forwardSignal
         sigemptyset(&action.sa_mask)
         action.sa_flags = SA_RESTART
-        try posixCall("sigaction") { sigaction(signal, &action, nil) }
+        try SystemCall.posixBlocking("sigaction") { sigaction(signal, &action, nil) }
         return watch
     }
 

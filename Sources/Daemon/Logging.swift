@@ -64,12 +64,20 @@ public struct JournalLogHandler: LogHandler {
 
     /// Whether stderr is connected to the journal (`JOURNAL_STREAM` names its device:inode).
     public static var stderrIsJournal: Bool {
-        guard let stream = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return false }
-        let parts = stream.split(separator: ":")
-        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
         var info = stat()
         guard fstat(STDERR_FILENO, &info) == 0 else { return false }
-        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+        return isJournal(stream: getenv("JOURNAL_STREAM").map { String(cString: $0) },
+                         device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// Whether a `JOURNAL_STREAM` value (`DEVICE:INODE`, decimal) names the file with this
+    /// device and inode: systemd sets it for a service whose stderr is the journal, and a
+    /// child that inherits the variable but not the descriptor must not believe it.
+    public static func isJournal(stream: String?, device: UInt64, inode: UInt64) -> Bool {
+        guard let stream else { return false }
+        let parts = stream.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let streamDevice = UInt64(parts[0]), let streamInode = UInt64(parts[1]) else { return false }
+        return streamDevice == device && streamInode == inode
     }
 }
 
@@ -88,14 +96,19 @@ public struct StderrLogHandler: LogHandler {
     }
 
     public func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-        var text = "gestured: \(level): \(message)"
-        let all = metadata.merging(explicit ?? [:], uniquingKeysWith: { $1 })
-        for key in all.keys.sorted() {
-            text += " \(key)=\(all[key]!)"
-        }
-        text += "\n"
-        var bytes = Array(text.utf8)
+        var bytes = Array(StderrLogHandler.format(level: level, message: message, metadata: metadata.merging(explicit ?? [:], uniquingKeysWith: { $1 })).utf8)
         _ = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}
+
+extension StderrLogHandler {
+    /// One record as a line: `gestured: LEVEL: message key=value …` (keys sorted), ending in `\n`.
+    public static func format(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata) -> String {
+        var text = "gestured: \(level): \(message)"
+        for key in metadata.keys.sorted() {
+            text += " \(key)=\(metadata[key]!)"
+        }
+        return text + "\n"
     }
 }
 

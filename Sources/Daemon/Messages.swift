@@ -32,13 +32,13 @@ public struct EncodedEvent: Sendable {
     let suffix: [UInt8]
     let hasSeq: Bool
 
-    init(_ encode: (UInt64, inout [UInt8]) -> Void) {
-        var zero: [UInt8] = []
-        var one: [UInt8] = []
-        zero.reserveCapacity(256)
-        one.reserveCapacity(256)
-        encode(0, &zero)
-        encode(1, &one)
+    init(_ encode: (UInt64, inout JSONWriter) -> Void) {
+        var zeroWriter = JSONWriter(capacity: 256)
+        var oneWriter = JSONWriter(capacity: 256)
+        encode(0, &zeroWriter)
+        encode(1, &oneWriter)
+        let zero = zeroWriter.bytes
+        let one = oneWriter.bytes
         var split: Int? = nil
         if zero.count == one.count {
             for i in zero.indices where zero[i] != one[i] {
@@ -61,7 +61,7 @@ public struct EncodedEvent: Sendable {
     func append(seq: UInt64, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: prefix)
         if hasSeq {
-            JSONWriter.appendDecimal(seq, to: &bytes)
+            JSONWriter.append(to: &bytes) { $0.unsigned(seq) }
             bytes.append(contentsOf: suffix)
         }
     }
@@ -71,12 +71,10 @@ public struct EncodedEvent: Sendable {
 
 /// Control lines (not events: they carry no `seq`).
 enum ControlMessage {
-    static let protocolVersion = 1
-
     static func hello(version: String, devices: [DeviceInfo]) -> [UInt8] {
         line { w in
             w.key("type"); w.string("hello")
-            w.key("protocol"); w.integer(protocolVersion)
+            w.key("protocol"); w.integer(WireEncoder.protocolVersion)
             w.key("server"); w.string("gestured")
             w.key("version"); w.string(version)
             w.key("devices"); appendDevices(devices, to: &w)
@@ -86,7 +84,7 @@ enum ControlMessage {
     static func pong(time: UInt64) -> [UInt8] {
         line { w in
             w.key("type"); w.string("pong")
-            w.key("time"); w.integer(time)
+            w.key("time"); w.unsigned(time)
         }
     }
 
@@ -100,7 +98,7 @@ enum ControlMessage {
     static func overflow(dropped: UInt64) -> [UInt8] {
         line { w in
             w.key("type"); w.string("overflow")
-            w.key("dropped"); w.integer(dropped)
+            w.key("dropped"); w.unsigned(dropped)
         }
     }
 
@@ -114,19 +112,19 @@ enum ControlMessage {
     static func status(_ status: ServerStatus) -> [UInt8] {
         line { w in
             w.key("type"); w.string("status")
-            w.key("protocol"); w.integer(protocolVersion)
+            w.key("protocol"); w.integer(WireEncoder.protocolVersion)
             w.key("version"); w.string(status.version)
-            w.key("uptime"); w.integer(status.uptimeSeconds)
+            w.key("uptime"); w.unsigned(status.uptimeSeconds)
             w.key("devices"); appendDevices(status.devices, to: &w)
             w.key("clients"); w.integer(status.clients)
             w.key("maxClients"); w.integer(status.maxClients)
             w.key("counters"); w.beginObject()
-            w.key("events"); w.integer(status.counters.events)
-            w.key("sent"); w.integer(status.counters.sent)
-            w.key("dropped"); w.integer(status.counters.dropped)
-            w.key("connections"); w.integer(status.counters.connections)
-            w.key("rejected"); w.integer(status.counters.rejected)
-            w.key("slowDisconnects"); w.integer(status.counters.slowDisconnects)
+            w.key("events"); w.unsigned(status.counters.events)
+            w.key("sent"); w.unsigned(status.counters.sent)
+            w.key("dropped"); w.unsigned(status.counters.dropped)
+            w.key("connections"); w.unsigned(status.counters.connections)
+            w.key("rejected"); w.unsigned(status.counters.rejected)
+            w.key("slowDisconnects"); w.unsigned(status.counters.slowDisconnects)
             w.endObject()
         }
     }
@@ -149,7 +147,7 @@ enum ControlMessage {
             w.beginObject()
             body(&w)
             w.endObject()
-            w.newline()
+            w.endLine()
         }
         return bytes
     }

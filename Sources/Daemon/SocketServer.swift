@@ -1,4 +1,5 @@
 import CSystemd
+import EvdevInput
 import GestureCore
 import Logging
 #if canImport(Glibc)
@@ -44,6 +45,8 @@ public final class SocketServer {
     private var stopped = false
     /// Called when a client connects or goes.
     public var clientsChanged: (() -> Void)?
+    /// Called after a client's `subscribe` request took effect.
+    public var clientSubscribed: (() -> Void)?
 
     /// Starts accepting on `listener`.
     public init(loop: EventLoop, listener: UnixListener, settings: DaemonSettings, version: String, logger: Logger) throws(SystemError) {
@@ -75,7 +78,7 @@ public final class SocketServer {
         var encoded: EncodedEvent? = nil
         for client in clients.values where client.subscription.accepts(event, device: device) {
             if encoded == nil {
-                encoded = EncodedEvent { seq, bytes in WireEvents.appendGesture(event, seq: seq, device: device, to: &bytes) }
+                encoded = EncodedEvent { seq, writer in WireEncoder.appendGesture(event, seq: seq, device: device, to: &writer) }
             }
             enqueue(encoded!, to: client)
         }
@@ -86,7 +89,7 @@ public final class SocketServer {
         guard wantsTouches else { return }
         for contact in frame.contacts {
             counters.events += 1
-            let encoded = EncodedEvent { seq, bytes in WireEvents.appendTouch(contact, time: frame.time, seq: seq, device: device, to: &bytes) }
+            let encoded = EncodedEvent { seq, writer in WireEncoder.appendTouch(contact, time: frame.time, seq: seq, device: device, to: &writer) }
             for client in clients.values where client.subscription.touches && client.subscription.accepts(device: device) {
                 enqueue(encoded, to: client)
             }
@@ -107,7 +110,9 @@ public final class SocketServer {
 
     private func announce(_ device: DeviceInfo, added: Bool, time: UInt64) {
         counters.events += 1
-        let encoded = EncodedEvent { seq, bytes in WireEvents.appendDevice(device, added: added, time: time, seq: seq, to: &bytes) }
+        let encoded = EncodedEvent { seq, writer in
+            WireEncoder.appendDevice(added ? .added : .removed, name: device.name, kind: device.kind.rawValue, path: device.path, seq: seq, time: time, to: &writer)
+        }
         for client in clients.values where client.subscription.accepts(device: device.name) {
             enqueue(encoded, to: client)
         }
@@ -160,7 +165,7 @@ public final class SocketServer {
         while true {
             let accepted: IOResult<Int32>
             do {
-                accepted = try nonBlockingCall("accept4") {
+                accepted = try SystemCall.posix("accept4") {
                     gestured_accept_nonblocking(listener.fd)
                 }
             } catch {
@@ -171,7 +176,7 @@ public final class SocketServer {
             switch accepted {
             case .wouldBlock:
                 return
-            case .done(let fd):
+            case .processed(let fd):
                 admit(fd)
             }
         }
@@ -244,7 +249,7 @@ public final class SocketServer {
     private func read(_ client: Client) {
         let result: IOResult<Int>
         do {
-            result = try nonBlockingCall("recv") {
+            result = try SystemCall.posix("recv") {
                 readBuffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
             }
         } catch {
@@ -255,12 +260,12 @@ public final class SocketServer {
         switch result {
         case .wouldBlock:
             return
-        case .done(0):
+        case .processed(0):
             // Half-closed: the client sends no more requests but may still read events.
             client.readClosed = true
             updateInterest(client)
             return
-        case .done(let count):
+        case .processed(let count):
             client.input.append(contentsOf: readBuffer[0..<count])
         }
         var start = client.input.startIndex
@@ -304,6 +309,7 @@ public final class SocketServer {
             client.subscription = subscription
             wantsTouches = clients.values.contains { $0.subscription.touches }
             logger.debug("client subscribed", metadata: client.metadata(["subscription": "\(subscription)"]))
+            clientSubscribed?()
         }
     }
 
@@ -356,7 +362,7 @@ public final class SocketServer {
             }
             let result: IOResult<Int>
             do {
-                result = try nonBlockingCall("send") {
+                result = try SystemCall.posix("send") {
                     client.output.withUnsafeBytes {
                         send(client.fd, $0.baseAddress! + client.outputOffset, $0.count - client.outputOffset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
                     }
@@ -374,7 +380,7 @@ public final class SocketServer {
                 }
                 updateInterest(client)
                 return
-            case .done(let count):
+            case .processed(let count):
                 client.outputOffset += count
             }
         }

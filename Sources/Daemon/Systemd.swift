@@ -1,4 +1,5 @@
 import CSystemd
+import EvdevInput
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -34,7 +35,7 @@ public enum ServiceManager {
     /// The listening sockets passed by socket activation (`LISTEN_FDS`), unsetting the
     /// environment variables so children do not inherit them.
     public static func listenDescriptors() throws(SystemError) -> [Int32] {
-        let count = try sdCheck(sd_listen_fds(1), "sd_listen_fds")
+        let count = try SystemCall.negatedErrnoBlocking("sd_listen_fds") { sd_listen_fds(1) }
         return (0..<count).map { SD_LISTEN_FDS_START + $0 }
     }
 

@@ -1,4 +1,5 @@
 import CSystemd  // its sd-daemon.h owns the socket constants in this module graph
+import EvdevInput
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -24,10 +25,10 @@ public final class UnixListener {
     /// permission bits `mode` and, when given, group `group`.
     public init(path: String, mode: UInt32, group: gid_t?) throws(SystemError) {
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
-            throw SystemError("socket path \(path)", errno: ENAMETOOLONG)
+            throw SystemError(errno: ENAMETOOLONG, call: "bind", path: path)
         }
         try UnixListener.removeStaleSocket(at: path)
-        let fd = try posixCall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        let fd = try SystemCall.posixBlocking("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         do throws(SystemError) {
             var address = UnixListener.address(path)
             // Narrow the umask so the file never exists with wider permissions than asked.
@@ -37,12 +38,12 @@ public final class UnixListener {
             }
             let bindErrno = errno
             umask(oldMask)
-            if bound < 0 { throw SystemError("bind \(path)", errno: bindErrno) }
-            try posixCall("chmod \(path)") { chmod(path, mode_t(mode)) }
+            if bound < 0 { throw SystemError(errno: bindErrno, call: "bind", path: path) }
+            try SystemCall.posixBlocking("chmod", path: path) { chmod(path, mode_t(mode)) }
             if let group {
-                try posixCall("chown \(path)") { chown(path, uid_t.max, group) }
+                try SystemCall.posixBlocking("chown", path: path) { chown(path, uid_t.max, group) }
             }
-            try posixCall("listen") { listen(fd, 128) }
+            try SystemCall.posixBlocking("listen") { listen(fd, 128) }
         } catch {
             Glibc.close(fd)
             throw error
@@ -69,16 +70,16 @@ public final class UnixListener {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else {
-            throw SystemError("\(path) exists and is not a socket", errno: EEXIST)
+            throw SystemError(errno: EEXIST, call: "\(path) exists and is not a socket")
         }
-        let probe = try posixCall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        let probe = try SystemCall.posixBlocking("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         defer { Glibc.close(probe) }
         var address = address(path)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         if connected == 0 {
-            throw SystemError("another server is listening on \(path)", errno: EADDRINUSE)
+            throw SystemError(errno: EADDRINUSE, call: "another server is listening on \(path)")
         }
         unlink(path)
     }

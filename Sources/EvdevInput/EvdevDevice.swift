@@ -56,6 +56,15 @@ public final class EvdevDevice {
         close(fileDescriptor)
     }
 
+    /// Stamps this descriptor's events with CLOCK_MONOTONIC instead of the default
+    /// CLOCK_REALTIME (`EVIOCSCLOCKID` through `libevdev_set_clock_id`), so event times share
+    /// the event loop's clock and engine deadlines need no mapping. Call before reading.
+    public func useMonotonicClock() throws(SystemError) {
+        _ = try SystemCall.negatedErrnoBlocking("libevdev_set_clock_id", path: path) {
+            libevdev_set_clock_id(handle, CLOCK_MONOTONIC)
+        }
+    }
+
     /// Grabs the device exclusively (`EVIOCGRAB`): its events no longer reach other readers
     /// such as the compositor.
     public func grab() throws(SystemError) {

@@ -56,9 +56,9 @@ struct Subscribe: AsyncParsableCommand {
         encoder.outputFormatting = [.sortedKeys]
         for try await message in client.messages {
             if json {
-                print(rawJSON(message, encoder: encoder))
+                printLine(rawJSON(message, encoder: encoder))
             } else if let line = describe(message) {
-                print(line)
+                printLine(line)
             }
             if case .goodbye = message { break }
         }
@@ -85,6 +85,12 @@ struct Subscribe: AsyncParsableCommand {
         case .unknown(let type): return encode("unknown", ["type": type])
         }
     }
+}
+
+/// Writes one line to standard output at once (unbuffered), so events show up as they
+/// arrive even through a pipe (`gesturectl subscribe | grep tap`).
+func printLine(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 /// One human-readable line per message; nil for the greeting.

@@ -1,7 +1,10 @@
 import ArgumentParser
+import ConfigFile
 import Daemon
+import EvdevInput
 import GestureCore
 import Logging
+import Recordings
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,26 +12,42 @@ import Glibc
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Runs the daemon: reads touch devices and serves gestures on the socket."
+        abstract: "Runs the daemon: reads touch devices and serves gestures on the socket.",
+        discussion: """
+            Prints nothing on standard output; logs go to the journal when standard error is \
+            the journal, else to standard error. Readiness is signalled with sd_notify \
+            (READY=1) when NOTIFY_SOCKET is set, and the socket accepts connections from then on. \
+            SIGHUP reloads the configuration file (a bad one is logged and the old one stays); \
+            SIGTERM/SIGINT stop cleanly (clients get a goodbye, the socket file is removed, exit 0).
+            """
     )
 
-    @Option(name: .long, help: "Configuration file (TOML).")
+    @Option(name: .long, help: ArgumentHelp("Configuration file (TOML); reloaded on SIGHUP.", valueName: "FILE"))
     var config: String?
 
-    @Option(name: .long, help: "Socket path (overrides the configuration; ignored under socket activation).")
+    @Option(name: .long, help: ArgumentHelp("Socket path (overrides the configuration; ignored under socket activation).", valueName: "PATH"))
     var socket: String?
 
     @Flag(name: .long, help: "Use no input devices (serve the socket only; for tests and demos).")
     var noDevices = false
 
-    @Option(name: .long, help: "Play this recording in real time as a virtual device.")
+    @Option(name: .long, help: ArgumentHelp("Input directory to scan and watch instead of /dev/input (then hot-plug uses inotify).", valueName: "DIR"))
+    var inputDirectory: String?
+
+    @Option(name: .long, help: ArgumentHelp("Play this recording in real time as a virtual device instead of reading input devices.", valueName: "RECORDING"))
     var replay: String?
 
-    @Option(name: .long, help: "Replay speed factor.")
+    @Option(name: .long, help: ArgumentHelp("Device description for a recording without one (as for `gestured replay --device`).", valueName: "DESC"))
+    var device: String?
+
+    @Option(name: .long, help: "Replay speed factor (2: twice as fast).")
     var speed: Double = 1
 
     @Flag(name: .long, help: "Replay the recording forever.")
     var loop = false
+
+    @Flag(name: .long, help: "Start the replay only once a client has subscribed (for tests and benchmarks).")
+    var waitForSubscriber = false
 
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical (overrides the configuration).")
     var logLevel: String?
@@ -38,23 +57,31 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("unknown log level '\(logLevel)'")
         }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
+        if replay == nil, loop || waitForSubscriber || device != nil || speed != 1 {
+            throw ValidationError("--speed, --loop, --wait-for-subscriber and --device go with --replay")
+        }
     }
 
-    /// The daemon runs on the main thread: signals are delivered through a signalfd, which
-    /// works only when every thread blocks them, and the main thread is the one the async
-    /// runtime leaves unblocked.
+    /// The daemon runs on the main thread (signals reach it through the loop's self-pipe).
     func run() async throws {
         try await MainActor.run { try runDaemon() }
     }
 
     @MainActor
     private func runDaemon() throws {
-        var configuration = try loadConfiguration()
-        if let socket { configuration.daemon.socketPath = socket }
+        let configuration = try configurationFromFile()
         let level = Logger.Level(rawValue: logLevel ?? configuration.daemon.logLevel) ?? .info
         LoggingSystem.bootstrap { label in makeLogHandler(label: label, level: level) }
         let logger = Logger(label: "gestured")
 
+        let recordings = try replay.map { path in
+            do {
+                return try RecordingReader.read(path: path, devicePath: device)
+            } catch {
+                printError("\(error)")
+                throw ExitCode.failure
+            }
+        }
         let listener: UnixListener
         do {
             listener = try makeListener(configuration.daemon, logger: logger)
@@ -62,39 +89,41 @@ struct RunCommand: AsyncParsableCommand {
             logger.critical("cannot listen", metadata: ["error": "\(error)"])
             throw ExitCode(EX_UNAVAILABLE_CODE)
         }
-        let overrideSocket = socket
         let daemon = try Daemon(configuration: configuration, listener: listener, version: gesturedVersion, logger: logger) {
-            var reloaded = try loadConfiguration()
-            if let overrideSocket { reloaded.daemon.socketPath = overrideSocket }
-            return reloaded
+            // SIGHUP: the same file again; errors are logged by the daemon, which keeps the old configuration.
+            try configurationFromFile(reportingErrors: false)
         }
-        if replay != nil {
-            // TODO(coordinator): Recordings reader + ContactTracker/GestureEngine behind
-            // `TouchPipeline`, then `daemon.add(ReplaySource(...))`.
-            throw ValidationError("--replay is not wired yet")
+        var playlist: ReplayPlaylist?
+        var live: LiveDevices?
+        if let recordings {
+            let replay = ReplayPlaylist(daemon: daemon, recordings: recordings, speed: speed, loops: loop, logger: logger)
+            if waitForSubscriber {
+                daemon.server.clientSubscribed = { [unowned daemon, unowned replay] in
+                    daemon.server.clientSubscribed = nil
+                    replay.start()
+                }
+            } else {
+                replay.start()
+            }
+            playlist = replay
+        } else if !noDevices {
+            live = LiveDevices(daemon: daemon, directory: inputDirectory ?? DeviceDiscovery.inputDirectory, logger: logger)
+            try live?.start()
         }
-        if !noDevices {
-            // TODO(coordinator): EvdevInput discovery + hot-plug → `daemon.add(source)`.
-            logger.notice("device discovery is not wired yet; serving without devices")
-        }
-        let code = try daemon.run()
+        let code = try withExtendedLifetime((playlist, live)) { try daemon.run() }
         if code != 0 { throw ExitCode(code) }
     }
 
-    /// STAND-IN until the TOML loader lands: the file must exist and be readable; its
-    /// contents are not parsed yet (defaults apply).
-    private func loadConfiguration() throws -> Configuration {
-        guard let config else { return Configuration() }
-        guard let file = fopen(config, "r") else {
-            throw ValidationError("cannot read configuration \(config): \(String(cString: strerror(errno)))")
+    /// The configuration file (defaults without `--config`), with `--socket` applied.
+    private func configurationFromFile(reportingErrors: Bool = true) throws -> Configuration {
+        var configuration: Configuration
+        if reportingErrors {
+            configuration = try loadConfiguration(config)
+        } else {
+            configuration = try config.map { try ConfigLoader.load(path: $0) } ?? Configuration()
         }
-        var byte: UInt8 = 0
-        let readable = fread(&byte, 1, 1, file) >= 0 && ferror(file) == 0
-        fclose(file)
-        guard readable else {
-            throw ValidationError("cannot read configuration \(config)")
-        }
-        return Configuration()
+        if let socket { configuration.daemon.socketPath = socket }
+        return configuration
     }
 
     /// The socket systemd passed, else a new one at the configured path.

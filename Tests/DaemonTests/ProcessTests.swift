@@ -57,15 +57,18 @@ final class DaemonProcess {
     let notify: NotifySocket
     let socketPath: String
     let configPath: String
-    let stderr = Pipe()
+    let stderr: Pipe
 
-    init(extraArguments: [String] = [], wrapper: [String] = []) throws {
+    init(extraArguments: [String] = [], wrapper: [String] = [], environment extraEnvironment: [String: String] = [:],
+         configuration: String = "# defaults\n", stderr: Pipe = Pipe(), inputDirectory: String? = nil) throws {
+        self.stderr = stderr
         socketPath = directory.file("gestured.sock")
         configPath = directory.file("gestured.toml")
-        FileManager.default.createFile(atPath: configPath, contents: Data("# defaults\n".utf8))
+        _ = FileManager.default.createFile(atPath: configPath, contents: Data(configuration.utf8))
         notify = NotifySocket(path: directory.file("notify"))
         let gestured = try builtExecutable("gestured")
-        let arguments = ["run", "--no-devices", "--socket", socketPath, "--config", configPath, "--log-level", "debug"] + extraArguments
+        let devices = inputDirectory.map { ["--input-directory", $0] } ?? ["--no-devices"]
+        let arguments = ["run"] + devices + ["--socket", socketPath, "--config", configPath, "--log-level", "debug"] + extraArguments
         if wrapper.isEmpty {
             process.executableURL = URL(fileURLWithPath: gestured)
             process.arguments = arguments
@@ -78,6 +81,7 @@ final class DaemonProcess {
         environment.removeValue(forKey: "JOURNAL_STREAM")
         environment.removeValue(forKey: "LISTEN_FDS")
         environment.removeValue(forKey: "LISTEN_PID")
+        environment.merge(extraEnvironment) { $1 }
         process.environment = environment
         process.standardError = stderr
         try process.run()

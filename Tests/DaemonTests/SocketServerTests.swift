@@ -1,4 +1,5 @@
 import Daemon
+import EvdevInput
 import Foundation
 import GestureCore
 import Testing

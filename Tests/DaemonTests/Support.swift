@@ -42,10 +42,10 @@ func waitReadable(_ fd: Int32, milliseconds: Int32 = waitLimitMilliseconds) -> B
 /// A blocking line-oriented client of the daemon's socket.
 final class LineClient {
     let fd: Int32
-    private var buffer: [UInt8] = []
+    private let reader: LineReader
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
@@ -59,6 +59,8 @@ final class LineClient {
             close(fd)
             throw TestFailure(description: "connect \(path): \(String(cString: strerror(code)))")
         }
+        self.fd = fd
+        reader = LineReader(fd: fd)
     }
 
     deinit {
@@ -81,18 +83,7 @@ final class LineClient {
 
     /// The next line, or nil at end of stream / timeout.
     func readLine() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            guard waitReadable(fd) else { return nil }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { return nil }
-            buffer.append(contentsOf: chunk[..<n])
-        }
+        reader.readLine()
     }
 
     /// The next line as a JSON object.
@@ -123,5 +114,31 @@ final class LineClient {
     func sync() throws {
         send("{\"type\":\"ping\"}\n")
         _ = try readMessage(ofType: "pong")
+    }
+}
+
+/// Reads lines from a descriptor (a socket, a child's stdout) with a bounded wait.
+final class LineReader {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(fd: Int32) {
+        self.fd = fd
+    }
+
+    /// The next line, or nil at end of stream / timeout.
+    func readLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            guard waitReadable(fd) else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return nil }
+            buffer.append(contentsOf: chunk[..<n])
+        }
     }
 }

@@ -77,4 +77,39 @@ import Testing
         let object = try #require(JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: String])
         #expect(object["device"] == "Quote \" back\\slash\nnew\u{01}line ünï")
     }
+
+    @Test func deviceAndTouchLinesMatchTheDocumentedExamples() {
+        var writer = JSONWriter()
+        WireEncoder.appendDevice(.added, name: "ELAN Touchscreen", kind: "touchscreen", path: "/dev/input/event5", seq: 1, time: 5000, to: &writer)
+        WireEncoder.appendDevice(.removed, name: "demo", kind: "replay", path: nil, seq: 2, time: 6000, to: &writer)
+        let contact = Contact(id: 4, phase: .moved, location: Point(x: 0.25, y: 0.5), millimetres: .zero)
+        WireEncoder.appendTouch(contact, time: 1_000_016_000, seq: 9, device: "ELAN Touchscreen", to: &writer)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == """
+            {"type":"device","phase":"added","seq":1,"time":5000,"device":"ELAN Touchscreen","kind":"touchscreen","path":"/dev/input/event5"}
+            {"type":"device","phase":"removed","seq":2,"time":6000,"device":"demo","kind":"replay","path":null}
+            {"type":"touch","phase":"moved","touch":4,"seq":9,"time":1000016000,"device":"ELAN Touchscreen","location":{"x":0.25,"y":0.5}}
+
+            """)
+    }
+
+    @Test func arraysSeparateTheirElements() {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("a")
+        writer.beginArray()
+        writer.string("x")
+        writer.integer(-2)
+        writer.beginObject()
+        writer.key("k")
+        writer.null()
+        writer.endObject()
+        writer.beginArray()
+        writer.endArray()
+        writer.bool(true)
+        writer.endArray()
+        writer.key("b")
+        writer.unsigned(3)
+        writer.endObject()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"a":["x",-2,{"k":null},[],true],"b":3}"#)
+    }
 }

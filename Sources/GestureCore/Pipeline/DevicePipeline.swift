@@ -36,19 +36,25 @@ public struct DevicePipeline {
     /// The device is gone or its state was lost: every contact and every gesture in flight
     /// ends as cancelled.
     public mutating func cancelAll<S: GestureSink>(at time: UInt64, into sink: inout S) {
-        if tracker.cancelAll(at: time) {
-            engine.process(tracker.frame, into: &sink)
-        }
+        cancelContacts(at: time, into: &sink)
         engine.cancelAll(at: time, into: &sink)
+    }
+
+    /// Every contact still down ends as cancelled (one frame); the engine's timers stay
+    /// armed. The first step of `finish`, for callers that fire the timers themselves
+    /// (`gestured run --replay` waits for them in real time). Returns true when a frame was made.
+    @discardableResult
+    public mutating func cancelContacts<S: GestureSink>(at time: UInt64, into sink: inout S) -> Bool {
+        guard tracker.cancelAll(at: time) else { return false }
+        engine.process(tracker.frame, into: &sink)
+        return true
     }
 
     /// End of a finite stream (a recording): fingers still down are cancelled, then the
     /// timers that remain (an exclusive tap's multi-tap window) fire at their deadlines, so
     /// nothing is left pending and nothing is silently lost.
     public mutating func finish<S: GestureSink>(at time: UInt64, into sink: inout S) {
-        if tracker.cancelAll(at: time) {
-            engine.process(tracker.frame, into: &sink)
-        }
+        cancelContacts(at: time, into: &sink)
         var remainingTimers = Self.maximumTimersAtFinish
         while let deadline = engine.nextDeadline, remainingTimers > 0 {
             engine.advance(to: deadline, into: &sink)
@@ -58,5 +64,5 @@ public struct DevicePipeline {
     }
 
     /// A bound on the timers fired by `finish`, so a misbehaving recognizer cannot hang a replay.
-    private static let maximumTimersAtFinish = 64
+    public static let maximumTimersAtFinish = 64
 }

@@ -14,10 +14,32 @@ public struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
-    /// Starts a new object (`{`), resetting separators.
+    /// Starts a new object (`{`), after a comma when it is an array element.
     public mutating func beginObject() {
+        separateElement()
         bytes.append(UInt8(ascii: "{"))
         needsComma = false
+    }
+
+    /// Starts an array (`[`), after a comma when it is an array element.
+    public mutating func beginArray() {
+        separateElement()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    /// Ends the current array (`]`).
+    public mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Lets `body` write onto the end of `bytes` (no copy: the buffer is moved in and out).
+    public static func append(to bytes: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
+        var writer = JSONWriter(capacity: 0)
+        swap(&writer.bytes, &bytes)
+        body(&writer)
+        swap(&writer.bytes, &bytes)
     }
 
     /// Ends the current object (`}`).
@@ -44,11 +66,13 @@ public struct JSONWriter {
 
     /// Writes a value that is known to need no escaping, such as an enum's wire name.
     public mutating func raw(_ value: StaticString) {
+        separateElement()
         value.withUTF8Buffer { bytes.append(contentsOf: $0) }
         needsComma = true
     }
 
     public mutating func string(_ value: String) {
+        separateElement()
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
@@ -63,11 +87,13 @@ public struct JSONWriter {
     }
 
     public mutating func null() {
+        separateElement()
         bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
         needsComma = true
     }
 
     public mutating func bool(_ value: Bool) {
+        separateElement()
         if value {
             bytes.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
         } else {
@@ -77,6 +103,7 @@ public struct JSONWriter {
     }
 
     public mutating func integer(_ value: Int) {
+        separateElement()
         if value < 0 {
             bytes.append(UInt8(ascii: "-"))
             appendDigits(UInt64(value.magnitude))
@@ -87,12 +114,14 @@ public struct JSONWriter {
     }
 
     public mutating func unsigned(_ value: UInt64) {
+        separateElement()
         appendDigits(value)
         needsComma = true
     }
 
     /// Writes `value` rounded to `digits` (0…9) fraction digits, trailing zeros trimmed.
     public mutating func number(_ value: Double, digits: Int) {
+        separateElement()
         let scale = Self.powersOfTen[min(max(digits, 0), 9)]
         guard value.isFinite, value.magnitude * Double(scale) < 9.0e18 else {
             bytes.append(UInt8(ascii: "0"))
@@ -135,6 +164,11 @@ public struct JSONWriter {
         key("y")
         number(point.y, digits: digits)
         endObject()
+    }
+
+    /// A comma before a value that follows another in an array (after a key, none is due).
+    private mutating func separateElement() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -64,6 +64,71 @@ public enum WireEncoder {
         writer.endLine()
     }
 
+    /// Whether a device arrived or went.
+    public enum DevicePhase: Sendable, Hashable {
+        case added, removed
+    }
+
+    /// Appends one device line, e.g.
+    /// `{"type":"device","phase":"added","seq":1,"time":5000,"device":"ELAN Touchscreen","kind":"touchscreen","path":"/dev/input/event5"}`.
+    public static func appendDevice(
+        _ phase: DevicePhase, name: String, kind: String, path: String?, seq: UInt64, time: UInt64,
+        to writer: inout JSONWriter
+    ) {
+        writer.beginObject()
+        writer.key("type")
+        writer.raw("\"device\"")
+        writer.key("phase")
+        switch phase {
+        case .added: writer.raw("\"added\"")
+        case .removed: writer.raw("\"removed\"")
+        }
+        writer.key("seq")
+        writer.unsigned(seq)
+        writer.key("time")
+        writer.unsigned(time)
+        writer.key("device")
+        writer.string(name)
+        writer.key("kind")
+        writer.string(kind)
+        writer.key("path")
+        writer.optionalString(path)
+        writer.endObject()
+        writer.endLine()
+    }
+
+    /// Appends one raw touch line for one contact of a frame, e.g.
+    /// `{"type":"touch","phase":"moved","touch":4,"seq":9,"time":1000016000,"device":"ELAN Touchscreen","location":{"x":0.25,"y":0.5}}`.
+    public static func appendTouch(_ contact: Contact, time: UInt64, seq: UInt64, device: String, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("type")
+        writer.raw("\"touch\"")
+        writer.key("phase")
+        writer.raw(wireName(contact.phase))
+        writer.key("touch")
+        writer.unsigned(UInt64(contact.id))
+        writer.key("seq")
+        writer.unsigned(seq)
+        writer.key("time")
+        writer.unsigned(time)
+        writer.key("device")
+        writer.string(device)
+        writer.key("location")
+        writer.point(contact.location, digits: locationDigits)
+        writer.endObject()
+        writer.endLine()
+    }
+
+    /// The quoted wire name of a contact phase.
+    public static func wireName(_ phase: ContactPhase) -> StaticString {
+        switch phase {
+        case .began: "\"began\""
+        case .moved: "\"moved\""
+        case .ended: "\"ended\""
+        case .cancelled: "\"cancelled\""
+        }
+    }
+
     private static func appendDragValues(_ values: DragValues, to writer: inout JSONWriter) {
         writer.key("startLocation")
         writer.point(values.startLocation, digits: locationDigits)

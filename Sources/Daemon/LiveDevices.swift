@@ -1,0 +1,279 @@
+import CSystemd
+import EvdevInput
+import GestureCore
+import Logging
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One evdev touch device read live: libevdev (non-blocking, CLOCK_MONOTONIC timestamps,
+/// optionally grabbed) feeding a `DevicePipeline` with the settings the configuration
+/// resolves for it.
+///
+/// `SYN_DROPPED`: `EvdevDevice` delivers it followed by libevdev's resync delta; the
+/// tracker cancels every contact (so gestures in flight end `cancelled`) and picks up the
+/// contacts still down as unobserved ones. Unplugged (`ENODEV`): gestures in flight are
+/// cancelled and the source finishes.
+public final class EvdevSource: InputSource {
+    public let device: DeviceInfo
+    /// The node and its stable links (what `[[device]] path = …` may name).
+    public let paths: [String]
+    private let evdev: EvdevDevice
+    private var pipeline: DevicePipeline
+    private let logger: Logger
+
+    /// Opens nothing: takes an opened device the configuration decided to use.
+    public init(evdev: EvdevDevice, paths: [String], settings: ResolvedDeviceSettings, logger: Logger) throws(SystemError) {
+        self.evdev = evdev
+        self.paths = paths
+        self.logger = logger
+        let kind: DeviceInfo.Kind = evdev.description.kind == .touchpad ? .touchpad : .touchscreen
+        device = DeviceInfo(name: evdev.description.name, kind: kind, path: evdev.path)
+        pipeline = DevicePipeline(evdev.description, settings: settings)
+        try evdev.useMonotonicClock()
+        try applyGrab(settings.grab)
+    }
+
+    public var fileDescriptor: Int32? { evdev.fileDescriptor }
+    public var nextDeadline: UInt64? { pipeline.nextDeadline }
+
+    public func readAvailable(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+        let outcome: ReadOutcome
+        do {
+            outcome = try evdev.readAvailable { event in
+                pipeline.feed(event, touchesInto: &sink)
+            }
+        } catch {
+            pipeline.cancelAll(at: now, into: &sink)
+            return .finished(reason: "read failed: \(error)")
+        }
+        switch outcome {
+        case .drained(_, let resyncs):
+            if resyncs > 0 {
+                logger.notice("events dropped by the kernel; resynchronised, gestures in flight cancelled",
+                              metadata: ["device": "\(device.name)", "resyncs": "\(resyncs)"])
+            }
+            return .active
+        case .deviceGone:
+            pipeline.cancelAll(at: now, into: &sink)
+            return .finished(reason: "device unplugged")
+        }
+    }
+
+    public func deadlineReached(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+        pipeline.advance(to: now, into: &sink)
+        return .active
+    }
+
+    public func reconfigure(_ configuration: Configuration, now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+        pipeline.cancelAll(at: now, into: &sink)
+        switch configuration.useDecision(for: evdev.description, paths: paths) {
+        case .use(let settings):
+            pipeline = DevicePipeline(evdev.description, settings: settings)
+            do {
+                try applyGrab(settings.grab)
+            } catch {
+                logger.warning("cannot change the grab", metadata: ["device": "\(device.name)", "error": "\(error)"])
+            }
+            return .active
+        case let decision:
+            return .finished(reason: decision.reason ?? "not used")
+        }
+    }
+
+    public func close(now: UInt64, into sink: inout DaemonSink) {
+        pipeline.cancelAll(at: now, into: &sink)
+        if evdev.isGrabbed { try? evdev.ungrab() }
+    }
+
+    private func applyGrab(_ wanted: Bool) throws(SystemError) {
+        guard wanted != evdev.isGrabbed else { return }
+        if wanted { try evdev.grab() } else { try evdev.ungrab() }
+    }
+}
+
+/// Finds the touch devices to read and follows hot-plug: a scan of the input directory at
+/// start (no device at all is fine), then changes from udev through an sd-device monitor
+/// when udev runs (`/run/udev/control` exists; its events come after udev set permissions
+/// and made the by-id links), else from inotify on the input directory.
+public final class LiveDevices {
+    private let daemon: Daemon
+    private let directory: String
+    private var logger: Logger
+    /// Sources by node path.
+    private var sources: [String: EvdevSource] = [:]
+    private var inotify: InputDirectoryWatcher?
+    private var inotifyWatch: IOWatch?
+    private var udev: UdevMonitor?
+
+    /// How hot-plug is followed.
+    public enum HotPlug: String, Sendable {
+        case udev, inotify
+    }
+
+    public private(set) var hotPlug: HotPlug?
+
+    public init(daemon: Daemon, directory: String = DeviceDiscovery.inputDirectory, logger: Logger) {
+        self.daemon = daemon
+        self.directory = directory
+        self.logger = logger
+        daemon.sourceRemoved = { [unowned self] source in
+            if let path = source.device.path, sources[path] === source { sources[path] = nil }
+        }
+        daemon.configurationChanged = { [unowned self] _ in rescan() }
+    }
+
+    /// Starts following hot-plug, then adds every usable device present now.
+    /// `preferUdev: false` forces inotify.
+    public func start(preferUdev: Bool = true) throws(SystemError) {
+        if preferUdev, directory == DeviceDiscovery.inputDirectory, access("/run/udev/control", F_OK) == 0 {
+            do {
+                udev = try UdevMonitor(loop: daemon.loop) { [unowned self] change in apply(change) }
+                hotPlug = .udev
+            } catch {
+                logger.warning("no udev monitor, using inotify", metadata: ["error": "\(error)"])
+            }
+        }
+        if udev == nil {
+            let watcher = try InputDirectoryWatcher(directory: directory)
+            inotify = watcher
+            inotifyWatch = try daemon.loop.watch(fd: watcher.fileDescriptor, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
+                readInotify()
+            }
+            hotPlug = .inotify
+        }
+        logger.info("following hot-plug", metadata: ["via": "\(hotPlug?.rawValue ?? "-")", "directory": "\(directory)"])
+        rescan()
+    }
+
+    /// Adds every usable device not read yet (at start, after a reload, after lost events).
+    public func rescan() {
+        let scan: DeviceScan
+        do {
+            scan = try DeviceDiscovery.scan(directory)
+        } catch {
+            logger.warning("cannot scan input devices", metadata: ["directory": "\(directory)", "error": "\(error)"])
+            return
+        }
+        switch scan {
+        case .noInputDirectory:
+            logger.info("no input directory yet; waiting for devices", metadata: ["directory": "\(directory)"])
+        case .nodes(let nodes):
+            for node in nodes where sources[node.path] == nil {
+                consider(node)
+            }
+        }
+    }
+
+    private func readInotify() {
+        guard let inotify else { return }
+        do {
+            for change in try inotify.readChanges() { apply(change) }
+        } catch {
+            logger.error("hot-plug watch failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func apply(_ change: DeviceChange) {
+        logger.debug("device change", metadata: ["change": "\(change)"])
+        switch change {
+        case .added(let path), .attributesChanged(let path):
+            guard sources[path] == nil else { return }
+            // A single node: scan for its stable links (udev may have made them by now).
+            guard case .nodes(let nodes)? = try? DeviceDiscovery.scan(directory),
+                  let node = nodes.first(where: { $0.path == path })
+            else { return }
+            consider(node)
+        case .removed(let path):
+            if let source = sources[path] {
+                daemon.remove(source, reason: "device node removed")
+            }
+        case .inputDirectoryAppeared, .overflow:
+            rescan()
+        case .inputDirectoryRemoved:
+            for source in Array(sources.values) {
+                daemon.remove(source, reason: "input directory removed")
+            }
+        }
+    }
+
+    /// Opens `node`, decides with the configuration, and adds it when it is to be used.
+    private func consider(_ node: DeviceNode) {
+        let opened: Result<EvdevDevice, SystemError>
+        do {
+            opened = .success(try EvdevDevice(path: node.path))
+        } catch {
+            opened = .failure(error)
+        }
+        let decision = daemon.configuration.useDecision(for: opened.map(\.description), paths: node.allPaths)
+        guard case .use(let settings) = decision, case .success(let evdev) = opened else {
+            let level: Logger.Level = if case .cannotOpen = decision { .warning } else { .debug }
+            logger.log(level: level, "not using device", metadata: ["node": "\(node.path)", "reason": "\(decision.reason ?? "")"])
+            return
+        }
+        do {
+            let source = try EvdevSource(evdev: evdev, paths: node.allPaths, settings: settings, logger: logger)
+            try daemon.add(source)
+            sources[node.path] = source
+        } catch {
+            logger.warning("cannot use device", metadata: ["node": "\(node.path)", "error": "\(error)"])
+        }
+    }
+}
+
+/// udev's device events for subsystem `input` through libsystemd's sd-device monitor,
+/// attached to the daemon's loop; only `/dev/input/eventN` nodes are reported.
+final class UdevMonitor {
+    private let monitor: OpaquePointer
+    private let handler: (DeviceChange) -> Void
+
+    init(loop: EventLoop, handler: @escaping (DeviceChange) -> Void) throws(SystemError) {
+        var made: OpaquePointer?
+        _ = try SystemCall.negatedErrnoBlocking("sd_device_monitor_new") { sd_device_monitor_new(&made) }
+        guard let made else { throw SystemError(errno: ENOMEM, call: "sd_device_monitor_new") }
+        monitor = made
+        self.handler = handler
+        do throws(SystemError) {
+            _ = try SystemCall.negatedErrnoBlocking("sd_device_monitor_filter_add_match_subsystem_devtype") {
+                sd_device_monitor_filter_add_match_subsystem_devtype(made, "input", nil)
+            }
+            _ = try SystemCall.negatedErrnoBlocking("sd_device_monitor_attach_event") {
+                sd_device_monitor_attach_event(made, loop.handle)
+            }
+            _ = try SystemCall.negatedErrnoBlocking("sd_device_monitor_start") {
+                sd_device_monitor_start(made, udevTrampoline, Unmanaged.passUnretained(self).toOpaque())
+            }
+        } catch {
+            sd_device_monitor_unref(made)
+            throw error
+        }
+    }
+
+    deinit {
+        sd_device_monitor_stop(monitor)
+        sd_device_monitor_unref(monitor)
+    }
+
+    fileprivate func received(_ device: OpaquePointer) {
+        var name: UnsafePointer<CChar>?
+        guard sd_device_get_devname(device, &name) >= 0, let name else { return }
+        let path = String(cString: name)
+        guard let last = path.split(separator: "/").last, DeviceDiscovery.eventNumber(last) != nil else { return }
+        var action = sd_device_action_t(rawValue: 0)
+        guard sd_device_get_action(device, &action) >= 0 else { return }
+        switch action {
+        case SD_DEVICE_ADD: handler(.added(path))
+        case SD_DEVICE_REMOVE: handler(.removed(path))
+        case SD_DEVICE_CHANGE: handler(.attributesChanged(path))
+        default: break
+        }
+    }
+}
+
+private func udevTrampoline(_: OpaquePointer?, _ device: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
+    guard let device, let userdata else { return 0 }
+    Unmanaged<UdevMonitor>.fromOpaque(userdata).takeUnretainedValue().received(device)
+    return 0
+}

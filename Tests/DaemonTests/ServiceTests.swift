@@ -1,0 +1,164 @@
+import Daemon
+import Foundation
+import Logging
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct ServiceTests {
+    /// `WATCHDOG_USEC` with `WATCHDOG_PID` naming the daemon (the shell execs it, keeping its
+    /// pid): sd-event pings the notify socket by itself, again and again.
+    @Test func watchdogPingsArriveOnTheNotifySocket() throws {
+        let daemon = try DaemonProcess(
+            wrapper: ["/bin/sh", "-c", #"WATCHDOG_PID=$$ exec "$0" "$@""#],
+            environment: ["WATCHDOG_USEC": "200000"])
+        _ = try daemon.notify.wait(for: "READY=1")
+        _ = try daemon.notify.wait(for: "WATCHDOG=1")
+        _ = try daemon.notify.wait(for: "WATCHDOG=1")
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+        #expect(daemon.log.contains("watchdog enabled"))
+    }
+
+    @Test func journalStreamMustNameStderrItself() {
+        #expect(JournalLogHandler.isJournal(stream: "8:1234", device: 8, inode: 1234))
+        #expect(!JournalLogHandler.isJournal(stream: nil, device: 8, inode: 1234))
+        #expect(!JournalLogHandler.isJournal(stream: "8:1235", device: 8, inode: 1234), "inherited by a child whose stderr is elsewhere")
+        #expect(!JournalLogHandler.isJournal(stream: "9:1234", device: 8, inode: 1234))
+        for malformed in ["", ":", "8", "8:", ":1234", "8:1234:5", "x:1234", "-8:1234", "8:12a"] {
+            #expect(!JournalLogHandler.isJournal(stream: malformed, device: 8, inode: 1234), "\(malformed)")
+        }
+    }
+
+    @Test func stderrLinesNameTheLevelAndSortTheMetadata() {
+        let line = StderrLogHandler.format(level: .notice, message: "refusing client", metadata: ["uid": "1000", "limit": "64"])
+        #expect(line == "gestured: notice: refusing client limit=64 uid=1000\n")
+    }
+
+    /// With `JOURNAL_STREAM` naming the daemon's stderr, records go to the journal and none
+    /// to stderr; with it naming something else, they go to stderr.
+    @Test(arguments: [true, false])
+    func logDestinationFollowsJournalStream(matching: Bool) throws {
+        let stderr = Pipe()
+        var info = stat()
+        #expect(fstat(stderr.fileHandleForWriting.fileDescriptor, &info) == 0)
+        let inode = UInt64(info.st_ino) + (matching ? 0 : 1)
+        let daemon = try DaemonProcess(environment: ["JOURNAL_STREAM": "\(info.st_dev):\(inode)"], stderr: stderr)
+        _ = try daemon.notify.wait(for: "READY=1")
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+        let log = daemon.log
+        if matching {
+            #expect(!log.contains("gestured: info:"), "logged to stderr: \(log)")
+        } else {
+            #expect(log.contains("gestured: info: ready"))
+        }
+    }
+
+    /// `allowed-users` is checked with SO_PEERCRED: root is in the list and served; a client
+    /// running as nobody (through `setpriv`) is refused with an error line.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+                   && FileManager.default.isExecutableFile(atPath: "/usr/bin/socat")))
+    func allowListRefusesOtherUsers() throws {
+        let daemon = try DaemonProcess(configuration: """
+            [daemon]
+            socket-mode = "0666"
+            allowed-users = [0]
+            """)
+        chmod(daemon.directory.path, 0o755)
+        _ = try daemon.notify.wait(for: "READY=1")
+        let root = try LineClient(path: daemon.socketPath)
+        #expect(try root.readMessage()["type"] as? String == "hello")
+
+        let nobody = try runToCompletion("/usr/bin/setpriv", [
+            "--reuid=65534", "--regid=65534", "--clear-groups",
+            "/usr/bin/socat", "-T", "5", "-", "UNIX-CONNECT:" + daemon.socketPath,
+        ])
+        #expect(nobody.output == #"{"type":"error","message":"permission denied"}"# + "\n", "\(nobody)")
+        try root.sync()
+        root.send(#"{"type":"status"}"# + "\n")
+        let status = try root.readMessage(ofType: "status")
+        #expect((status["counters"] as? [String: Any])?["rejected"] as? Int == 1)
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
+    /// gesturectl exits with EX_UNAVAILABLE (69) and says why when nothing serves the socket:
+    /// no socket file at all, or a stale one nobody listens on.
+    @Test func gesturectlSaysTheDaemonIsNotRunning() throws {
+        let directory = TemporaryDirectory()
+        let missing = directory.file("missing.sock")
+        for command in ["status", "subscribe", "ping"] {
+            let result = try runToCompletion("gesturectl", [command, "--socket", missing])
+            #expect(result.status == 69)
+            #expect(result.output.isEmpty)
+            #expect(result.error.contains("gestured is not running"), "\(result.error)")
+            #expect(result.error.contains(missing))
+        }
+        let stale = directory.file("stale.sock")
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { b in for (i, c) in stale.utf8.enumerated() { b[i] = c } }
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(fd)
+        let result = try runToCompletion("gesturectl", ["status", "--socket", stale])
+        #expect(result.status == 69)
+        #expect(!result.error.isEmpty)
+    }
+
+    /// The whole product on one machine without a touchscreen: `gestured run --replay` and
+    /// `gesturectl subscribe` printing its gestures human-readably.
+    @Test(.enabled(if: corpusRoot != nil, "needs the shared corpus"))
+    func gesturectlSubscribePrintsGesturesFromARunReplayDaemon() throws {
+        let recording = corpusRoot! + "/" + RunReplayTests.files[0]
+        let daemon = try DaemonProcess(extraArguments: ["--replay", recording, "--speed", "40", "--wait-for-subscriber"])
+        _ = try daemon.notify.wait(for: "READY=1")
+        let gesturectl = Process()
+        gesturectl.executableURL = URL(fileURLWithPath: try builtExecutable("gesturectl"))
+        gesturectl.arguments = ["subscribe", "--socket", daemon.socketPath]
+        let output = Pipe()
+        gesturectl.standardOutput = output
+        try gesturectl.run()
+        defer { if gesturectl.isRunning { gesturectl.terminate() } }
+        let reader = LineReader(fd: output.fileHandleForReading.fileDescriptor)
+        var lines: [String] = []
+        while let line = reader.readLine() {
+            lines.append(line)
+            if line.contains(" tap ended ") { break }
+        }
+        #expect(lines.first?.hasPrefix("# connected to gestured") == true, "\(lines)")
+        #expect(lines.contains { $0.contains("device added: Atmel maXTouch Touchscreen") }, "\(lines)")
+        #expect(lines.last?.contains("Atmel maXTouch Touchscreen [-] tap ended") == true, "\(lines)")
+        #expect(lines.last?.contains("count=1") == true, "\(lines)")
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
+    /// Live devices with no device at all (kiosk boot order): the daemon starts, follows the
+    /// input directory with inotify, and looks at a node created later (here a plain file,
+    /// which libevdev rejects, so it is reported and not used).
+    @Test func startsWithoutDevicesAndNoticesNodesThatAppear() throws {
+        let input = TemporaryDirectory()
+        let daemon = try DaemonProcess(inputDirectory: input.path)
+        _ = try daemon.notify.wait(for: "READY=1")
+        let log = LineReader(fd: daemon.stderr.fileHandleForReading.fileDescriptor)
+        var lines: [String] = []
+        while let line = log.readLine(), !line.contains("following hot-plug") { lines.append(line) }
+        // Created in place (FileManager writes atomically: a rename, which is not a new node).
+        let node = creat(input.file("event7"), 0o644)
+        #expect(node >= 0)
+        close(node)
+        var notUsed: String?
+        while let line = log.readLine() {
+            if line.contains("not using device") { notUsed = line; break }
+        }
+        #expect(notUsed?.contains("node=\(input.file("event7"))") == true, "\(lines)")
+        #expect(notUsed?.contains("cannot open") == true)
+        let client = try LineClient(path: daemon.socketPath)
+        #expect((try client.readMessage()["devices"] as? [Any])?.isEmpty == true)
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+}
