@@ -59,9 +59,10 @@ final class Harness {
         only.isEmpty || only.contains { name.contains($0) }
     }
 
-    /// Runs one case. `body` throws `CaseFailure` (or any error) to fail.
-    func run(_ name: String, _ body: () throws -> Void) {
-        guard wants(name) else { return }
+    /// Runs one case. `body` throws `CaseFailure` (or any error) to fail. `always`: a setup
+    /// case the others need, run whatever `only` says.
+    func run(_ name: String, always: Bool = false, _ body: () throws -> Void) {
+        guard always || wants(name) else { return }
         let started = monotonicMicroseconds()
         do {
             try body()
