@@ -87,7 +87,8 @@ struct StreamingCases {
     /// from each event's kernel timestamp to its receipt (not asserted). Returns the
     /// figures of the first client.
     @discardableResult
-    func benchmark(_ harness: Harness, clients: Int, interval: Double) -> LatencyFigures? {
+    func benchmark(_ harness: Harness, clients: Int, interval: Double, frames: Int? = nil) -> LatencyFigures? {
+        let frames = frames ?? self.frames
         var figures: LatencyFigures?
         harness.run("benchmark: latency kernel → client, \(clients) client\(clients == 1 ? "" : "s"), a frame every \(interval) ms") {
             _ = subscriber.drain(quiet: 0.45)

@@ -19,17 +19,20 @@ struct Options {
     var interval = 4.0
     var manyClients = 50
     var manyInterval = 20.0
+    var manyFrames = 500
 
     static let usage = """
         usage: gestured-e2e [--corpus DIR] [--gestured PATH] [--work DIR] [--only TEXT,...]
                             [--frames N] [--interval MS] [--clients N]
+                            [--many-interval MS] [--many-frames N]
           --corpus     the shared recordings (default /work/shared/corpus)
           --gestured   the daemon binary (default: gestured beside this program)
           --work       where the socket, config and logs go; not 9p (default /run/gestured-e2e)
           --only       run only cases whose name contains one of these
           --frames     frames per benchmark run (default 2000), --interval ms between them (4)
           --clients    subscribers in the many-clients benchmark (default 50), run at
-                       --interval and again at --many-interval ms (default 20)
+                       --interval and again at --many-interval ms (default 20), over
+                       --many-frames frames (default 500; × 2 events × N clients samples)
         """
 
     init(_ arguments: [String]) {
@@ -53,6 +56,7 @@ struct Options {
             case "--interval": interval = Double(value(flag)) ?? interval
             case "--clients": manyClients = Int(value(flag)) ?? manyClients
             case "--many-interval": manyInterval = Double(value(flag)) ?? manyInterval
+            case "--many-frames": manyFrames = Int(value(flag)) ?? manyFrames
             case "-h", "--help":
                 say(Options.usage)
                 exit(0)
@@ -153,8 +157,8 @@ func main() -> Int32 {
     let streaming = StreamingCases(daemon: daemon, subscriber: subscriber, panel: panels[0], frames: options.frames)
     let baseline = streaming.benchmark(harness, clients: 1, interval: options.interval)
     streaming.slowSubscriber(harness, baseline: baseline, interval: options.interval)
-    streaming.benchmark(harness, clients: options.manyClients, interval: options.interval)
-    streaming.benchmark(harness, clients: options.manyClients, interval: options.manyInterval)
+    streaming.benchmark(harness, clients: options.manyClients, interval: options.interval, frames: options.manyFrames)
+    streaming.benchmark(harness, clients: options.manyClients, interval: options.manyInterval, frames: options.manyFrames)
 
     // The recordings reuse these names: unplug ours first.
     for panel in panels + [touchpad] {
