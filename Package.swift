@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
         .executable(name: "gesturectl", targets: ["gesturectl"]),
+        .executable(name: "gestured-e2e", targets: ["gestured-e2e"]),
         .library(name: "GestureClient", targets: ["GestureClient"]),
         .library(name: "GestureCore", targets: ["GestureCore"]),
         // For the engine benchmark (Benchmarks/), which loads the corpus with the replay readers.
@@ -54,6 +55,10 @@ let package = Package(
                 "GestureClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "gestured-e2e",
+            dependencies: ["EvdevInput", "Recordings", "GestureCore", "GestureClient"]
         ),
         .testTarget(
             name: "GestureCoreTests",

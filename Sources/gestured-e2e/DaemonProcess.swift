@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts a program with posix_spawn, its output to `logPath`, extra environment added.
+func spawn(_ executable: String, _ arguments: [String], environment extra: [String] = [], logPath: String, stdoutPath: String? = nil) throws(CaseFailure) -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, stdoutPath ?? logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    var environment: [String] = []
+    var index = 0
+    while let entry = environ[index] {
+        let text = String(cString: entry)
+        if !extra.contains(where: { text.hasPrefix($0.prefix(while: { $0 != "=" }) + "=") }) { environment.append(text) }
+        index += 1
+    }
+    environment += extra
+    let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+    guard status == 0 else { throw CaseFailure("cannot start \(executable): \(errorText(status))") }
+    return pid
+}
+
+/// Waits for `pid` to exit, at most `timeout` seconds; nil when it is still running.
+func waitForExit(_ pid: pid_t, timeout: Double) -> Int32? {
+    let deadline = monotonicMicroseconds() + UInt64(timeout * 1_000_000)
+    while true {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        if result == pid {
+            // WIFEXITED / WEXITSTATUS, WTERMSIG spelled out (macros are not imported).
+            return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        }
+        if result < 0 { return -1 }
+        if monotonicMicroseconds() >= deadline { return nil }
+        pause(milliseconds: 10)
+    }
+}
+
+/// The last `lines` lines of a file, for failure messages.
+func tail(_ path: String, lines: Int = 8) -> String {
+    guard let file = fopen(path, "r") else { return "(no \(path))" }
+    defer { fclose(file) }
+    var text: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = fread(&buffer, 1, buffer.count, file)
+        if n <= 0 { break }
+        text += buffer[..<n]
+    }
+    let all = String(decoding: text, as: UTF8.self).split(separator: "\n")
+    return all.suffix(lines).joined(separator: " | ")
+}
+
+/// A running `gestured run`, started with a NOTIFY_SOCKET of the driver's own so its
+/// readiness (`READY=1`) is known exactly, as systemd would know it.
+final class DaemonProcess {
+    let pid: pid_t
+    let socketPath: String
+    let logPath: String
+    private(set) var exited: Int32?
+
+    /// Starts `gestured run --socket SOCKET --config CONFIG` and waits for `READY=1`.
+    init(executable: String, config: String, socketPath: String, logPath: String, extraArguments: [String] = [], timeout: Double = 60) throws(CaseFailure) {
+        self.socketPath = socketPath
+        self.logPath = logPath
+        let notifyPath = socketPath + ".notify"
+        unlink(notifyPath)
+        let notify = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard notify >= 0 else { throw CaseFailure("socket(AF_UNIX, SOCK_DGRAM): \(errorText(errno))") }
+        defer {
+            close(notify)
+            unlink(notifyPath)
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (i, byte) in notifyPath.utf8.enumerated() { bytes[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(notify, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw CaseFailure("bind \(notifyPath): \(errorText(errno))") }
+        pid = try spawn(
+            executable, ["run", "--socket", socketPath, "--config", config] + extraArguments,
+            environment: ["NOTIFY_SOCKET=\(notifyPath)"], logPath: logPath)
+        let deadline = monotonicMicroseconds() + UInt64(timeout * 1_000_000)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var descriptor = pollfd(fd: notify, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 100)
+            if descriptor.revents & Int16(POLLIN) != 0 {
+                let n = recv(notify, &buffer, buffer.count, 0)
+                if n > 0 {
+                    let message = String(decoding: buffer[..<n], as: UTF8.self)
+                    if message.split(separator: "\n").contains("READY=1") { return }
+                }
+            }
+            if let code = waitForExit(pid, timeout: 0) {
+                exited = code
+                throw CaseFailure("gestured exited with \(code) before READY=1: \(tail(logPath))")
+            }
+            if monotonicMicroseconds() >= deadline {
+                kill(pid, SIGKILL)
+                _ = waitForExit(pid, timeout: 5)
+                throw CaseFailure("no READY=1 from gestured within \(Int(timeout)) s: \(tail(logPath))")
+            }
+        }
+    }
+
+    /// Whether the process is still running (reaps it when it is not).
+    var isRunning: Bool {
+        if exited != nil { return false }
+        if let code = waitForExit(pid, timeout: 0) {
+            exited = code
+            return false
+        }
+        return true
+    }
+
+    func signal(_ number: Int32) { kill(pid, number) }
+
+    /// SIGTERM, then SIGKILL after `timeout` seconds; returns the exit status.
+    @discardableResult
+    func stop(timeout: Double = 15) -> Int32 {
+        if let exited { return exited }
+        kill(pid, SIGCONT)
+        kill(pid, SIGTERM)
+        if let code = waitForExit(pid, timeout: timeout) {
+            exited = code
+            return code
+        }
+        kill(pid, SIGKILL)
+        let code = waitForExit(pid, timeout: 5) ?? -1
+        exited = code
+        return code
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,189 @@
+// gestured-e2e: the end-to-end tier (issue 4). Runs inside the VM (vm/test.sh): creates
+// virtual touch devices through uinput from real corpus descriptions, starts the real
+// `gestured run`, subscribes over its socket like any client, drives touches through the
+// kernel and checks what arrives. Prints `PASS name` / `FAIL name: reason` per case, the
+// benchmark figures as `BENCH …` lines, and ends with `N passed, N failed`; exits 1 on
+// any failure, 77 (skip) where there is no uinput.
+import Foundation
+import GestureClient
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Options {
+    var corpus = "/work/shared/corpus"
+    var gestured: String
+    var work = "/run/gestured-e2e"
+    var only: [String] = []
+    var frames = 2000
+    var interval = 4.0
+    var manyClients = 50
+    var manyInterval = 20.0
+    var manyFrames = 500
+
+    static let usage = """
+        usage: gestured-e2e [--corpus DIR] [--gestured PATH] [--work DIR] [--only TEXT,...]
+                            [--frames N] [--interval MS] [--clients N]
+                            [--many-interval MS] [--many-frames N]
+          --corpus     the shared recordings (default /work/shared/corpus)
+          --gestured   the daemon binary (default: gestured beside this program)
+          --work       where the socket, config and logs go; not 9p (default /run/gestured-e2e)
+          --only       run only cases whose name contains one of these
+          --frames     frames per benchmark run (default 2000), --interval ms between them (4)
+          --clients    subscribers in the many-clients benchmark (default 50), run at
+                       --interval and again at --many-interval ms (default 20), over
+                       --many-frames frames (default 500; × 2 events × N clients samples)
+        """
+
+    init(_ arguments: [String]) {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? arguments[0]
+        gestured = ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent("gestured")
+        var rest = arguments.dropFirst()
+        func value(_ flag: String) -> String {
+            guard let next = rest.popFirst() else {
+                say("gestured-e2e: \(flag) needs a value\n\(Options.usage)")
+                exit(2)
+            }
+            return next
+        }
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--corpus": corpus = value(flag)
+            case "--gestured": gestured = value(flag)
+            case "--work": work = value(flag)
+            case "--only": only = value(flag).split(separator: ",").map(String.init)
+            case "--frames": frames = Int(value(flag)) ?? frames
+            case "--interval": interval = Double(value(flag)) ?? interval
+            case "--clients": manyClients = Int(value(flag)) ?? manyClients
+            case "--many-interval": manyInterval = Double(value(flag)) ?? manyInterval
+            case "--many-frames": manyFrames = Int(value(flag)) ?? manyFrames
+            case "-h", "--help":
+                say(Options.usage)
+                exit(0)
+            default:
+                say("gestured-e2e: unknown argument \(flag)\n\(Options.usage)")
+                exit(2)
+            }
+        }
+    }
+}
+
+/// The daemon's configuration for the whole run: touchpads on, grab for the devices the
+/// grab case makes; the slow-client policy and queue are the defaults, spelled out.
+let configText = """
+    [daemon]
+    use-touchpads = true
+    client-queue = 1024
+    slow-client = "drop-oldest"
+    log-level = "info"
+
+    [[device]]
+    match-name = "e2e grab *"
+    grab = true
+    """
+
+func main() -> Int32 {
+    let options = Options(CommandLine.arguments)
+    guard access("/dev/uinput", W_OK) == 0 else {
+        say("SKIP: gestured-e2e needs a writable /dev/uinput (run it in the VM: vm/test.sh)")
+        return 77
+    }
+    let harness = Harness(only: options.only)
+    let started = monotonicMicroseconds()
+    mkdir(options.work, 0o755)
+    let configPath = "\(options.work)/gestured.toml"
+    guard FileManager.default.createFile(atPath: configPath, contents: Data(configText.utf8)) else {
+        say("gestured-e2e: cannot write \(configPath)")
+        return 1
+    }
+    let touchscreens = "\(options.corpus)/evemu-devices/touchscreens"
+    let elanDescription = "\(touchscreens)/ELAN Touchscreen.desc"
+
+    // Devices present before the daemon starts: it must find them at startup.
+    var panels: [TouchPanel] = []
+    var touchpad: TouchPanel?
+    harness.run("uinput: virtual devices from the corpus descriptions", always: true) {
+        panels = [
+            try TouchPanel(descriptionFile: elanDescription),
+            try TouchPanel(descriptionFile: "\(touchscreens)/N-Trig MultiTouch.desc"),
+            try TouchPanel(descriptionFile: "\(touchscreens)/Atmel maXTouch Touchscreen.desc"),
+        ]
+        touchpad = try TouchPanel(descriptionFile: "\(options.corpus)/evemu-devices/touchpads/SynPS2 Synaptics TouchPad.lenovo-p50.desc")
+        try expect(panels.map(\.touchProtocol) == [.slots, .protocolA, .slots], "protocols \(panels.map(\.touchProtocol.rawValue))")
+        try expect(panels[2].description.reportedResolution == 0, "the Atmel description has a resolution")
+    }
+    guard panels.count == 3, let touchpad else { return finish(harness, started) }
+
+    var daemon: DaemonProcess?
+    harness.run("gestured run starts and reports READY=1", always: true) {
+        daemon = try DaemonProcess(
+            executable: options.gestured, config: configPath, socketPath: "\(options.work)/gestured.sock",
+            logPath: "\(options.work)/gestured.log")
+    }
+    guard let daemon else { return finish(harness, started) }
+    var subscriber: Subscriber?
+    harness.run("a client subscribes; hello lists the devices present at start (touchpad included: use-touchpads)", always: true) {
+        let client = try Subscriber(socketPath: daemon.socketPath)
+        let hello = try client.subscribe()
+        subscriber = client
+        try expect(hello.protocol == 1, "protocol \(hello.protocol)")
+        let names = Set(hello.devices.map(\.name))
+        let missing = (panels + [touchpad]).map(\.name).filter { !names.contains($0) }
+        try expect(missing.isEmpty, "hello lacks \(missing); lists \(names.sorted())")
+    }
+    guard let subscriber else {
+        say("gestured log: \(tail(daemon.logPath, lines: 20))")
+        return finish(harness, started)
+    }
+
+    let swipes: [(from: Spot, to: Spot, direction: String)] = [
+        (Spot(0.8, 0.5), Spot(0.3, 0.5), "left"),
+        (Spot(0.5, 0.8), Spot(0.5, 0.3), "up"),
+        (Spot(0.2, 0.5), Spot(0.7, 0.5), "right"),
+    ]
+    for (panel, swipe) in zip(panels, swipes) {
+        GestureCases(panel: panel, subscriber: subscriber, swipe: swipe).run(harness)
+    }
+    let touchpadCases = GestureCases(panel: touchpad, subscriber: subscriber, swipe: swipes[0])
+    harness.run("touchpad tap [\(touchpad.name)]") { try touchpadCases.tap() }
+    harness.run("touchpad drag [\(touchpad.name)]") { try touchpadCases.drag() }
+
+    let live = LiveCases(daemon: daemon, subscriber: subscriber, corpus: options.corpus, elanDescription: elanDescription)
+    live.hotPlug(harness)
+    live.twoDevices(harness, panels[0], panels[2])
+    live.grab(harness, control: panels[0])
+    live.synDropped(harness, panels[0])
+
+    let streaming = StreamingCases(daemon: daemon, subscriber: subscriber, panel: panels[0], frames: options.frames)
+    let baseline = streaming.benchmark(harness, clients: 1, interval: options.interval)
+    streaming.slowSubscriber(harness, baseline: baseline, interval: options.interval)
+    streaming.benchmark(harness, clients: options.manyClients, interval: options.interval, frames: options.manyFrames)
+    streaming.benchmark(harness, clients: options.manyClients, interval: options.manyInterval, frames: options.manyFrames)
+
+    // The recordings reuse these names: unplug ours first.
+    for panel in panels + [touchpad] {
+        panel.unplug()
+        try? awaitDevice(subscriber, panel.name, "removed")
+    }
+    let hotPlugBroken = harness.failures.contains { $0.hasPrefix("hot-plug: a device created") }
+        ? "needs hot-plug, which failed (see above)" : nil
+    ReplayCases(gestured: options.gestured, corpus: options.corpus, workDirectory: options.work, subscriber: subscriber, hotPlugBroken: hotPlugBroken).run(harness)
+
+    harness.run("the daemon is still running, and exits 0 on SIGTERM") {
+        try expect(daemon.isRunning, "gestured exited with \(daemon.exited ?? -1): \(tail(daemon.logPath))")
+        let status = daemon.stop()
+        try expect(status == 0, "exit status \(status): \(tail(daemon.logPath))")
+    }
+    if harness.failed > 0 {
+        say("gestured log (\(daemon.logPath)), last lines: \(tail(daemon.logPath, lines: 15))")
+    }
+    return finish(harness, started)
+}
+
+func finish(_ harness: Harness, _ started: UInt64) -> Int32 {
+    say("gestured-e2e: \(Double((monotonicMicroseconds() - started) / 100_000) / 10) s")
+    say("\(harness.passed) passed, \(harness.failed) failed")
+    return harness.failed > 0 ? 1 : 0
+}
+
+exit(main())
