@@ -49,6 +49,12 @@ mount -o bind /ctl /newroot/run/vm || fail "cannot bind the ctl share"
 # The work dir exists in the read-only root unless it lives under /tmp or /run (tmpfs now).
 mkdir -p "/newroot$workdir" 2>/dev/null
 mount -t 9p -o "$p9opts,cache=${VM_WORK_CACHE:-mmap}" work "/newroot$workdir" || fail "cannot mount the work share at $workdir"
+# Extra read-only shares (vm/run.sh --share), each at its host path.
+while read -r tag path; do
+    [ -n "$tag" ] || continue
+    mkdir -p "/newroot$path" 2>/dev/null
+    mount -t 9p -o "$p9opts,ro,cache=loose" "$tag" "/newroot$path" || fail "cannot mount the share $path"
+done < /ctl/shares
 
 log "running the command in $workdir"
 chroot /newroot /bin/sh /run/vm/cmd.sh </dev/null >/ctl/stdout 2>/ctl/stderr

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs one command inside a throwaway VM (Debian's kernel under qemu) and returns its status.
 #
-#   vm/run.sh [--timeout SECONDS] [--] COMMAND [ARG...]
+#   vm/run.sh [--timeout SECONDS] [--share DIR]... [--] COMMAND [ARG...]
 #
 # The guest sees the host's / read-only (so the host's toolchain, Swift runtime, libevdev and
 # evemu are all there), the current directory read-write at the same path, fresh tmpfs on
 # /tmp and /run, devtmpfs on /dev (with /dev/uinput and /dev/input/eventN), evdev and uinput
-# loaded, no udev, no network. COMMAND runs as root from the current directory, under the
+# loaded, no udev, no network. Each --share DIR is also shared read-only at its own (physical)
+# path: needed for directories the guest's fresh /tmp and /run would hide (a corpus beside a
+# checkout under /tmp, as in CI's clones). COMMAND runs as root from the current directory, under the
 # host's PATH, with stdin from /dev/null; its stdout and stderr are streamed here.
 #
 # Exit status: COMMAND's own status; 124 when the guest never reported one (timeout, kernel
@@ -22,8 +24,10 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 timeout_s=600
+shares=()
 while (($#)); do
     case "$1" in
+        --share) shares+=("$(cd "${2:?--share needs a directory}" && pwd -P)"); shift 2 ;;
         --timeout) timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
         --timeout=*) timeout_s=${1#--timeout=}; shift ;;
         --) shift; break ;;
@@ -77,6 +81,13 @@ trap cleanup EXIT
 
 workdir=$(pwd -P)
 printf '%s\n' "$workdir" > "$ctl/workdir"
+share_args=()
+: > "$ctl/shares"
+for index in "${!shares[@]}"; do
+    printf 'share%d %s\n' "$index" "${shares[$index]}" >> "$ctl/shares"
+    share_args+=(-fsdev "local,id=share$index,path=${shares[$index]},readonly=on,security_model=none,multidevs=remap"
+                 -device "virtio-9p-pci,fsdev=share$index,mount_tag=share$index")
+done
 {
     echo 'set -e'
     printf 'export PATH=%q HOME=/root TERM=dumb LANG=C.UTF-8\n' "$PATH"
@@ -102,6 +113,7 @@ timeout -k 5 "$timeout_s" "$qemu" \
     -device "virtio-9p-pci,fsdev=work,mount_tag=work" \
     -fsdev "local,id=ctl,path=$ctl,security_model=none" \
     -device "virtio-9p-pci,fsdev=ctl,mount_tag=ctl" \
+    "${share_args[@]}" \
     ${VM_QEMU_ARGS:-} \
     </dev/null >"$ctl/qemu.out" 2>&1 &
 qemu_pid=$!

@@ -28,10 +28,10 @@ set +e; vm/setup.sh; rc=$?; set -e
 ((rc == 77)) && skip "qemu is not available (see above)"
 ((rc == 0)) || { echo "vm/test: vm/setup.sh failed ($rc)" >&2; exit "$rc"; }
 
-corpus=${GESTURED_CORPUS:-}
+corpus=${GESTURED_CORPUS:+$(cd "$GESTURED_CORPUS" && pwd -P)}
 if [[ -z "$corpus" ]]; then
     for c in "$root/../shared/corpus" /work/shared/corpus; do
-        [[ -d "$c" ]] && { corpus=$(cd "$c" && pwd); break; }
+        [[ -d "$c" ]] && { corpus=$(cd "$c" && pwd -P); break; }
     done
 fi
 [[ -n "$corpus" ]] || { echo "vm/test: no corpus (set GESTURED_CORPUS or put it at ../shared/corpus)" >&2; exit 1; }
@@ -57,7 +57,7 @@ fi
 remaining=$((deadline - (SECONDS - started)))
 ((remaining > 60)) || { echo "vm/test: no time left for the VM (${remaining}s of ${deadline}s)" >&2; exit 1; }
 step "running in the VM (timeout ${remaining}s): ${guest[*]}"
-set +e; vm/run.sh --timeout "$remaining" -- "${guest[@]}"; rc=$?; set -e
+set +e; vm/run.sh --timeout "$remaining" --share "$corpus" -- "${guest[@]}"; rc=$?; set -e
 step "done, status $rc"
 ((rc == 77)) && skip "qemu cannot run here (see above)"
 exit "$rc"
