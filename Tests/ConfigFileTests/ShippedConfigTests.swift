@@ -80,11 +80,16 @@ let shippedConfigPath = repositoryFile("config/gestured.toml")
                 current?.append(line)
             }
         }
-        #expect(blocks.count == 2)
-        let kiosk = try ConfigLoader.parse(text: blocks[0], path: "kiosk example")
+        #expect(blocks.count == 3)
+        let selection = try ConfigLoader.parse(text: blocks[0], path: "selection example")
+        let wanted = selection.settings(forDevice: "ELAN Touchscreen", vendor: 0x04f3, product: 0x010c,
+                                        paths: ["/dev/input/event5", "/dev/input/by-id/usb-ELAN_Touchscreen-event-if00"])
+        #expect(wanted.enabled && wanted.grab)
+        #expect(!selection.settings(forDevice: "Atmel maXTouch Touchscreen", vendor: 0, product: 0, paths: ["/dev/input/event6"]).enabled)
+        let kiosk = try ConfigLoader.parse(text: blocks[1], path: "kiosk example")
         #expect(kiosk.engine.regions.map(\.name) == ["exit-edge"])
         #expect(kiosk.devices.first?.grab == true)
-        let button = try ConfigLoader.parse(text: blocks[1], path: "button example")
+        let button = try ConfigLoader.parse(text: blocks[2], path: "button example")
         #expect(button.engine.regions.first?.settings.tap.exclusive == true)
         #expect(button.engine.regions.first?.settings.tap.maxCount == 2)
     }
