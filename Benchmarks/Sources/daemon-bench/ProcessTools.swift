@@ -114,6 +114,12 @@ struct ProcessSample {
     /// VmRSS and VmHWM in KiB.
     var residentKiB: Int
     var peakResidentKiB: Int
+    /// VmRSS split: anonymous (heap, stacks) and file-backed (the binary and its libraries,
+    /// pages shared with every other process that maps them); PSS counts shared pages
+    /// divided among their users.
+    var anonymousKiB: Int
+    var fileKiB: Int
+    var proportionalKiB: Int
     var time: UInt64
 
     static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -136,6 +142,9 @@ struct ProcessSample {
         residentKiB = field(status, "VmRSS")
         peakResidentKiB = field(status, "VmHWM")
         threads = field(status, "Threads")
+        anonymousKiB = field(status, "RssAnon")
+        fileKiB = field(status, "RssFile")
+        proportionalKiB = readFile("/proc/\(pid)/smaps_rollup").map { field($0, "Pss") } ?? 0
         contextSwitches = 0
         voluntarySwitches = 0
         cpuNanoseconds = 0

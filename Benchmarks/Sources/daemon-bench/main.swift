@@ -137,6 +137,7 @@ func latency(_ options: Options) throws {
     let cpuTicks = ProcessSample.cpuPercentFromTicks(from: connected, to: loaded)
     let wall = Double(loaded.time - connected.time) / 1_000_000
     print("daemon CPU:         \(fixed(cpu))% of one core over \(fixed(wall)) s (schedstat; utime+stime: \(fixed(cpuTicks))%), \(loaded.contextSwitches - connected.contextSwitches) context switches, \(loaded.threads) threads")
+    print("daemon RSS split:   after the load: anonymous \(mib(loaded.anonymousKiB)), file \(mib(loaded.fileKiB)), PSS \(mib(loaded.proportionalKiB))")
     print("daemon RSS:         \(mib(started.residentKiB)) idle (no client), \(mib(connected.residentKiB)) with \(n) clients connected, \(mib(loaded.residentKiB)) after the load, peak (VmHWM) \(mib(loaded.peakResidentKiB))")
     print("benchmark client:   \(fixed(Double(ownCPU) / 1_000_000 / wall * 100))% of one core (one poll thread)")
     print("daemon exit:        \(status)\(allDone ? "" : " (TIMED OUT before every client saw the replay end)")")
@@ -174,7 +175,7 @@ func idle(_ options: Options) throws {
     print("idle (\(label)), \(fixed(minutes * 60)) s, 1 subscribed idle client, --no-devices:")
     print("  wakeups:  \(switches) context switches (\(end.voluntarySwitches - start.voluntarySwitches) voluntary) = \(fixed(Double(switches) / minutes)) per minute, \(end.threads) threads")
     print("  CPU:      \(fixed(Double(end.cpuNanoseconds - start.cpuNanoseconds) / 1_000_000, 3)) ms on CPU (\(fixed(ProcessSample.cpuPercent(from: start, to: end), 4))% of one core); utime+stime \(end.cpuTicks - start.cpuTicks) ticks")
-    print("  memory:   VmRSS \(mib(end.residentKiB)), VmHWM \(mib(end.peakResidentKiB))")
+    print("  memory:   VmRSS \(mib(end.residentKiB)) (anonymous \(mib(end.anonymousKiB)), file \(mib(end.fileKiB)); PSS \(mib(end.proportionalKiB))), VmHWM \(mib(end.peakResidentKiB))")
     print("  notify:   \(pings) watchdog pings in the window; exit \(status)")
     defer { fflush(nil) }
     print("ROW| idle, \(label) | \(fixed(Double(switches) / minutes)) | \(fixed(Double(end.cpuNanoseconds - start.cpuNanoseconds) / 1_000_000 / minutes, 3)) ms/min | \(pings) | \(mib(end.residentKiB)) | \(mib(end.peakResidentKiB)) |")
