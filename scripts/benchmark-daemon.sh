@@ -15,9 +15,14 @@ touch_seconds="${SECONDS_OF_TOUCH:-10}"
 idle_seconds="${IDLE_SECONDS:-60}"
 watchdog_usec="${WATCHDOG_USEC:-30000000}"
 
-quiet_build() { grep -v -E '^\[[0-9]+/[0-9]+\]|^(Building|Build |Compiling|Write |Linking)' || true; }
-(cd "$root" && swift build -c release --product gestured 2>&1 | quiet_build)
-(cd "$root/Benchmarks" && swift build -c release --product daemon-bench 2>&1 | quiet_build)
+build() {  # quiet unless the build fails
+    local log
+    log="$(mktemp)"
+    (cd "$1" && swift build -c release --product "$2" >"$log" 2>&1) || { cat "$log"; rm -f "$log"; exit 1; }
+    rm -f "$log"
+}
+build "$root" gestured
+build "$root/Benchmarks" daemon-bench
 gestured="$root/.build/release/gestured"
 bench="$root/Benchmarks/.build/release/daemon-bench"
 
