@@ -41,5 +41,8 @@ let package = Package(
                 .product(name: "GestureCore", package: "gestured"),
             ]
         ),
+        /// The daemon benchmark: starts a release `gestured` and measures it from outside
+        /// (delivery latency to many clients, CPU, memory, idle wakeups). Glibc only.
+        .executableTarget(name: "daemon-bench"),
     ]
 )

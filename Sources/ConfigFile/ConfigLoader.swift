@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)
+#else
 import Foundation
+#endif
 import GestureCore
 
 /// Reads gestured.toml into a `Configuration`. Every problem (TOML syntax, unknown key,
@@ -21,11 +25,11 @@ public enum ConfigLoader {
     /// The file's text, or an error saying why it cannot be read (missing, a directory,
     /// unreadable, not UTF-8: with the line of the first bad byte).
     static func readText(path: String) throws(ConfigError) -> String {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ConfigError(path: path, line: nil, message: "no such file")
         }
-        guard !isDirectory.boolValue else {
+        guard !isDirectory else {
             throw ConfigError(path: path, line: nil, message: "is a directory, not a file")
         }
         guard let data = FileManager.default.contents(atPath: path) else {

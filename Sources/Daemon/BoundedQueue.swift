@@ -1,20 +1,27 @@
-/// A fixed-capacity FIFO ring buffer (no allocation after init).
+/// A FIFO ring buffer holding at most `capacity` elements. Its storage grows (doubling)
+/// only as far as the queue actually fills, never beyond `capacity`, and is then reused
+/// without allocating: an idle or quick client costs a few bytes, not a full queue
+/// (1024 events × 1000 clients would be 24 MiB of resident memory up front).
 struct BoundedQueue<Element> {
-    private var storage: [Element?]
+    private var storage: [Element?] = []
     private var head = 0
     private(set) var count = 0
+    /// The most elements the queue holds.
+    let capacity: Int
+    /// The first allocation's size (for a queue that fills at all).
+    static var initialStorage: Int { 16 }
 
     init(capacity: Int) {
-        storage = Array(repeating: nil, count: max(1, capacity))
+        self.capacity = max(1, capacity)
     }
 
-    var capacity: Int { storage.count }
     var isEmpty: Bool { count == 0 }
-    var isFull: Bool { count == storage.count }
+    var isFull: Bool { count == capacity }
 
     /// Appends; the caller checks `isFull` first.
     mutating func append(_ element: Element) {
         precondition(!isFull, "BoundedQueue overflow")
+        if count == storage.count { grow() }
         storage[(head + count) % storage.count] = element
         count += 1
     }
@@ -26,5 +33,16 @@ struct BoundedQueue<Element> {
         head = (head + 1) % storage.count
         count -= 1
         return element
+    }
+
+    /// Moves the elements, in order, into storage twice as large (capped at `capacity`).
+    private mutating func grow() {
+        let size = min(capacity, max(Self.initialStorage, storage.count * 2))
+        var larger = [Element?](repeating: nil, count: size)
+        for i in 0..<count {
+            larger[i] = storage[(head + i) % storage.count]
+        }
+        storage = larger
+        head = 0
     }
 }

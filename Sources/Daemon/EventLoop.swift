@@ -82,8 +82,8 @@ public final class EventLoop {
     /// Delivers `signal` through the loop.
     ///
     /// Not `sd_event_add_signal`: its signalfd only sees signals blocked in every thread,
-    /// and the Swift async runtime parks the main thread in `sigsuspend` with nothing
-    /// blocked, so a SIGTERM would kill the process there. Instead a handler writes the
+    /// and a thread the Swift runtime starts (an async `main` parks the main thread in
+    /// `sigsuspend` with nothing blocked) would let a SIGTERM kill the process. Instead a handler writes the
     /// signal number to a pipe the loop watches (the self-pipe trick), whatever thread
     /// the kernel picks.
     public func onSignal(_ signal: Int32, handler: @escaping (Int32) -> Void) throws(SystemError) -> SignalWatch {
@@ -103,6 +103,12 @@ public final class EventLoop {
         sigemptyset(&action.sa_mask)
         action.sa_flags = SA_RESTART
         try SystemCall.posixBlocking("sigaction") { sigaction(signal, &action, nil) }
+        // A blocked mask is inherited across exec (a parent that spawns from a thread that
+        // blocks signals, as libdispatch's workers do): unblock it here, on the loop's thread.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, signal)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)  // fails only for an invalid `how`
         return watch
     }
 

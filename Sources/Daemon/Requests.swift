@@ -1,4 +1,3 @@
-import Foundation
 import GestureCore
 
 /// Which events one client receives. Nil lists mean "all".
@@ -36,19 +35,15 @@ struct RequestError: Error, Equatable {
 }
 
 extension Request {
-    /// Parses one line (without its newline). Requests are small and rare, so Foundation's
-    /// JSON parser is fine here.
+    /// Parses one line (without its newline).
     init(line: ArraySlice<UInt8>) throws(RequestError) {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: Data(line), options: [])
-        } catch {
+        guard let value = JSONValue.parse(line) else {
             throw RequestError(message: "malformed JSON")
         }
-        guard let fields = object as? [String: Any] else {
+        guard case .object(let fields) = value else {
             throw RequestError(message: "a request must be a JSON object")
         }
-        guard let type = fields["type"] as? String else {
+        guard case .string(let type)? = fields["type"] else {
             throw RequestError(message: "a request needs a string \"type\"")
         }
         switch type {
@@ -63,13 +58,13 @@ extension Request {
         }
     }
 
-    private static func subscription(_ fields: [String: Any]) throws(RequestError) -> Subscription {
+    private static func subscription(_ fields: [String: JSONValue]) throws(RequestError) -> Subscription {
         var subscription = Subscription()
         for key in fields.keys where !["type", "gestures", "regions", "devices", "touches"].contains(key) {
             throw RequestError(message: "unknown subscribe field \"\(key)\"")
         }
-        if let gestures = fields["gestures"], !(gestures is NSNull) {
-            guard let names = gestures as? [String] else {
+        if let gestures = fields["gestures"], gestures != .null {
+            guard let names = strings(gestures) else {
                 throw RequestError(message: "\"gestures\" must be an array of strings")
             }
             var kinds = Set<GestureKind>()
@@ -82,40 +77,42 @@ extension Request {
             }
             subscription.gestures = kinds
         }
-        if let regions = fields["regions"], !(regions is NSNull) {
-            guard let list = regions as? [Any] else {
-                throw RequestError(message: "\"regions\" must be an array of strings (null: outside every region)")
-            }
+        if let regions = fields["regions"], regions != .null {
+            let problem = RequestError(message: "\"regions\" must be an array of strings (null: outside every region)")
+            guard case .array(let list) = regions else { throw problem }
             var names = Set<String?>()
             for item in list {
-                if item is NSNull {
-                    names.insert(nil)
-                } else if let name = item as? String {
-                    names.insert(name)
-                } else {
-                    throw RequestError(message: "\"regions\" must be an array of strings (null: outside every region)")
+                switch item {
+                case .null: names.insert(nil)
+                case .string(let name): names.insert(name)
+                case .bool, .number, .array, .object: throw problem
                 }
             }
             subscription.regions = names
         }
-        if let devices = fields["devices"], !(devices is NSNull) {
-            guard let names = devices as? [String] else {
+        if let devices = fields["devices"], devices != .null {
+            guard let names = strings(devices) else {
                 throw RequestError(message: "\"devices\" must be an array of strings")
             }
             subscription.devices = Set(names)
         }
-        if let touches = fields["touches"], !(touches is NSNull) {
-            guard let flag = touches as? Bool, isJSONBoolean(touches) else {
+        if let touches = fields["touches"], touches != .null {
+            guard case .bool(let flag) = touches else {
                 throw RequestError(message: "\"touches\" must be true or false")
             }
             subscription.touches = flag
         }
         return subscription
     }
-}
 
-/// On Linux, JSON booleans come back as NSNumber; reject numbers that are not booleans.
-private func isJSONBoolean(_ value: Any) -> Bool {
-    guard let number = value as? NSNumber else { return false }
-    return String(cString: number.objCType) == "c" || type(of: number) == type(of: NSNumber(value: true))
+    /// The strings of an array of strings, nil for anything else.
+    private static func strings(_ value: JSONValue) -> [String]? {
+        guard case .array(let items) = value else { return nil }
+        var strings: [String] = []
+        for item in items {
+            guard case .string(let text) = item else { return nil }
+            strings.append(text)
+        }
+        return strings
+    }
 }

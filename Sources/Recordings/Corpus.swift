@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)
+#else
 import Foundation
+#endif
 
 /// The shared corpus of real recordings: `GESTURED_CORPUS` when set, else `shared/corpus`
 /// found beside the checkout (`../shared/corpus`) or a few levels further up (worktrees).
@@ -29,12 +33,20 @@ public enum Corpus {
 
     /// Every file under the corpus, relative to its root, sorted.
     public static let files: [String] = {
-        guard let root, let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+        guard let root else { return [] }
         var result: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
-                result.append(relative)
+        var folders = [""]
+        while let folder = folders.popLast() {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? root : root + "/" + folder)) ?? []
+            for name in entries {
+                let relative = folder.isEmpty ? name : folder + "/" + name
+                var isDirectory = false
+                guard FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory) else { continue }
+                if isDirectory {
+                    folders.append(relative)
+                } else {
+                    result.append(relative)
+                }
             }
         }
         return result.sorted()
@@ -42,7 +54,7 @@ public enum Corpus {
 
     /// The corpus files of one kind (recordings, descriptions), relative to the root.
     public static func files(of kind: RecordingFileKind) -> [String] {
-        files.filter { RecordingFileKind(fileName: ($0 as NSString).lastPathComponent) == kind }
+        files.filter { RecordingFileKind(fileName: String($0.split(separator: "/").last ?? "")) == kind }
     }
 
     /// The absolute path of a corpus file given relative to the root.

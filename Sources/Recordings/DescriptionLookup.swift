@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)
+#else
 import Foundation
+#endif
 import GestureCore
 
 /// Finds the description for a recording that has none in the file itself.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)
+#else
 import Foundation
+#endif
 import GestureCore
 
 /// Reads recordings in any supported format (detected from the content) and settles each
@@ -45,22 +49,17 @@ public enum RecordingReader {
     // MARK: - Loading
 
     static func load(_ path: String) throws(RecordingError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw RecordingError(path: path, message: "no such file")
         }
-        guard !isDirectory.boolValue else {
+        guard !isDirectory else {
             throw RecordingError(path: path, message: "is a directory, not a recording")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw RecordingError(path: path, message: "cannot open for reading")
         }
-        defer { try? handle.close() }
-        do {
-            return [UInt8](try handle.readToEnd() ?? Data())
-        } catch {
-            throw RecordingError(path: path, message: "cannot read: \(error)")
-        }
+        return [UInt8](data)
     }
 
     // MARK: - Parsing

@@ -1,6 +1,5 @@
 import ArgumentParser
 import ConfigFile
-import Foundation
 import GestureCore
 
 /// `gestured check-config [FILE]`: validates a configuration file without starting anything.

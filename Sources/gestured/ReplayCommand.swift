@@ -1,7 +1,11 @@
 import ArgumentParser
-import Foundation
 import GestureCore
 import Recordings
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `gestured replay`: classifies recordings in virtual time and prints the wire lines a
 /// subscriber would receive.
@@ -48,7 +52,7 @@ struct ReplayCommand: ParsableCommand {
             }
             for recording in parsed {
                 replayer.replay(recording) { bytes in
-                    FileHandle.standardOutput.write(Data(bytes))
+                    writeAll(STDOUT_FILENO, bytes)
                 }
             }
         }

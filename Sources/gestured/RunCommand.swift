@@ -9,7 +9,7 @@ import Recordings
 import Glibc
 #endif
 
-struct RunCommand: AsyncParsableCommand {
+struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Runs the daemon: reads touch devices and serves gestures on the socket.",
@@ -68,13 +68,9 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    /// The daemon runs on the main thread (signals reach it through the loop's self-pipe).
-    func run() async throws {
-        try await MainActor.run { try runDaemon() }
-    }
-
-    @MainActor
-    private func runDaemon() throws {
+    /// The daemon runs on the main thread, the process's only thread (signals reach it
+    /// through the loop's self-pipe).
+    func run() throws {
         let configuration = try configurationFromFile()
         let level = Logger.Level(rawValue: logLevel ?? configuration.daemon.logLevel) ?? .info
         LoggingSystem.bootstrap { label in makeLogHandler(label: label, level: level) }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The daemon benchmark (docs/performance.md, "Daemon (host)"): a release `gestured` measured
+# from outside by `daemon-bench` (Benchmarks/Sources/daemon-bench, Glibc only):
+#  - delivery latency (client receipt − event `time`, both CLOCK_MONOTONIC) for 1, 100 and
+#    1000 subscribed clients while `gestured run --replay --speed 1` plays ten fingers at
+#    240 Hz for 10 s (drag + pinch + rotate: a gesture line per recognizer per frame),
+#    with the daemon's CPU and resident memory;
+#  - idle: `gestured run --no-devices` with one subscribed client that sends nothing, for
+#    60 s, without and with WATCHDOG_USEC (the unit's WatchdogSec=30): wakeups, CPU, memory.
+# Environment: CLIENTS="1 100 1000", SECONDS_OF_TOUCH=10, IDLE_SECONDS=60, WATCHDOG_USEC=30000000.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+clients="${CLIENTS:-1 100 1000}"
+touch_seconds="${SECONDS_OF_TOUCH:-10}"
+idle_seconds="${IDLE_SECONDS:-60}"
+watchdog_usec="${WATCHDOG_USEC:-30000000}"
+
+build() {  # quiet unless the build fails
+    local log
+    log="$(mktemp)"
+    (cd "$1" && swift build -c release --product "$2" >"$log" 2>&1) || { cat "$log"; rm -f "$log"; exit 1; }
+    rm -f "$log"
+}
+build "$root" gestured
+build "$root/Benchmarks" daemon-bench
+gestured="$root/.build/release/gestured"
+bench="$root/Benchmarks/.build/release/daemon-bench"
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), kernel $(uname -r)"
+echo "swift:   $(swift --version 2>&1 | head -1)"
+rows=()
+run() {
+    echo
+    echo "== $* (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    local output
+    output="$("$bench" "$@" --gestured "$gestured")" || { echo "$output"; echo "FAILED: $*" >&2; exit 1; }
+    echo "$output" | grep -v '^ROW|'
+    rows+=("$(echo "$output" | sed -n 's/^ROW|/|/p')")
+}
+for n in $clients; do
+    run latency --clients "$n" --seconds "$touch_seconds"
+done
+latency_rows=("${rows[@]}")
+rows=()
+run idle --seconds "$idle_seconds"
+run idle --seconds "$idle_seconds" --watchdog-usec "$watchdog_usec"
+
+echo
+echo "| clients | latency p50 | p99 | max | gesture lines received | dropped | daemon CPU (% of one core) | RSS, clients connected | peak RSS (VmHWM) |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+printf '%s\n' "${latency_rows[@]}"
+echo
+echo "| idle for ${idle_seconds} s | wakeups per minute | CPU per minute | watchdog pings | VmRSS | VmHWM |"
+echo "|---|---:|---:|---:|---:|---:|"
+printf '%s\n' "${rows[@]}"
