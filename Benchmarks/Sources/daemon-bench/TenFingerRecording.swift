@@ -6,48 +6,24 @@ import Glibc
 /// frame), lifted for 200 ms, again, for about `seconds`. The same motion as the engine
 /// benchmark's "Steady: 10-finger drag+pinch+rotate".
 enum TenFingerRecording {
-    static let header = """
-        # EVEMU 1.3
-        # Synthetic load for the daemon benchmark: ten fingers at 240 Hz (drag + pinch + rotate).
-        # Device description: ELAN Touchscreen (whot/evemu-devices, MIT; see demo/LICENSE.evemu-devices).
-        N: ELAN Touchscreen
-        I: 0003 04f3 010c 0110
-        P: 02 00 00 00 00 00 00 00
-        B: 00 0b 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 04 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 02 00 00 00 00 00 00 00 00
-        B: 03 03 00 00 00 00 80 73 32
-        B: 04 00 00 00 00 00 00 00 00
-        B: 05 00 00 00 00 00 00 00 00
-        B: 11 00 00 00 00 00 00 00 00
-        B: 12 00 00 00 00 00 00 00 00
-        B: 14 00 00 00 00 00 00 00 00
-        B: 15 00 00 00 00 00 00 00 00
-        B: 15 00 00 00 00 00 00 00 00
-        A: 00 0 3312 0 0 10
-        A: 01 0 1872 0 0 10
-        A: 2f 0 9 0 0 0
-        A: 30 0 255 0 0 1
-        A: 31 0 255 0 0 1
-        A: 34 0 1 0 0 0
-        A: 35 0 3312 0 0 10
-        A: 36 0 1872 0 0 10
-        A: 39 0 65535 0 0 0
-        A: 3c 0 3312 0 0 10
-        A: 3d 0 1872 0 0 10
-
-        """
+    /// The device part of demo/demo.events (every line before its first event): the ELAN
+    /// Touchscreen description (whot/evemu-devices, MIT; see demo/LICENSE.evemu-devices).
+    static var header: String {
+        let demo = String(#filePath.split(separator: "/").dropLast(4).joined(separator: "/"))
+        let path = "/" + demo + "/demo/demo.events"
+        guard let file = fopen(path, "r") else { fatalError("cannot read \(path)") }
+        defer { fclose(file) }
+        var text = "# Synthetic load for the daemon benchmark: ten fingers at 240 Hz (drag + pinch + rotate).\n"
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, file) > 0, let line {
+            let current = String(cString: line)
+            if current.hasPrefix("E:") { break }
+            if !current.hasPrefix("#") { text += current }
+        }
+        return "# EVEMU 1.3\n" + text
+    }
 
     static let frameInterval = 1.0 / 240
     /// Frames per stroke (two seconds at 240 Hz).
