@@ -64,7 +64,11 @@ fi
 
 touch_devices=$("$bin/gestured" devices --json 2>/dev/null | grep -c '"used" *: *true' || true)
 if [[ "$demo" == never ]] || [[ "$demo" == auto && "$touch_devices" -gt 0 ]]; then
-    say "$touch_devices touch device(s) in use. Watch gestures with: gesturectl subscribe"
+    if [[ "$touch_devices" -gt 0 ]]; then
+        say "$touch_devices touch device(s) in use. Watch gestures with: gesturectl subscribe"
+    else
+        say "no touch device yet: the daemon picks devices up when they appear (gestured devices lists them)"
+    fi
     exit 0
 fi
 

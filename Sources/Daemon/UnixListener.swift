@@ -27,6 +27,7 @@ public final class UnixListener {
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw SystemError(errno: ENAMETOOLONG, call: "bind", path: path)
         }
+        try UnixListener.createParentDirectory(of: path)
         try UnixListener.removeStaleSocket(at: path)
         let fd = try SystemCall.posixBlocking("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         do throws(SystemError) {
@@ -54,6 +55,21 @@ public final class UnixListener {
 
     deinit {
         close()
+    }
+
+    /// Creates the socket's directory (and its parents, mode 0755) when missing, as for
+    /// `/run/gestured` when the daemon runs by hand rather than with systemd's
+    /// `RuntimeDirectory=`. An existing directory is left as it is.
+    static func createParentDirectory(of path: String) throws(SystemError) {
+        var components = path.split(separator: "/", omittingEmptySubsequences: true).dropLast()
+        guard !components.isEmpty else { return }
+        var directory = path.hasPrefix("/") ? "" : "."
+        while let next = components.popFirst() {
+            directory += "/" + next
+            if mkdir(directory, 0o755) != 0, errno != EEXIST {
+                throw SystemError(errno: errno, call: "mkdir", path: directory)
+            }
+        }
     }
 
     /// Closes the socket and removes the file the daemon created.

@@ -60,9 +60,10 @@ final class DaemonProcess {
     let stderr: Pipe
 
     init(extraArguments: [String] = [], wrapper: [String] = [], environment extraEnvironment: [String: String] = [:],
-         configuration: String = "# defaults\n", stderr: Pipe = Pipe(), inputDirectory: String? = nil) throws {
+         configuration: String = "# defaults\n", stderr: Pipe = Pipe(), inputDirectory: String? = nil,
+         socketName: String = "gestured.sock") throws {
         self.stderr = stderr
-        socketPath = directory.file("gestured.sock")
+        socketPath = directory.file(socketName)
         configPath = directory.file("gestured.toml")
         _ = FileManager.default.createFile(atPath: configPath, contents: Data(configuration.utf8))
         notify = NotifySocket(path: directory.file("notify"))
@@ -125,6 +126,17 @@ final class DaemonProcess {
         #expect(goodbye["reason"] as? String == "stopping")
         #expect(try daemon.waitForExit() == 0)
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+
+    /// Run by hand (no systemd RuntimeDirectory=), the daemon creates the socket's missing
+    /// directory instead of failing to bind.
+    @Test func createsTheSocketDirectoryWhenMissing() throws {
+        let daemon = try DaemonProcess(socketName: "run/gestured/gestured.sock")
+        _ = try daemon.notify.wait(for: "READY=1")
+        let client = try LineClient(path: daemon.socketPath)
+        #expect(try client.readMessage(ofType: "hello")["protocol"] as? Int == 1)
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
     }
 
     @Test func reloadWithABadConfigurationKeepsTheOldOne() throws {
