@@ -52,6 +52,7 @@ let package = Package(
         .executableTarget(
             name: "gesturectl",
             dependencies: [
+                "GestureCore",
                 "GestureClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

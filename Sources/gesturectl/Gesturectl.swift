@@ -1,4 +1,5 @@
 import ArgumentParser
+import GestureCore
 import Foundation
 import GestureClient
 
@@ -8,6 +9,7 @@ struct Gesturectl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gesturectl",
         abstract: "Subscribes to gestured and prints gestures.",
+        version: gesturedVersion,
         subcommands: [Subscribe.self, Status.self, Ping.self]
     )
 }

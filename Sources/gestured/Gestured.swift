@@ -1,4 +1,5 @@
 import ArgumentParser
+import GestureCore
 
 /// `gestured`: touch gestures for Linux kiosks.
 ///
@@ -10,6 +11,7 @@ struct Gestured: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gestured",
         abstract: "Classifies touch input into gestures and serves them over a Unix socket.",
+        version: gesturedVersion,
         subcommands: [RunCommand.self, ReplayCommand.self, DevicesCommand.self, CheckConfigCommand.self]
     )
 }

@@ -156,4 +156,3 @@ struct RunCommand: ParsableCommand {
 let EX_UNAVAILABLE_CODE: Int32 = 69
 
 /// The version reported in `hello` and `status`.
-let gesturedVersion = "0.1.0"
