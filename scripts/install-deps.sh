@@ -5,7 +5,9 @@ set -euo pipefail
 
 packages=(libevdev-dev libsystemd-dev pkg-config evemu-tools socat)
 if [[ "${1:-}" == "--with-vm" ]]; then
-    packages+=(qemu-system-x86 busybox-static cpio python3)
+    # udev: the VM tier starts its systemd-udevd in the guest (hot-plug through sd-device);
+    # installing it never starts it (not in containers, nor where policy-rc.d forbids).
+    packages+=(qemu-system-x86 busybox-static cpio python3 udev)
 fi
 
 missing=()

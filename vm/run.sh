@@ -6,7 +6,7 @@
 # The guest sees the host's / read-only (so the host's toolchain, Swift runtime, libevdev and
 # evemu are all there), the current directory read-write at the same path, fresh tmpfs on
 # /tmp and /run, devtmpfs on /dev (with /dev/uinput and /dev/input/eventN), evdev and uinput
-# loaded, no udev, no network. Each --share DIR is also shared read-only at its own (physical)
+# loaded, no udev running (a test may start one), no network. Each --share DIR is also shared read-only at its own (physical)
 # path: needed for directories the guest's fresh /tmp and /run would hide (a corpus beside a
 # checkout under /tmp, as in CI's clones). COMMAND runs as root from the current directory, under the
 # host's PATH, with stdin from /dev/null; its stdout and stderr are streamed here.

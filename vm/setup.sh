@@ -5,7 +5,8 @@
 #
 # Idempotent: a rerun with everything cached takes well under a second. What it does:
 #   1. installs (apt-get, as root) qemu-system-x86, busybox-static, cpio, evemu-tools,
-#      libevdev-dev if any is missing;
+#      libevdev-dev, udev if any is missing (udev: the systemd-udevd that the e2e driver
+#      starts inside the guest);
 #   2. downloads (never installs) the kernel package linux-image-amd64 depends on, keeps
 #      boot/vmlinuz-* and the few modules the guest needs, and decompresses the bzImage's
 #      xz payload to an ELF vmlinux that qemu boots directly through its PVH entry point;
@@ -28,7 +29,7 @@ die() { echo "vm/setup: error: $*" >&2; exit 1; }
 # precede virtio; virtio_input is optional (a virtio tablet for smoke tests).
 modules=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci
          netfs fscache 9pnet 9pnet_virtio 9p evdev uinput virtio_input)
-packages=(qemu-system-x86 busybox-static cpio evemu-tools libevdev-dev)
+packages=(qemu-system-x86 busybox-static cpio evemu-tools libevdev-dev udev)
 
 # --- 1. host packages ---------------------------------------------------------------
 missing=()

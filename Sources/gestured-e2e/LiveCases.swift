@@ -30,20 +30,29 @@ func processState(_ pid: pid_t) -> Character? {
 struct LiveCases {
     let daemon: DaemonProcess
     let subscriber: Subscriber
-    let corpus: String
     let elanDescription: String
 
-    func hotPlug(_ harness: Harness) {
+    /// The hot-plug cases' names, each starting with `label`.
+    static func hotPlugCaseNames(_ label: String) -> (added: String, removed: String) {
+        ("\(label): a device created after start is announced and used",
+         "\(label): removing a device mid-drag cancels the drag and is announced")
+    }
+
+    /// A device created after start is announced and used; unplugged mid-drag, the drag is
+    /// cancelled and the device announced removed. `label` starts the cases' names and
+    /// tells the daemon runs apart (inotify, udev).
+    func hotPlug(_ harness: Harness, label: String = "hot-plug", deviceName: String = "e2e hotplug ELAN Touchscreen") {
+        let names = LiveCases.hotPlugCaseNames(label)
         var panel: TouchPanel?
-        harness.run("hot-plug: a device created after start is announced and used") {
-            let created = try TouchPanel(descriptionFile: elanDescription, name: "e2e hotplug ELAN Touchscreen")
+        harness.run(names.added) {
+            let created = try TouchPanel(descriptionFile: elanDescription, name: deviceName)
             panel = created
             try awaitDevice(subscriber, created.name, "added")
             try created.tap([Spot(0.7, 0.2)])
             let tap = try subscriber.gestures(until: "tap from the new device") { $0.gesture == "tap" }.last!
             try expect(tap.device == created.name, "tap from \(tap.device)")
         }
-        harness.run("hot-plug: removing a device mid-drag cancels the drag and is announced") {
+        harness.run(names.removed) {
             guard let created = panel else { throw CaseFailure("no hot-plugged device (previous case failed)") }
             _ = subscriber.drain(quiet: 0.4)
             try created.move(from: [Spot(0.2, 0.8)], to: [Spot(0.5, 0.8)], duration: 300, steps: 15)

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Hot-plug through udev: the daemon follows hot-plug with an sd-device monitor when udev
+/// runs (`/run/udev/control` exists) and with inotify on /dev/input when it does not. The
+/// VM has no udev of its own: these cases start the host's `systemd-udevd` (package
+/// `udev`, installed by vm/setup.sh) in the guest, run a second `gestured run` beside it,
+/// repeat the hot-plug cases, and stop udevd again. They run last, after the main daemon
+/// (which ran without udev) has exited.
+struct UdevCases {
+    let gestured: String
+    let config: String
+    let work: String
+    let elanDescription: String
+    /// The main daemon's log: it ran without udev, so it must have chosen inotify.
+    let withoutUdevLog: String
+
+    static let control = "/run/udev/control"
+    static let label = "hot-plug via udev"
+    static let withoutUdev = "without udev (no \(control)) gestured follows hot-plug through inotify"
+    static let start = "udev: systemd-udevd starts, and a new gestured follows hot-plug through its sd-device monitor"
+    static let stop = "udev: gestured exits 0 on SIGTERM, then systemd-udevd stops"
+
+    func run(_ harness: Harness) {
+        harness.run(UdevCases.withoutUdev) {
+            let log = tail(withoutUdevLog, lines: 10_000)
+            try expect(log.contains("following hot-plug") && log.contains("via=inotify"),
+                       "no \"following hot-plug … via=inotify\" in \(withoutUdevLog): \(tail(withoutUdevLog))")
+        }
+        let hotPlug = LiveCases.hotPlugCaseNames(UdevCases.label)
+        guard [UdevCases.start, hotPlug.added, hotPlug.removed, UdevCases.stop].contains(where: harness.wants) else { return }
+
+        let udevLog = "\(work)/udevd.log"
+        var udevd: pid_t?
+        var daemon: DaemonProcess?
+        var subscriber: Subscriber?
+        harness.run(UdevCases.start, always: true) {
+            udevd = try startUdevd(logPath: udevLog)
+            let started = try DaemonProcess(
+                executable: gestured, config: config, socketPath: "\(work)/gestured-udev.sock",
+                logPath: "\(work)/gestured-udev.log")
+            daemon = started
+            let log = tail(started.logPath, lines: 10_000)
+            try expect(log.contains("following hot-plug") && log.contains("via=udev"),
+                       "gestured did not choose udev: \(tail(started.logPath))")
+            let client = try Subscriber(socketPath: started.socketPath)
+            try client.subscribe()
+            subscriber = client
+        }
+        if let daemon, let subscriber {
+            LiveCases(daemon: daemon, subscriber: subscriber, elanDescription: elanDescription)
+                .hotPlug(harness, label: UdevCases.label, deviceName: "e2e udev ELAN Touchscreen")
+        }
+        harness.run(UdevCases.stop, always: true) {
+            let status = daemon?.stop()
+            let udevdStatus = udevd.map(stopUdevd)
+            if harness.failures.contains(where: { $0.hasPrefix("udev") || $0.hasPrefix(UdevCases.label) }) {
+                if let daemon { say("gestured (udev) log, last lines: \(tail(daemon.logPath, lines: 15))") }
+                say("udevd log, last lines: \(tail(udevLog, lines: 25))")
+            }
+            if let status { try expect(status == 0, "gestured exit status \(status): \(daemon.map { tail($0.logPath) } ?? "")") }
+            try expect(udevdStatus != -1, "systemd-udevd did not exit on SIGTERM (killed)")
+        }
+    }
+
+    /// Starts `systemd-udevd --debug` (its log to `logPath`) and waits for its control socket.
+    private func startUdevd(logPath: String) throws(CaseFailure) -> pid_t {
+        guard access(UdevCases.control, F_OK) != 0 else { throw CaseFailure("\(UdevCases.control) exists already: is udev running?") }
+        let candidates = ["/lib/systemd/systemd-udevd", "/usr/lib/systemd/systemd-udevd"]
+        guard let udevd = candidates.first(where: { access($0, X_OK) == 0 }) else {
+            throw CaseFailure("no systemd-udevd (\(candidates.joined(separator: ", "))): install the udev package (vm/setup.sh does)")
+        }
+        let pid = try spawn(udevd, ["--debug"], logPath: logPath)
+        let deadline = monotonicMicroseconds() + 30_000_000
+        while access(UdevCases.control, F_OK) != 0 {
+            if let code = waitForExit(pid, timeout: 0) {
+                throw CaseFailure("systemd-udevd exited with \(code): \(tail(logPath))")
+            }
+            if monotonicMicroseconds() >= deadline {
+                _ = stopUdevd(pid)
+                throw CaseFailure("no \(UdevCases.control) 30 s after starting systemd-udevd: \(tail(logPath))")
+            }
+            pause(milliseconds: 20)
+        }
+        return pid
+    }
+
+    /// SIGTERM, then SIGKILL after 10 s (-1); removes a control socket it left behind so that
+    /// nothing started later takes udev for running.
+    private func stopUdevd(_ pid: pid_t) -> Int32 {
+        kill(pid, SIGTERM)
+        var status = waitForExit(pid, timeout: 10)
+        if status == nil {
+            kill(pid, SIGKILL)
+            _ = waitForExit(pid, timeout: 5)
+            status = -1
+        }
+        unlink(UdevCases.control)
+        return status ?? -1
+    }
+}
