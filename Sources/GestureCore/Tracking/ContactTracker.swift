@@ -134,17 +134,11 @@ public struct ContactTracker: Sendable {
     /// lift, should the device keep reporting.
     public mutating func cancelAll(at time: UInt64) -> Bool {
         beginFrame(at: time)
+        appendLiveContactsCancelled()
         for index in slots.indices {
-            if case .live = slots[index].engagement {
-                append(slots[index].contactID, .cancelled, x: slots[index].committedX, y: slots[index].committedY,
-                    unobserved: slots[index].startedUnobserved)
-            }
             slots[index].cancel()
         }
-        unslotted.discardPending()
         for index in unslotted.tracked.indices where unslotted.tracked[index].engagement == .live {
-            let contact = unslotted.tracked[index]
-            append(contact.contactID, .cancelled, x: contact.x, y: contact.y, unobserved: contact.startedUnobserved)
             unslotted.tracked[index].engagement = .ignored
         }
         frame.fingerCount = 0
@@ -377,16 +371,9 @@ public struct ContactTracker: Sendable {
     /// fresh start are `startedUnobserved`.
     private mutating func dropped(at time: UInt64) -> Bool {
         beginFrame(at: time)
+        appendLiveContactsCancelled()
         for index in slots.indices {
-            if case .live = slots[index].engagement {
-                append(slots[index].contactID, .cancelled, x: slots[index].committedX, y: slots[index].committedY,
-                    unobserved: slots[index].startedUnobserved)
-            }
             slots[index].forget()
-        }
-        unslotted.discardPending()
-        for contact in unslotted.tracked where contact.engagement == .live {
-            append(contact.contactID, .cancelled, x: contact.x, y: contact.y, unobserved: contact.startedUnobserved)
         }
         unslotted.forget()
         discardingUntilReport = true
@@ -396,6 +383,21 @@ public struct ContactTracker: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Adds a `.cancelled` contact to `frame` for every live contact (slotted or not), after
+    /// discarding the unslotted contacts pending in the current, incomplete report.
+    private mutating func appendLiveContactsCancelled() {
+        for index in slots.indices {
+            if case .live = slots[index].engagement {
+                append(slots[index].contactID, .cancelled, x: slots[index].committedX, y: slots[index].committedY,
+                    unobserved: slots[index].startedUnobserved)
+            }
+        }
+        unslotted.discardPending()
+        for contact in unslotted.tracked where contact.engagement == .live {
+            append(contact.contactID, .cancelled, x: contact.x, y: contact.y, unobserved: contact.startedUnobserved)
+        }
+    }
 
     @inline(__always)
     private func isFinger(_ tool: Int32) -> Bool {
