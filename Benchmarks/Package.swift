@@ -43,6 +43,9 @@ let package = Package(
         ),
         /// The daemon benchmark: starts a release `gestured` and measures it from outside
         /// (delivery latency to many clients, CPU, memory, idle wakeups). Glibc only.
-        .executableTarget(name: "daemon-bench"),
+        .executableTarget(
+            name: "daemon-bench",
+            dependencies: [.product(name: "GestureCore", package: "gestured")]
+        ),
     ]
 )

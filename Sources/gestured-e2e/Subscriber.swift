@@ -1,5 +1,6 @@
 import Foundation
 import GestureClient
+import GestureCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,29 +22,8 @@ struct Received {
     var text: String { String(decoding: line, as: UTF8.self) }
 
     /// The `time` field, found without a full decode (the benchmark reads thousands).
-    var time: UInt64? { number(after: "\"time\":") }
-    var seq: UInt64? { number(after: "\"seq\":") }
-
-    private func number(after key: String) -> UInt64? {
-        let pattern = Array(key.utf8)
-        guard line.count >= pattern.count else { return nil }
-        var i = 0
-        while i + pattern.count <= line.count {
-            if line[i] == pattern[0] && Array(line[i..<(i + pattern.count)]) == pattern {
-                var j = i + pattern.count
-                var value: UInt64 = 0
-                var digits = 0
-                while j < line.count, line[j] >= 48, line[j] <= 57 {
-                    value = value * 10 + UInt64(line[j] - 48)
-                    j += 1
-                    digits += 1
-                }
-                return digits > 0 ? value : nil
-            }
-            i += 1
-        }
-        return nil
-    }
+    var time: UInt64? { WireScanner.unsigned(after: Array("\"time\":".utf8), in: line) }
+    var seq: UInt64? { WireScanner.unsigned(after: Array("\"seq\":".utf8), in: line) }
 }
 
 /// A client of the daemon's socket, as any application would be, with blocking reads that

@@ -113,3 +113,21 @@ import Testing
         #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"a":["x",-2,{"k":null},[],true],"b":3}"#)
     }
 }
+
+@Suite struct WireScannerTests {
+    @Test func readsTheNumberAfterAKeyWithoutDecoding() {
+        var writer = JSONWriter()
+        let tap = GestureEvent(kind: .tap, phase: .ended, id: 3, time: 1_000_080_000, region: nil, fingers: 1,
+                               location: Point(x: 0.5, y: 0.5), details: .tap(count: 1))
+        WireEncoder.appendGesture(tap, seq: 42, device: "ELAN \"time\": Touchscreen", to: &writer)
+        #expect(WireScanner.unsigned(after: Array(#""seq":"#.utf8), in: writer.bytes) == 42)
+        // The first occurrence wins; the device name's fake key comes after the real one.
+        #expect(WireScanner.unsigned(after: Array(#""time":"#.utf8), in: writer.bytes) == 1_000_080_000)
+        #expect(WireScanner.unsigned(after: Array(#""dropped":"#.utf8), in: writer.bytes) == nil)
+        #expect(WireScanner.unsigned(after: Array(#""device":"#.utf8), in: writer.bytes) == nil, "a string, not a number")
+        #expect(WireScanner.unsigned(after: [], in: writer.bytes) == nil)
+        writer.bytes.withUnsafeBufferPointer {
+            #expect(WireScanner.unsigned(after: Array(#""id":"#.utf8), in: $0) == 3)
+        }
+    }
+}

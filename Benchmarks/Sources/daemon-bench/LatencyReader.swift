@@ -1,3 +1,4 @@
+import GestureCore
 import Glibc
 
 /// Delivery latencies in 1 µs buckets up to one second, with the rest counted above.
@@ -145,37 +146,15 @@ final class LatencyReader {
         let connection = connections[index]
         lines += 1
         if line.starts(with: Self.gesturePrefix) {
-            guard let time = Self.number(after: Self.timeKey, in: line) else { return }
+            guard let time = WireScanner.unsigned(after: Self.timeKey, in: line) else { return }
             connection.gestures += 1
             histogram.record(received: received, eventTime: time)
             if firstGesture == 0 { firstGesture = received }
             lastGesture = received
         } else if line.starts(with: Self.overflowPrefix) {
-            connection.dropped += Self.number(after: Self.overflowPrefix, in: line) ?? 0
+            connection.dropped += WireScanner.unsigned(after: Self.overflowPrefix, in: line) ?? 0
         } else if line.starts(with: Self.removedPrefix) || line.starts(with: Self.goodbyePrefix) {
             finish(index)
         }
-    }
-
-    /// The unsigned integer right after the first occurrence of `key`.
-    private static func number(after key: [UInt8], in line: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        guard line.count > key.count else { return nil }
-        var i = 0
-        search: while i + key.count <= line.count {
-            for j in 0..<key.count where line[i + j] != key[j] {
-                i += 1
-                continue search
-            }
-            var j = i + key.count
-            var value: UInt64 = 0
-            var digits = 0
-            while j < line.count, line[j] >= 48, line[j] <= 57 {
-                value = value * 10 + UInt64(line[j] - 48)
-                j += 1
-                digits += 1
-            }
-            return digits > 0 ? value : nil
-        }
-        return nil
     }
 }
