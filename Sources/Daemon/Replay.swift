@@ -23,14 +23,15 @@ public final class ReplaySource: InputSource {
     /// The latest recorded time (recordings are not always in order).
     private let lastRecordedTime: UInt64
     private var pipeline: DevicePipeline
-    private let speed: Double
+    private var timeline: ReplayTimeline
     private let loops: Bool
-    /// Monotonic time at which playback started.
-    private let start: UInt64
-    /// Added to recorded times for the current pass (pipeline time = recorded + offset).
-    private var offset: UInt64
     private var index = 0
     private var phase = Phase.playing
+
+    /// Events (and engine timers) handled per `deadlineReached` at most, so that a replay
+    /// running behind (a slow machine, a huge `--speed`) hands the loop back to clients and
+    /// signals between batches instead of catching up in one go.
+    static let maximumStepsPerDispatch = 256
 
     private enum Phase {
         /// Feeding events (and the timers due between them).
@@ -41,37 +42,24 @@ public final class ReplaySource: InputSource {
 
     public init(description: DeviceDescription, events: [InputEvent], path: String?, configuration: Configuration,
                 speed: Double = 1, loops: Bool = false, now: UInt64) {
-        precondition(speed > 0 && speed.isFinite, "speed must be positive")
         self.description = description
         device = DeviceInfo(name: description.name, kind: .replay, path: path)
         recorded = events
         lastRecordedTime = events.map(\.time).max() ?? 0
         pipeline = DevicePipeline(description, settings: configuration.settings(for: description, paths: []))
-        self.speed = speed
+        timeline = ReplayTimeline(firstRecordedTime: events.first?.time ?? 0, speed: speed, now: now)
         self.loops = loops
-        start = now
-        offset = now &- (events.first?.time ?? 0)
-    }
-
-    /// The monotonic time at which pipeline time `t` plays.
-    private func monotonic(_ t: UInt64) -> UInt64 {
-        t <= start ? start : start + UInt64((Double(t - start) / speed).rounded(.up))
-    }
-
-    /// The pipeline time playing at monotonic `now`.
-    private func playing(_ now: UInt64) -> UInt64 {
-        now <= start ? start : start + UInt64(Double(now - start) * speed)
     }
 
     public var nextDeadline: UInt64? {
         let timer = pipeline.nextDeadline
         switch phase {
         case .playing:
-            guard index < recorded.count else { return start }
-            let event = recorded[index].time &+ offset
-            return monotonic(min(event, timer ?? .max))
+            guard index < recorded.count else { return timeline.start }
+            let event = timeline.pipelineTime(recorded: recorded[index].time)
+            return timeline.monotonic(min(event, timer ?? .max))
         case .draining:
-            return timer.map(monotonic) ?? start
+            return timer.map(timeline.monotonic) ?? timeline.start
         }
     }
 
@@ -79,58 +67,115 @@ public final class ReplaySource: InputSource {
         .active
     }
 
+    /// Plays what is due at `now`. Due is decided on the monotonic clock (the one
+    /// `nextDeadline` is given on), so a deadline that came is always played, whatever the
+    /// rounding between the two time scales.
     public func deadlineReached(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
-        let playing = playing(now)
-        while true {
+        var steps = 0
+        while steps < Self.maximumStepsPerDispatch {
+            steps += 1
             switch phase {
             case .playing:
                 guard index < recorded.count else {
-                    let endTime = lastRecordedTime &+ offset
+                    let endTime = timeline.pipelineTime(recorded: lastRecordedTime)
                     pipeline.cancelContacts(at: endTime, into: &sink)
                     phase = .draining(endTime: endTime, timersLeft: DevicePipeline.maximumTimersAtFinish)
                     continue
                 }
                 var event = recorded[index]
-                event.time &+= offset
-                if event.time <= playing {
+                event.time = timeline.pipelineTime(recorded: event.time)
+                if timeline.monotonic(event.time) <= now {
                     // As `Replayer`: the timers due up to an event fire just before it.
                     if let deadline = pipeline.nextDeadline, deadline <= event.time {
                         pipeline.advance(to: event.time, into: &sink)
                     }
                     pipeline.feed(event, touchesInto: &sink)
                     index += 1
-                } else if let deadline = pipeline.nextDeadline, deadline <= playing {
+                } else if let deadline = pipeline.nextDeadline, timeline.monotonic(deadline) <= now {
                     pipeline.advance(to: deadline, into: &sink)
                 } else {
                     return .active
                 }
             case .draining(let endTime, let timersLeft):
                 if let deadline = pipeline.nextDeadline, timersLeft > 0 {
-                    guard deadline <= playing else { return .active }
+                    guard timeline.monotonic(deadline) <= now else { return .active }
                     pipeline.advance(to: deadline, into: &sink)
                     phase = .draining(endTime: endTime, timersLeft: timersLeft - 1)
                     continue
                 }
                 pipeline.cancelAll(at: endTime, into: &sink)
-                guard loops, let first = recorded.first else { return .finished(reason: "end of recording") }
+                guard loops, !recorded.isEmpty else { return .finished(reason: "end of recording") }
                 // The next pass starts just after everything this one did.
-                let passEnd = max(endTime, playing)
-                offset = passEnd + 1 - first.time
+                timeline.startPass(after: max(endTime, timeline.playing(now)))
                 index = 0
                 phase = .playing
                 return .active
             }
         }
+        return .active
     }
 
     public func reconfigure(_ configuration: Configuration, now: UInt64, into sink: inout DaemonSink) -> InputStatus {
-        pipeline.cancelAll(at: playing(now), into: &sink)
+        pipeline.cancelAll(at: timeline.playing(now), into: &sink)
         pipeline = DevicePipeline(description, settings: configuration.settings(for: description, paths: []))
         return .active
     }
 
     public func close(now: UInt64, into sink: inout DaemonSink) {
-        pipeline.cancelAll(at: playing(now), into: &sink)
+        pipeline.cancelAll(at: timeline.playing(now), into: &sink)
+    }
+}
+
+/// The clocks of `run --replay`: recorded time, pipeline time (what the engine and the
+/// wire see: the recording's times shifted so that the first event of the first pass is
+/// the moment playback started) and the loop's monotonic time (pipeline time elapsed since
+/// the start, divided by the speed).
+///
+/// Every conversion saturates instead of trapping, for any recorded time (a first event
+/// at 10^9 s, times going backwards, `UInt64.max`) and any speed in `speedRange`: a time
+/// too large for the clock plays at `UInt64.max`, never; one before the start plays at once.
+public struct ReplayTimeline: Sendable, Equatable {
+    /// The speeds `gestured run --replay --speed` accepts (docs/protocol.md).
+    public static let speedRange: ClosedRange<Double> = 0.01...1000
+
+    /// Monotonic (and pipeline) time at which playback started.
+    public let start: UInt64
+    public let speed: Double
+    /// The recorded time of the first event: it plays at `passStart`.
+    private let firstRecordedTime: UInt64
+    /// Pipeline time of the current pass's first event.
+    public private(set) var passStart: UInt64
+
+    public init(firstRecordedTime: UInt64, speed: Double, now: UInt64) {
+        precondition(Self.speedRange.contains(speed), "speed \(speed) outside \(Self.speedRange)")
+        start = now
+        self.speed = speed
+        self.firstRecordedTime = firstRecordedTime
+        passStart = now
+    }
+
+    /// The pipeline time of recorded time `t` in the current pass.
+    public func pipelineTime(recorded t: UInt64) -> UInt64 {
+        t >= firstRecordedTime
+            ? passStart.saturatingAdd(t - firstRecordedTime)
+            : passStart.saturatingSubtract(firstRecordedTime - t)
+    }
+
+    /// The monotonic time at which pipeline time `t` plays (rounded up: never early).
+    public func monotonic(_ t: UInt64) -> UInt64 {
+        guard t > start else { return start }
+        return start.saturatingAdd(UInt64(clamping: (Double(t - start) / speed).rounded(.up)))
+    }
+
+    /// The pipeline time playing at monotonic `now`.
+    public func playing(_ now: UInt64) -> UInt64 {
+        guard now > start else { return start }
+        return start.saturatingAdd(UInt64(clamping: Double(now - start) * speed))
+    }
+
+    /// Starts the next pass just after pipeline time `end`.
+    public mutating func startPass(after end: UInt64) {
+        passStart = end.saturatingAdd(1)
     }
 }
 

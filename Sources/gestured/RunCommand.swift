@@ -40,7 +40,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Device description for a recording without one (as for `gestured replay --device`).", valueName: "DESC"))
     var device: String?
 
-    @Option(name: .long, help: "Replay speed factor (2: twice as fast).")
+    @Option(name: .long, help: "Replay speed factor, 0.01 to 1000 (2: twice as fast).")
     var speed: Double = 1
 
     @Flag(name: .long, help: "Replay the recording forever.")
@@ -59,7 +59,10 @@ struct RunCommand: ParsableCommand {
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("unknown log level '\(logLevel)'")
         }
-        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
+        let speeds = ReplayTimeline.speedRange
+        guard speeds.contains(speed) else {
+            throw ValidationError("--speed must be between \(speeds.lowerBound) and \(Int(speeds.upperBound)) (got \(speed))")
+        }
         if replay == nil, loop || waitForSubscriber || exitAfterReplay || device != nil || speed != 1 {
             throw ValidationError("--speed, --loop, --wait-for-subscriber, --exit-after-replay and --device go with --replay")
         }

@@ -6,19 +6,30 @@ let microsecondsPerSecond: Double = 1_000_000
 /// Converts a configured duration in milliseconds to microseconds (negative or NaN → 0).
 func microseconds(fromMilliseconds ms: Double) -> UInt64 {
     guard ms.isFinite, ms > 0 else { return ms == .infinity ? UInt64.max : 0 }
-    let us = ms * microsecondsPerMillisecond
-    return us >= 1.8e19 ? UInt64.max : UInt64(us.rounded())
+    return UInt64(clamping: (ms * microsecondsPerMillisecond).rounded())
 }
 
 extension UInt64 {
+    /// The integer part of `value`, clamped to `0...UInt64.max` (NaN gives 0) instead of trapping.
+    public init(clamping value: Double) {
+        // 2^64 is exactly representable; every double below it converts.
+        if value >= 18_446_744_073_709_551_616.0 {
+            self = .max
+        } else if value > 0 {
+            self = UInt64(value)
+        } else {
+            self = 0
+        }
+    }
+
     /// Addition that stops at `UInt64.max` instead of trapping.
-    func saturatingAdd(_ other: UInt64) -> UInt64 {
+    public func saturatingAdd(_ other: UInt64) -> UInt64 {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? .max : sum
     }
 
     /// Subtraction that stops at 0 instead of trapping.
-    func saturatingSubtract(_ other: UInt64) -> UInt64 {
+    public func saturatingSubtract(_ other: UInt64) -> UInt64 {
         self > other ? self - other : 0
     }
 }
