@@ -28,8 +28,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "GestureCore"),
-        .target(name: "Recordings", dependencies: ["GestureCore"]),
-        .target(name: "ConfigFile", dependencies: ["GestureCore"]),
+        /// Whole regular files read with a size limit (FIFOs, devices and symlink loops refused
+        /// with clear words): configuration files and recordings.
+        .target(name: "FileReading"),
+        .target(name: "Recordings", dependencies: ["GestureCore", "FileReading"]),
+        .target(name: "ConfigFile", dependencies: ["GestureCore", "FileReading"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "EvdevInput", dependencies: ["CEvdev", "GestureCore"]),

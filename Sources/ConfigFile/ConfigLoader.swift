@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)
-#else
-import Foundation
-#endif
+import FileReading
 import GestureCore
 
 /// Reads gestured.toml into a `Configuration`. Every problem (TOML syntax, unknown key,
@@ -22,20 +18,20 @@ public enum ConfigLoader {
         return try ConfigurationDecoder(path: path).decode(root)
     }
 
-    /// The file's text, or an error saying why it cannot be read (missing, a directory,
-    /// unreadable, not UTF-8: with the line of the first bad byte).
+    /// The largest configuration file read (checked before reading it): a real one is a
+    /// few KiB, and parsing stays quick at this size (docs/configuration.md, "Limits").
+    public static let maximumFileSize = 1 << 20
+
+    /// The file's text, or an error saying why it cannot be read (missing, a directory, a
+    /// FIFO or device, a symlink loop, unreadable, larger than `maximumFileSize`, not UTF-8:
+    /// with the line of the first bad byte).
     static func readText(path: String) throws(ConfigError) -> String {
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ConfigError(path: path, line: nil, message: "no such file")
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.read(path: path, limit: maximumFileSize)
+        } catch {
+            throw ConfigError(path: path, line: nil, message: error.message)
         }
-        guard !isDirectory else {
-            throw ConfigError(path: path, line: nil, message: "is a directory, not a file")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(path: path, line: nil, message: "cannot be read (permission denied?)")
-        }
-        let bytes = [UInt8](data)
         if let line = firstInvalidUTF8Line(bytes) {
             throw ConfigError(path: path, line: line, message: "the file is not valid UTF-8")
         }
@@ -68,6 +64,12 @@ struct ConfigurationDecoder {
     let path: String
 
     private static let topLevelKeys = ["daemon", "gestures", "geometry", "region", "device"]
+    /// Regions in one list (the top level's, or one device's). With `maximumDevices`, this
+    /// bounds the regions a file can make the daemon build (every device entry with its own
+    /// `[device.gestures]` gets its own copy of the top-level regions) to 65 536 + 1024.
+    static let maximumRegions = 1024
+    /// `[[device]]` entries.
+    static let maximumDevices = 64
     private static let regionKeys = ["name", "rect"]
 
     func decode(_ root: TOMLTable) throws(ConfigError) -> Configuration {
@@ -92,7 +94,12 @@ struct ConfigurationDecoder {
         let regionTables = try root["region"].map { node throws(ConfigError) in try tables(node, key: "region", place: top) } ?? []
         config.engine.regions = try regions(regionTables, base: config.engine.defaults, prefix: "region")
         if let node = root["device"] {
-            for deviceTable in try tables(node, key: "device", place: top) {
+            let deviceTables = try tables(node, key: "device", place: top)
+            if deviceTables.count > Self.maximumDevices {
+                let line = deviceTables[Self.maximumDevices].line
+                throw top.error("more than \(Self.maximumDevices) [[device]] entries (this is number \(Self.maximumDevices + 1))", line: line)
+            }
+            for deviceTable in deviceTables {
                 config.devices.append(try device(deviceTable, config: config, topLevelRegions: regionTables))
             }
         }
@@ -129,6 +136,10 @@ struct ConfigurationDecoder {
     }
 
     private func regions(_ tables: [TOMLTable], base: GestureSettings, prefix: String) throws(ConfigError) -> [Region] {
+        if tables.count > Self.maximumRegions {
+            throw ConfigError(path: path, line: tables[Self.maximumRegions].line,
+                              message: "more than \(Self.maximumRegions) [[\(prefix)]] entries (this is number \(Self.maximumRegions + 1))")
+        }
         var regions: [Region] = []
         var nameLines: [String: Int] = [:]
         for table in tables {

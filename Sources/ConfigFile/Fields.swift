@@ -190,6 +190,8 @@ func quotedList(_ names: [String]) -> String {
 /// ` (did you mean 'slop'?)` for the closest known name within a small edit distance, or
 /// the only known name that starts with `word`.
 func suggestion(for word: String, among names: [String]) -> String {
+    // No known name is this long: spare the edit distance on a huge key.
+    guard word.utf8.count <= 64 else { return "" }
     let scored = names.map { (name: $0, distance: editDistance(word, $0)) }
     if let best = scored.min(by: { $0.distance < $1.distance }),
        best.distance <= max(2, word.count / 3), best.distance < word.count {

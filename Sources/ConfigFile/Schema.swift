@@ -95,6 +95,15 @@ enum Schema {
 
     // MARK: [geometry] and [[device]] geometry
 
+    /// The largest magnitude of a calibration matrix entry (a panel mapped onto a tenth of
+    /// a ten-screen wall needs 0.1 and 0.9; nothing sensible comes near 10).
+    static let maximumCalibrationValue = 10.0
+    /// The smallest |a·e − b·d|: the area the calibrated panel covers, as a fraction of the
+    /// screen. Zero maps every touch onto one line or point.
+    static let minimumCalibrationDeterminant = 0.001
+    /// Millimetres: from a watch face to a video wall.
+    static let physicalSizeRange = 1.0...10_000.0
+
     static var geometry: [Field<DeviceGeometry>] {
         [
             Field(key: "rotation") { (geometry: inout DeviceGeometry, node: TOMLNode, place: Place) throws(ConfigError) in
@@ -105,17 +114,25 @@ enum Schema {
                 geometry.rotation = rotation
             },
             Field(key: "calibration") { (geometry: inout DeviceGeometry, node: TOMLNode, place: Place) throws(ConfigError) in
-                geometry.calibration = try Values.numbers(node, key: "calibration", count: 6, shape: "[a, b, c, d, e, f]", place: place)
+                let matrix = try Values.numbers(node, key: "calibration", count: 6, shape: "[a, b, c, d, e, f]", place: place)
+                guard matrix.allSatisfy({ abs($0) <= maximumCalibrationValue }) else {
+                    throw place.invalid("calibration", "values must be between -\(format(maximumCalibrationValue)) and \(format(maximumCalibrationValue))", line: node.line)
+                }
+                let determinant = matrix[0] * matrix[4] - matrix[1] * matrix[3]
+                guard abs(determinant) >= minimumCalibrationDeterminant else {
+                    throw place.invalid("calibration", "flattens the panel: a·e − b·d = \(format(determinant)) (it must be at least \(minimumCalibrationDeterminant) in size, or every touch lands on one line)", line: node.line)
+                }
+                geometry.calibration = matrix
             },
             Field(key: "physical-size") { (geometry: inout DeviceGeometry, node: TOMLNode, place: Place) throws(ConfigError) in
                 let size = try Values.numbers(node, key: "physical-size", count: nil, shape: "", place: place)
                 switch size.count {
                 case 0:
                     geometry.physicalSize = nil
-                case 2 where size.allSatisfy({ $0 > 0 && $0 <= 10_000 }):
+                case 2 where size.allSatisfy({ physicalSizeRange.contains($0) }):
                     geometry.physicalSize = PhysicalSize(width: size[0], height: size[1])
                 case 2:
-                    throw place.invalid("physical-size", "must be a width and a height in mm, each greater than 0 and at most 10000", line: node.line)
+                    throw place.invalid("physical-size", "must be a width and a height in mm, each from \(format(physicalSizeRange.lowerBound)) to \(format(physicalSizeRange.upperBound))", line: node.line)
                 default:
                     throw place.invalid("physical-size", "must be [width, height] in mm (or [] to use the device's resolution), got \(size.count) numbers", line: node.line)
                 }

@@ -65,6 +65,19 @@ final class TOMLTable {
         nodes[key]
     }
 
+    /// Appends `element` to the array of tables at `key`, in place (copying the array for
+    /// each `[[key]]` header made a file of many of them quadratic); false when `key` holds
+    /// no array of tables.
+    func appendToTableArray(_ key: String, _ element: TOMLTable) -> Bool {
+        guard case .tableArray = nodes[key]?.value, var node = nodes.removeValue(forKey: key),
+              case .tableArray(var elements) = node.value else { return false }
+        node.value = .boolean(false)  // drops the node's reference: `elements` is now unique
+        elements.append(element)
+        node.value = .tableArray(elements)
+        nodes[key] = node
+        return true
+    }
+
     /// Adds or replaces `key` (the parser checks redefinition before calling this).
     func set(_ key: String, _ node: TOMLNode) {
         if nodes[key] == nil {

@@ -3,7 +3,17 @@
 /// keys, basic/literal (multi-line) strings with escapes, integers (decimal, 0x, 0o, 0b),
 /// floats (incl. inf/nan), booleans, arrays and inline tables. Dates and times are
 /// rejected: no gestured key takes one.
+///
+/// Linear in the input, and bounded: values nest at most `maximumNesting` arrays and inline
+/// tables deep and keys have at most `maximumKeyParts` parts, so that no file (the parser
+/// runs inside the daemon on reload) can exhaust the stack or take quadratic time.
 struct TOMLParser {
+    /// Arrays and inline tables one value may nest (gestured's deepest is 3:
+    /// `region = [{ tap = { … } }]`).
+    static let maximumNesting = 16
+    /// Parts of one dotted key or table header (gestured's longest is 4: `device.gestures.tap.slop`).
+    static let maximumKeyParts = 16
+
     private let bytes: [UInt8]
     private let path: String
     private var position = 0
@@ -11,6 +21,8 @@ struct TOMLParser {
     private let root: TOMLTable
     /// The table the latest `[header]` opened; key/value lines go here.
     private var current: TOMLTable
+    /// Arrays and inline tables open around the value being parsed.
+    private var nesting = 0
 
     /// Parses a whole document into its root table.
     static func parse(_ text: String, path: String) throws(ConfigError) -> TOMLTable {
@@ -110,23 +122,23 @@ struct TOMLParser {
         let last = keys[keys.count - 1]
         let name = keys.joined(separator: ".")
         let opened = TOMLTable(origin: .header, line: headerLine, path: keys)
+        // Before `existing` below holds a second reference to the array.
+        if isArray, table.appendToTableArray(last, opened) {
+            return opened
+        }
         guard let existing = table[last] else {
             let value: TOMLValue = isArray ? .tableArray([opened]) : .table(opened)
             table.set(last, TOMLNode(value: value, line: headerLine))
             return opened
         }
         switch (existing.value, isArray) {
-        case (.tableArray(var elements), true):
-            elements.append(opened)
-            table.set(last, TOMLNode(value: .tableArray(elements), line: existing.line))
-            return opened
         case (.table(let sub), false) where sub.origin == .implicit:
             sub.origin = .header
             sub.line = headerLine
             return sub
         case (.table, false), (.tableArray, false):
             throw error("table [\(name)] is already defined (line \(existing.line))")
-        case (.table, true), (.string, _), (.integer, _), (.float, _), (.boolean, _), (.array, _):
+        case (.table, true), (.tableArray, true), (.string, _), (.integer, _), (.float, _), (.boolean, _), (.array, _):
             throw error("'\(name)' is already defined (line \(existing.line)) and is not an array of tables")
         }
     }
@@ -191,6 +203,9 @@ struct TOMLParser {
             guard peek() == UInt8(ascii: ".") else {
                 return keys
             }
+            guard keys.count < Self.maximumKeyParts else {
+                throw error("a key has more than \(Self.maximumKeyParts) dotted parts")
+            }
             position += 1
         }
     }
@@ -208,15 +223,26 @@ struct TOMLParser {
             value = .string(startsWith("'''") ? try parseMultilineString(quote: UInt8(ascii: "'"))
                                                : try parseLiteralString())
         case UInt8(ascii: "["):
+            try enterNesting()
             value = .array(try parseArray())
+            nesting -= 1
         case UInt8(ascii: "{"):
+            try enterNesting()
             value = .table(try parseInlineTable())
+            nesting -= 1
         case nil, UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "#"), UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"):
             throw error("expected a value, found \(describe(peek()))")
         default:
             value = try parseScalarToken()
         }
         return TOMLNode(value: value, line: valueLine)
+    }
+
+    private mutating func enterNesting() throws(ConfigError) {
+        nesting += 1
+        guard nesting <= Self.maximumNesting else {
+            throw error("arrays and inline tables nest more than \(Self.maximumNesting) deep")
+        }
     }
 
     private mutating func parseArray() throws(ConfigError) -> [TOMLNode] {

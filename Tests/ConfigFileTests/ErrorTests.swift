@@ -69,7 +69,7 @@ private func bad(_ text: String, line: Int?, _ message: String) -> BadConfig {
             "'calibration' in [geometry] must be 6 numbers [a, b, c, d, e, f], got 5"),
         bad("[geometry]\ncalibration = [1, 0, 0, 0, 1, \"0\"]\n", line: 2, "'calibration' in [geometry] must be a number, not a string"),
         bad("[geometry]\nphysical-size = [300, 0]\n", line: 2,
-            "'physical-size' in [geometry] must be a width and a height in mm, each greater than 0 and at most 10000"),
+            "'physical-size' in [geometry] must be a width and a height in mm, each from 1 to 10000"),
         bad("[[device]]\nmatch-name = \"x\"\nphysical-size = [300]\n", line: 3,
             "'physical-size' in [[device]] must be [width, height] in mm (or [] to use the device's resolution), got 1 numbers"),
         // Daemon.

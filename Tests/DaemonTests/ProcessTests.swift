@@ -155,6 +155,44 @@ final class DaemonProcess {
         #expect(daemon.log.contains("reload failed, keeping the previous configuration"))
     }
 
+    /// A configuration that overflowed the parser's stack killed the running daemon on
+    /// SIGHUP (issue 13); so could any file the reader blocked on. Each is reported, the old
+    /// configuration stays, and the daemon serves a fresh client.
+    @Test func reloadSurvivesHostileFiles() throws {
+        let daemon = try DaemonProcess()
+        _ = try daemon.notify.wait(for: "READY=1")
+        let hostile: [(String, () throws -> Void)] = [
+            ("nest more than 16 deep", {
+                try ("a = " + String(repeating: "[", count: 20_000) + String(repeating: "]", count: 20_000) + "\n")
+                    .write(toFile: daemon.configPath, atomically: false, encoding: .utf8)
+            }),
+            ("more than 16 dotted parts", {
+                try ("[" + Array(repeating: "a", count: 20_000).joined(separator: ".") + "]\n")
+                    .write(toFile: daemon.configPath, atomically: false, encoding: .utf8)
+            }),
+            ("is a FIFO", {
+                try FileManager.default.removeItem(atPath: daemon.configPath)
+                #expect(mkfifo(daemon.configPath, 0o600) == 0)
+            }),
+            ("symlink loop", {
+                try FileManager.default.removeItem(atPath: daemon.configPath)
+                #expect(symlink(daemon.configPath, daemon.configPath) == 0)
+            }),
+        ]
+        for (problem, write) in hostile {
+            try write()
+            daemon.signal(SIGHUP)
+            _ = try daemon.notify.wait(for: "RELOADING=1")
+            _ = try daemon.notify.wait(for: "READY=1")
+            let client = try LineClient(path: daemon.socketPath)
+            _ = try client.readMessage(ofType: "hello")
+            try client.sync()
+            #expect(daemon.log.contains(problem), "\(problem)")
+        }
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")))
     func socketActivationUsesThePassedSocketAndLeavesItsFile() throws {
         let directory = TemporaryDirectory()

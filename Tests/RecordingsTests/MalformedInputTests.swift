@@ -2,6 +2,9 @@ import Foundation
 import GestureCore
 import Recordings
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Bad input gives a RecordingError naming the file, the line and the problem.
 @Suite("Malformed input")
@@ -90,6 +93,27 @@ struct MalformedInputTests {
         #expect(throws: RecordingError(path: directory + "/empty.desc", message: "file is empty")) {
             try "".write(toFile: directory + "/empty.desc", atomically: true, encoding: .utf8)
             return try RecordingReader.read(path: path, devicePath: directory + "/empty.desc")
+        }
+    }
+
+    /// A symlink loop was reported as "no such file"; a FIFO must be refused without
+    /// waiting for a writer, and a device without reading it.
+    @Test("symlink loop, FIFO, device")
+    func notARegularFile() throws {
+        let directory = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let loop = directory + "/loop.events"
+        #expect(symlink(loop, loop) == 0)
+        #expect(throws: RecordingError(path: loop, message: "too many levels of symbolic links (a symlink loop?)")) {
+            try RecordingReader.read(path: loop)
+        }
+        let fifo = directory + "/fifo.events"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: RecordingError(path: fifo, message: "is a FIFO (named pipe), not a recording")) {
+            try RecordingReader.read(path: fifo)
+        }
+        #expect(throws: RecordingError(path: "/dev/zero", message: "is a device, not a recording")) {
+            try RecordingReader.read(path: "/dev/zero")
         }
     }
 
