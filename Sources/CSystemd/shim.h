@@ -30,6 +30,13 @@ static inline int gestured_accept_nonblocking(int fd) {
     return accept4(fd, (struct sockaddr *)0, (socklen_t *)0, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
+/* renameat2 with RENAME_NOREPLACE: fails with EEXIST rather than replace `newname`; 0 or
+   -1 with errno. */
+static inline int gestured_rename_noreplace(int olddirfd, const char *oldname, int newdirfd, const char *newname) {
+    extern int renameat2(int, const char *, int, const char *, unsigned int);
+    return renameat2(olddirfd, oldname, newdirfd, newname, 1 /* RENAME_NOREPLACE */);
+}
+
 /* pipe2 with O_NONBLOCK | O_CLOEXEC; 0 or -1 with errno. */
 static inline int gestured_pipe_nonblocking(int fds[2]) {
     extern int pipe2(int[2], int);

@@ -63,7 +63,7 @@ final class DaemonProcess {
          configuration: String = "# defaults\n", stderr: Pipe = Pipe(), inputDirectory: String? = nil,
          socketName: String = "gestured.sock") throws {
         self.stderr = stderr
-        socketPath = directory.file(socketName)
+        socketPath = socketName.hasPrefix("/") ? socketName : directory.file(socketName)
         configPath = directory.file("gestured.toml")
         _ = FileManager.default.createFile(atPath: configPath, contents: Data(configuration.utf8))
         notify = NotifySocket(path: directory.file("notify"))
