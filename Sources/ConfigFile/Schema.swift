@@ -165,6 +165,9 @@ enum Schema {
             },
             Field.integer("max-clients", \.daemon.maxClients, 1...65_536),
             Field.integer("client-queue", \.daemon.clientQueueLength, 1...1_048_576),
+            Field(key: "queue-memory") { (config: inout Configuration, node: TOMLNode, place: Place) throws(ConfigError) in
+                config.daemon.queueMemory = try Values.integer(node, key: "queue-memory", range: 1...4096, place: place) << 20
+            },
             Field.choice("slow-client", \.daemon.slowClientPolicy, SlowClientPolicy.allCases.map { ($0.rawValue, $0) }),
             Field(key: "allowed-users") { (config: inout Configuration, node: TOMLNode, place: Place) throws(ConfigError) in
                 config.daemon.allowedUsers = try ids(node, key: "allowed-users", kind: "uid", place: place)

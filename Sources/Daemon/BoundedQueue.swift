@@ -1,7 +1,8 @@
 /// A FIFO ring buffer holding at most `capacity` elements. Its storage grows (doubling)
-/// only as far as the queue actually fills, never beyond `capacity`, and is then reused
-/// without allocating: an idle or quick client costs a few bytes, not a full queue
-/// (1024 events × 1000 clients would be 24 MiB of resident memory up front).
+/// only as far as the queue actually fills, never beyond `capacity`, and is reused without
+/// allocating; once emptied, storage beyond `retainedStorage` slots is given back: an idle
+/// or quick client costs a few bytes, not a full queue (1024 events × 1000 clients would
+/// be 24 MiB of resident memory).
 struct BoundedQueue<Element> {
     private var storage: [Element?] = []
     private var head = 0
@@ -32,8 +33,17 @@ struct BoundedQueue<Element> {
         storage[head] = nil
         head = (head + 1) % storage.count
         count -= 1
+        if count == 0 && storage.count > Self.retainedStorage {
+            // Emptied after a burst: give the storage back (a client that was behind once
+            // must not pin its peak for the rest of its connection).
+            storage = []
+            head = 0
+        }
         return element
     }
+
+    /// The most slots an empty queue keeps allocated.
+    static var retainedStorage: Int { 64 }
 
     /// Moves the elements, in order, into storage twice as large (capped at `capacity`).
     private mutating func grow() {

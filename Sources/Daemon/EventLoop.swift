@@ -171,6 +171,11 @@ public final class IOWatch: EventSource {
     public func setEvents(_ events: UInt32) {
         if let source { _ = sd_event_source_set_io_events(source, events) }
     }
+
+    /// Stops (or resumes) watching the descriptor without giving up the watch.
+    public func setEnabled(_ enabled: Bool) {
+        if let source { _ = sd_event_source_set_enabled(source, enabled ? Int32(SD_EVENT_ON) : Int32(SD_EVENT_OFF)) }
+    }
 }
 
 /// A re-armable one-shot CLOCK_MONOTONIC timer with microsecond accuracy.

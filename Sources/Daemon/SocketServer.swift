@@ -13,10 +13,20 @@ import Musl
 ///
 /// Slow clients: events wait in a per-client queue of `clientQueueLength` lines. When it
 /// is full, `drop-oldest` discards the oldest and later tells the client
-/// `{"type":"overflow","dropped":N}` ahead of the next line it can take; `disconnect`
-/// closes the connection after a best-effort `{"type":"goodbye","reason":…}`. Nothing
-/// ever blocks: sockets are non-blocking and a client is only watched for writability
-/// while it has output pending.
+/// `{"type":"overflow","dropped":N}` ahead of the next line it can take (its `seq` skips
+/// the dropped ones); `disconnect` closes the connection after a best-effort
+/// `{"type":"goodbye","reason":…}`. Nothing ever blocks: sockets are non-blocking and a
+/// client is only watched for writability while it has output pending.
+///
+/// Many stalled clients cost neither memory nor time without bound: all clients' queued
+/// and unsent bytes together stay within `queue-memory` (past it, a client holding more
+/// than its share, the budget divided among the clients, is treated as full), and a client
+/// whose socket is full is not written to again until it is writable (no system call per
+/// event per stalled client). Each dispatch does bounded work (at most
+/// `maximumAcceptsPerDispatch` connections accepted), so `hello`, `status` and signals
+/// are served however many clients are stalled. When `accept` runs out of descriptors
+/// (EMFILE, ENFILE) the listener is not polled again until a client goes or a second has
+/// passed: no spinning. Every log line a client can trigger is rate-limited.
 public final class SocketServer {
     /// The longest request line accepted; a longer one is an error and a close.
     public static let maxLineLength = 64 * 1024
@@ -24,16 +34,25 @@ public final class SocketServer {
     static let maxPendingReplyBytes = 1024 * 1024
     /// Bytes moved from a client's queue into its socket buffer per refill.
     static let refillBytes = 64 * 1024
+    /// Connections accepted per dispatch of the listener (the rest wait for the next turn).
+    static let maximumAcceptsPerDispatch = 64
+    /// How long accepting pauses when descriptors run out, unless a client goes first (µs).
+    static let acceptPause: UInt64 = 1_000_000
 
     private let loop: EventLoop
     private let listener: UnixListener
     private var listenWatch: IOWatch?
+    /// Resumes accepting after a pause for want of descriptors.
+    private var acceptTimer: Timer?
+    private var acceptPaused = false
     private var flushTask: DeferredTask?
     private var settings: DaemonSettings
     private let version: String
     private let startTime: UInt64
-    private var logger: Logger
+    private var log: RateLimitedLogger
     private var clients: [UInt64: Client] = [:]
+    /// Queued and unsent bytes of every client together (see `DaemonSettings.queueMemory`).
+    public private(set) var bufferedBytes = 0
     private var dirty: [Client] = []
     private var nextClientID: UInt64 = 1
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -54,11 +73,12 @@ public final class SocketServer {
         self.listener = listener
         self.settings = settings
         self.version = version
-        self.logger = logger
+        log = RateLimitedLogger(logger: logger, now: { [unowned loop] in loop.now })
         startTime = monotonicMicroseconds()
         listenWatch = try loop.watch(fd: listener.fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
             acceptAll()
         }
+        acceptTimer = try loop.timer { [unowned self] _ in resumeAccepting() }
         flushTask = try loop.deferredTask { [unowned self] in flushDirty() }
     }
 
@@ -120,27 +140,53 @@ public final class SocketServer {
 
     private func enqueue(_ event: EncodedEvent, to client: Client) {
         guard !client.closed else { return }
-        if client.queue.isFull {
-            // The queue holds what the socket would not take: try the socket first.
+        if isFull(client) {
+            // The queue holds what the socket would not take: try the socket first (not
+            // when it said it was full: it says when it has room).
             flush(client)
             if client.closed { return }
         }
-        if client.queue.isFull {
+        if isFull(client) {
             switch settings.slowClientPolicy {
             case .dropOldest:
-                _ = client.queue.popFirst()
-                client.dropped += 1
-                counters.dropped += 1
+                if popFirst(from: client) != nil {
+                    client.dropped += 1
+                    counters.dropped += 1
+                } else {
+                    // Over its share of the budget with nothing queued (unsent bytes only):
+                    // this event is the one dropped.
+                    client.dropped += 1
+                    counters.dropped += 1
+                    return
+                }
             case .disconnect:
                 counters.slowDisconnects += 1
-                logger.notice("disconnecting slow client", metadata: client.metadata(["queued": "\(client.queue.count)"]))
+                log.log(.notice, "disconnecting slow client", client.metadata(["queued": "\(client.queue.count)"]))
                 close(client, farewell: ControlMessage.goodbye(reason: "too slow: \(client.queue.count) events unread"))
                 return
             }
         }
         client.queue.append(event)
+        client.queuedBytes += event.byteCount
+        bufferedBytes += event.byteCount
         counters.sent += 1
         markDirty(client)
+    }
+
+    /// Whether `client` may take no more events now: its queue is full, or all clients
+    /// together are over the memory budget and this one holds more than its share.
+    private func isFull(_ client: Client) -> Bool {
+        client.queue.isFull || (bufferedBytes > settings.queueMemory && client.bufferedBytes >= fairShare)
+    }
+
+    /// Each client's share of `queueMemory`.
+    private var fairShare: Int { settings.queueMemory / max(1, clients.count) }
+
+    private func popFirst(from client: Client) -> EncodedEvent? {
+        guard let event = client.queue.popFirst() else { return nil }
+        client.queuedBytes -= event.byteCount
+        bufferedBytes -= event.byteCount
+        return event
     }
 
     // MARK: Stopping
@@ -153,8 +199,10 @@ public final class SocketServer {
         guard !stopped else { return }
         stopped = true
         listenWatch?.cancel()
+        acceptTimer?.cancel()
         flushDirty()
         for client in Array(clients.values) where !client.closed {
+            client.blocked = false  // one last try, whatever the socket said before
             flush(client)
         }
         flushTask?.cancel()
@@ -168,16 +216,23 @@ public final class SocketServer {
     // MARK: Accepting
 
     private func acceptAll() {
-        while true {
+        for _ in 0..<SocketServer.maximumAcceptsPerDispatch {
             let accepted: IOResult<Int32>
             do {
                 accepted = try SystemCall.posix("accept4") {
                     gestured_accept_nonblocking(listener.fd)
                 }
             } catch {
-                // ECONNABORTED, EMFILE, …: log and wait for the next readiness.
-                logger.warning("accept failed", metadata: ["error": "\(error)"])
-                return
+                switch error.errno {
+                case ECONNABORTED, EPROTO, EPERM:
+                    continue  // that connection is gone (or refused by a security module): the next may be fine
+                default:
+                    // EMFILE, ENFILE, ENOBUFS, ENOMEM or worse: the listener would stay
+                    // readable and be retried at once, forever. Stop polling it until a
+                    // client goes (a descriptor frees) or the pause has passed.
+                    pauseAccepting(error)
+                    return
+                }
             }
             switch accepted {
             case .wouldBlock:
@@ -188,17 +243,32 @@ public final class SocketServer {
         }
     }
 
+    private func pauseAccepting(_ error: SystemError) {
+        guard !acceptPaused, !stopped else { return }
+        acceptPaused = true
+        log.log(.warning, "cannot accept connections: pausing until a client goes or for a second", ["error": "\(error)"])
+        listenWatch?.setEnabled(false)
+        acceptTimer?.schedule(at: loop.now.saturatingAdd(SocketServer.acceptPause))
+    }
+
+    private func resumeAccepting() {
+        guard acceptPaused, !stopped else { return }
+        acceptPaused = false
+        acceptTimer?.schedule(at: nil)
+        listenWatch?.setEnabled(true)
+    }
+
     private func admit(_ fd: Int32) {
         let credentials = peerCredentials(fd)
         if clients.count >= settings.maxClients {
             counters.rejected += 1
-            logger.notice("refusing client: limit reached", metadata: ["limit": "\(settings.maxClients)"])
+            log.log(.notice, "refusing client: limit reached", ["limit": "\(settings.maxClients)"])
             refuse(fd, ControlMessage.error("too many clients (limit \(settings.maxClients))"))
             return
         }
         if !isAllowed(credentials) {
             counters.rejected += 1
-            logger.notice("refusing client: not allowed", metadata: ["uid": "\(credentials.map { "\($0.uid)" } ?? "?")"])
+            log.log(.notice, "refusing client: not allowed", ["uid": "\(credentials.map { "\($0.uid)" } ?? "?")"])
             refuse(fd, ControlMessage.error("permission denied"))
             return
         }
@@ -209,14 +279,14 @@ public final class SocketServer {
                 handle(client, revents: revents)
             }
         } catch {
-            logger.error("cannot watch client", metadata: ["error": "\(error)"])
+            log.log(.error, "cannot watch client", ["error": "\(error)"])
             Glibc.close(fd)
             return
         }
         clients[client.id] = client
         counters.connections += 1
         clientsChanged?()
-        logger.debug("client connected", metadata: client.metadata())
+        log.log(.debug, "client connected", client.metadata())
         reply(ControlMessage.hello(version: version, devices: devices), to: client)
     }
 
@@ -244,10 +314,11 @@ public final class SocketServer {
             read(client)
         }
         if !client.closed, revents & UInt32(EPOLLOUT.rawValue) != 0 {
+            client.blocked = false
             flush(client)
         }
         if !client.closed, revents & (UInt32(EPOLLHUP.rawValue) | UInt32(EPOLLERR.rawValue)) != 0, revents & UInt32(EPOLLIN.rawValue) == 0 {
-            logger.debug("client hung up", metadata: client.metadata())
+            log.log(.debug, "client hung up", client.metadata())
             close(client, farewell: nil)
         }
     }
@@ -259,7 +330,7 @@ public final class SocketServer {
                 readBuffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
             }
         } catch {
-            logger.debug("client read failed", metadata: client.metadata(["error": "\(error)"]))
+            log.log(.debug, "client read failed", client.metadata(["error": "\(error)"]))
             close(client, farewell: nil)
             return
         }
@@ -292,7 +363,7 @@ public final class SocketServer {
     }
 
     private func tooLong(_ client: Client) {
-        logger.notice("closing client: request line too long", metadata: client.metadata())
+        log.log(.notice, "closing client: request line too long", client.metadata())
         close(client, farewell: ControlMessage.error("request line longer than \(SocketServer.maxLineLength) bytes"))
     }
 
@@ -302,7 +373,7 @@ public final class SocketServer {
         do {
             request = try Request(line: line)
         } catch {
-            logger.debug("bad request", metadata: client.metadata(["error": "\(error.message)"]))
+            log.log(.debug, "bad request", client.metadata(["error": "\(error.message)"]))
             reply(ControlMessage.error(error.message), to: client)
             return
         }
@@ -314,7 +385,7 @@ public final class SocketServer {
         case .subscribe(let subscription):
             client.subscription = subscription
             wantsTouches = clients.values.contains { $0.subscription.touches }
-            logger.debug("client subscribed", metadata: client.metadata(["subscription": "\(subscription)"]))
+            log.log(.debug, "client subscribed", client.metadata(["subscription": "\(subscription)"]))
             clientSubscribed?()
         }
     }
@@ -332,17 +403,24 @@ public final class SocketServer {
     }
 
     private func reply(_ line: [UInt8], to client: Client) {
-        if client.pendingOutput > SocketServer.maxPendingReplyBytes {
-            logger.notice("closing client: replies unread", metadata: client.metadata())
+        let overBudget = bufferedBytes > settings.queueMemory && client.bufferedBytes >= fairShare
+        if client.pendingOutput > SocketServer.maxPendingReplyBytes || (overBudget && client.pendingOutput > 0) {
+            log.log(.notice, "closing client: replies unread", client.metadata())
             close(client, farewell: nil)
             return
         }
-        client.output.append(contentsOf: line)
+        appendOutput(line, to: client)
         markDirty(client)
     }
 
+    private func appendOutput(_ bytes: [UInt8], to client: Client) {
+        client.output.append(contentsOf: bytes)
+        bufferedBytes += bytes.count
+    }
+
     private func markDirty(_ client: Client) {
-        guard !client.dirty else { return }
+        // A blocked client is flushed when its socket says it is writable.
+        guard !client.dirty, !client.blocked else { return }
         client.dirty = true
         dirty.append(client)
         flushTask?.schedule()
@@ -357,12 +435,19 @@ public final class SocketServer {
         }
     }
 
-    /// Writes as much as the socket takes; keeps EPOLLOUT interest only while output remains.
+    /// Writes as much as the socket takes; keeps EPOLLOUT interest only while output
+    /// remains. Does nothing while the socket is known to be full (`blocked`).
     private func flush(_ client: Client) {
+        guard !client.blocked else { return }
         while true {
             if client.outputOffset == client.output.count {
-                client.output.removeAll(keepingCapacity: true)
                 client.outputOffset = 0
+                if client.queue.isEmpty && client.dropped == 0 {
+                    // Caught up: give the buffer back (a burst must not pin 64 KiB per client).
+                    client.output = []
+                    break
+                }
+                client.output.removeAll(keepingCapacity: true)
                 refill(client)
                 if client.output.isEmpty { break }
             }
@@ -374,12 +459,13 @@ public final class SocketServer {
                     }
                 }
             } catch {
-                logger.debug("client write failed", metadata: client.metadata(["error": "\(error)"]))
+                log.log(.debug, "client write failed", client.metadata(["error": "\(error)"]))
                 close(client, farewell: nil)
                 return
             }
             switch result {
             case .wouldBlock:
+                client.blocked = true
                 if client.outputOffset > client.output.count / 2 {
                     client.output.removeSubrange(..<client.outputOffset)
                     client.outputOffset = 0
@@ -388,21 +474,29 @@ public final class SocketServer {
                 return
             case .processed(let count):
                 client.outputOffset += count
+                bufferedBytes -= count
             }
         }
         updateInterest(client)
     }
 
-    /// Moves queued events into the output buffer, numbering them, after an overflow notice.
+    /// Moves queued events into the output buffer, numbering them, after an overflow
+    /// notice when events were dropped (`seq` then skips the dropped ones, as
+    /// docs/protocol.md says, so the gap is visible in the numbers too).
     private func refill(_ client: Client) {
+        let before = client.output.count
         if client.dropped > 0 {
             client.output.append(contentsOf: ControlMessage.overflow(dropped: client.dropped))
+            client.seq += client.dropped
             client.dropped = 0
         }
-        while client.output.count < SocketServer.refillBytes, let event = client.queue.popFirst() {
+        // Past the budget, a stalled client's unsent bytes must stay within its share.
+        let limit = bufferedBytes > settings.queueMemory ? max(4096, min(SocketServer.refillBytes, fairShare)) : SocketServer.refillBytes
+        while client.output.count < limit, let event = popFirst(from: client) {
             client.seq += 1
             event.append(seq: client.seq, to: &client.output)
         }
+        bufferedBytes += client.output.count - before
     }
 
     private func updateInterest(_ client: Client) {
@@ -426,12 +520,15 @@ public final class SocketServer {
         client.watch?.cancel()
         client.watch = nil
         Glibc.close(client.fd)
+        bufferedBytes -= client.bufferedBytes
         clients[client.id] = nil
+        // A descriptor just freed.
+        resumeAccepting()
         clientsChanged?()
         if client.subscription.touches {
             wantsTouches = clients.values.contains { $0.subscription.touches }
         }
-        logger.debug("client closed", metadata: client.metadata())
+        log.log(.debug, "client closed", client.metadata())
     }
 }
 
@@ -448,6 +545,10 @@ final class Client {
     var output: [UInt8] = []
     var outputOffset = 0
     var queue: BoundedQueue<EncodedEvent>
+    /// Bytes of the lines in `queue` (with room for their seq).
+    var queuedBytes = 0
+    /// The socket said it was full (EAGAIN); nothing is written until it is writable.
+    var blocked = false
     /// Events dropped since the last overflow notice.
     var dropped: UInt64 = 0
     /// The last seq sent.
@@ -464,6 +565,8 @@ final class Client {
     }
 
     var pendingOutput: Int { output.count - outputOffset }
+    /// What this client holds of the server's `queueMemory`.
+    var bufferedBytes: Int { queuedBytes + pendingOutput }
 
     func metadata(_ extra: Logger.Metadata = [:]) -> Logger.Metadata {
         var metadata: Logger.Metadata = ["client": "\(id)"]

@@ -16,6 +16,10 @@ public struct DaemonSettings: Sendable, Hashable {
     public var maxClients: Int = 64
     /// Events queued per client before the slow-client policy applies.
     public var clientQueueLength: Int = 1024
+    /// Bytes all clients' queued and unsent lines may take together; past it, a client
+    /// holding more than its share (this divided by the clients connected) is treated as
+    /// full, whatever `clientQueueLength` says.
+    public var queueMemory: Int = 32 << 20
     public var slowClientPolicy: SlowClientPolicy = .dropOldest
     /// When non-empty, only these uids (or members of `allowedGroups`) may connect.
     public var allowedUsers: [UInt32] = []
