@@ -1,3 +1,5 @@
+import GestureCore
+
 /// A configuration file that cannot be read or is not valid: names the file, the line
 /// (when the problem has one) and the problem, as `gestured.toml:12: unknown key …`.
 public struct ConfigError: Error, CustomStringConvertible, Sendable, Hashable {
@@ -14,11 +16,12 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable, Hashable {
         self.message = message
     }
 
-    /// `path:line: message`, or `path: message` without a line.
+    /// `path:line: message`, or `path: message` without a line; control characters (a
+    /// key or value quoted from the file) escaped, so the line is safe to print and log.
     public var description: String {
         if let line {
-            return "\(path):\(line): \(message)"
+            return DisplayText.escaped("\(path):\(line): \(message)")
         }
-        return "\(path): \(message)"
+        return DisplayText.escaped("\(path): \(message)")
     }
 }

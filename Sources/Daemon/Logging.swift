@@ -1,4 +1,5 @@
 import CSystemd
+import GestureCore
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +39,7 @@ public struct JournalLogHandler: LogHandler {
             "CODE_FUNC=\(event.function)",
         ]
         for (key, value) in merged {
-            fields.append("\(JournalLogHandler.fieldName(key))=\(value)")
+            fields.append("\(JournalLogHandler.fieldName(key))=\(DisplayText.escaped("\(value)"))")
         }
         let cStrings = fields.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
@@ -116,10 +117,12 @@ extension StderrLogHandler {
 public enum LogRecord {
     /// `message key=value …`, keys sorted; a value with spaces, quotes or `=` is quoted
     /// (`device="ELAN Touchscreen"`), so the line stays one unambiguous record.
+    /// Control characters (from a client's request, a device name, a file) are escaped:
+    /// no record can span lines or carry terminal escapes.
     public static func text(message: Logger.Message, metadata: Logger.Metadata) -> String {
-        var text = "\(message)"
+        var text = DisplayText.escaped("\(message)")
         for key in metadata.keys.sorted() {
-            text += " \(key)=\(quotedIfNeeded("\(metadata[key]!)"))"
+            text += " \(DisplayText.escaped(key))=\(quotedIfNeeded(DisplayText.escaped("\(metadata[key]!)")))"
         }
         return text
     }

@@ -48,21 +48,30 @@ extension Request {
         }
         switch type {
         case "ping":
+            try Request.check(fields, of: type, allowing: [])
             self = .ping
         case "status":
+            try Request.check(fields, of: type, allowing: [])
             self = .status
         case "subscribe":
+            try Request.check(fields, of: type, allowing: ["gestures", "regions", "devices", "touches"])
             self = .subscribe(try Request.subscription(fields))
         default:
             throw RequestError(message: "unknown request type \"\(type)\"")
         }
     }
 
+    /// Every field but `type` must be one of `known` (docs/protocol.md: an unknown field is
+    /// an error, so a misspelt option is not silently ignored). The first unknown one in
+    /// sorted order is named, so the message does not depend on hashing.
+    private static func check(_ fields: [String: JSONValue], of type: String, allowing known: Set<String>) throws(RequestError) {
+        if let unknown = fields.keys.filter({ $0 != "type" && !known.contains($0) }).min() {
+            throw RequestError(message: "unknown \(type) field \"\(unknown)\"")
+        }
+    }
+
     private static func subscription(_ fields: [String: JSONValue]) throws(RequestError) -> Subscription {
         var subscription = Subscription()
-        for key in fields.keys where !["type", "gestures", "regions", "devices", "touches"].contains(key) {
-            throw RequestError(message: "unknown subscribe field \"\(key)\"")
-        }
         if let gestures = fields["gestures"], gestures != .null {
             guard let names = strings(gestures) else {
                 throw RequestError(message: "\"gestures\" must be an array of strings")

@@ -96,7 +96,7 @@ public enum DeviceListing {
         for report in reports {
             let summary = DeviceSummary(report)
             out += summary.node
-            if let name = summary.name { out += "  \"\(name)\"" }
+            if let name = summary.name { out += "  \"\(DisplayText.escaped(name))\"" }
             if let id = summary.usbID { out += "  [\(id)]" }
             out += "\n"
             if let kind = summary.kind {

@@ -55,9 +55,10 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable {
         self.message = message
     }
 
-    /// `PATH:LINE: message`, or `PATH: message`.
+    /// `PATH:LINE: message`, or `PATH: message`; control characters (bytes quoted from
+    /// the file) escaped, so the line is safe to print and log.
     public var description: String {
-        if let line { return "\(path):\(line): \(message)" }
-        return "\(path): \(message)"
+        if let line { return DisplayText.escaped("\(path):\(line): \(message)") }
+        return DisplayText.escaped("\(path): \(message)")
     }
 }

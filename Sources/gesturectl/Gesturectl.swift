@@ -2,6 +2,9 @@ import ArgumentParser
 import GestureCore
 import Foundation
 import GestureClient
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `gesturectl`: a client of the gestured socket.
 @main
@@ -16,6 +19,8 @@ struct Gesturectl: AsyncParsableCommand {
 
 /// `EX_UNAVAILABLE`: the daemon cannot be reached.
 let exitUnavailable = ExitCode(69)
+/// `EX_IOERR`: standard output cannot be written (a closed pipe, a full disk).
+let exitOutputFailed = ExitCode(74)
 
 struct SocketOption: ParsableArguments {
     @Option(name: .long, help: "The daemon's socket (default: $GESTURED_SOCKET or /run/gestured/gestured.sock).")
@@ -25,7 +30,7 @@ struct SocketOption: ParsableArguments {
         do {
             return try GestureClient.connect(path: socket ?? GestureClient.defaultSocketPath)
         } catch {
-            FileHandle.standardError.write(Data("gesturectl: \(error)\n".utf8))
+            printError("\(error)")
             throw exitUnavailable
         }
     }
@@ -56,9 +61,9 @@ struct Subscribe: AsyncParsableCommand {
         )
         for try await received in client.received {
             if json {
-                printLine(received.text)
+                try printLine(received.text)
             } else if let line = describe(received.message) {
-                printLine(line)
+                try printLine(DisplayText.escaped(line))  // names come from devices and files
             }
             if case .goodbye = received.message { break }
         }
@@ -67,9 +72,34 @@ struct Subscribe: AsyncParsableCommand {
 }
 
 /// Writes one line to standard output at once (unbuffered), so events show up as they
-/// arrive even through a pipe (`gesturectl subscribe | grep tap`).
-func printLine(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+/// arrive even through a pipe (`gesturectl subscribe | grep tap`). When the output cannot
+/// be written (a reader that went away while SIGPIPE is ignored, `/dev/full`), says so and
+/// ends the command with `EX_IOERR` (74).
+func printLine(_ line: String) throws {
+    if let code = writeAll(STDOUT_FILENO, Array((line + "\n").utf8)) {
+        printError("cannot write to standard output: \(String(cString: strerror(code)))")
+        throw exitOutputFailed
+    }
+}
+
+/// One line on standard error, best effort (there is nowhere left to report its failure).
+func printError(_ message: String) {
+    _ = writeAll(STDERR_FILENO, Array("gesturectl: \(message)\n".utf8))
+}
+
+/// Writes every byte, retrying after partial writes and EINTR; nil, or the errno of the
+/// write that failed.
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        offset += written
+    }
+    return nil
 }
 
 /// One human-readable line per message; nil for the greeting.
@@ -120,14 +150,14 @@ struct Status: AsyncParsableCommand {
         for try await received in client.received {
             guard case .status(let status) = received.message else { continue }
             if json {
-                print(received.text)
+                try printLine(received.text)
             } else {
-                print("gestured \(status.version), up \(status.uptime) s")
-                print("clients: \(status.clients) (limit \(status.maxClients))")
-                print("devices: \(status.devices.isEmpty ? "none" : "")")
-                for device in status.devices { print("  \(device.name) (\(device.kind)\(device.path.map { ", \($0)" } ?? ""))") }
+                try printLine("gestured \(status.version), up \(status.uptime) s")
+                try printLine("clients: \(status.clients) (limit \(status.maxClients))")
+                try printLine("devices: \(status.devices.isEmpty ? "none" : "")")
+                for device in status.devices { try printLine("  \(DisplayText.escaped(device.name)) (\(device.kind)\(device.path.map { ", \($0)" } ?? ""))") }
                 let c = status.counters
-                print("events: \(c.events), sent: \(c.sent), dropped: \(c.dropped), connections: \(c.connections), refused: \(c.rejected), slow disconnects: \(c.slowDisconnects)")
+                try printLine("events: \(c.events), sent: \(c.sent), dropped: \(c.dropped), connections: \(c.connections), refused: \(c.rejected), slow disconnects: \(c.slowDisconnects)")
             }
             return
         }
@@ -144,7 +174,7 @@ struct Ping: AsyncParsableCommand {
         try client.ping()
         for try await message in client.messages {
             if case .pong = message {
-                print("pong")
+                try printLine("pong")
                 return
             }
         }

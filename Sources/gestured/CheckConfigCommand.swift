@@ -21,9 +21,9 @@ struct CheckConfigCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode.failure
         }
-        print("\(file): OK")
+        print(DisplayText.escaped("\(file): OK"))
         for line in Self.summary(of: configuration) {
-            print("  \(line)")
+            print("  \(DisplayText.escaped(line))")  // region and device names come from the file
         }
     }
 

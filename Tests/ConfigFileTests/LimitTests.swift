@@ -96,6 +96,13 @@ import Glibc
         #expect(error("[geometry]\n" + line + "\n") == ConfigError(path: "g.toml", line: 2, message: message))
     }
 
+    /// A key or value quoted in a message keeps its escapes escaped (TOML's `\u001b` would
+    /// otherwise put a raw ESC on the operator's terminal and in the log).
+    @Test func errorsEscapeControlCharactersTheyQuote() {
+        let error = error(#"[daemon]"# + "\n" + #""\u001b[2J\u0000" = 1"# + "\n")
+        #expect(error?.description == #"g.toml:2: unknown key '\u{1B}[2J\u{0}' in [daemon]"#)
+    }
+
     @Test func sensibleGeometryIsAccepted() throws {
         let configuration = try ConfigLoader.parse(text: """
             [geometry]

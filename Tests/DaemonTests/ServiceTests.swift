@@ -1,5 +1,6 @@
 import Daemon
 import Foundation
+import GestureCore
 import Logging
 import Testing
 #if canImport(Glibc)
@@ -43,6 +44,33 @@ import Glibc
                                   metadata: ["error": "gestured.toml:3: unknown key 'x'", "device": "ELAN Touchscreen", "empty": ""])
         #expect(text == #"reload failed, keeping the previous configuration device="ELAN Touchscreen" empty="" error="gestured.toml:3: unknown key 'x'""#)
         #expect(LogRecord.text(message: "m", metadata: ["say": #"a "b" c\d"#]) == #"m say="a \"b\" c\\d""#)
+    }
+
+    /// Bytes a client or a file chose (ESC, NUL, newlines) are escaped in every log record:
+    /// no terminal escape reaches an operator's screen and no record forges another.
+    @Test func logRecordsEscapeControlCharacters() {
+        let text = LogRecord.text(message: "bad request\u{1B}[2J", metadata: ["error": "unknown request type \"\u{1B}[31mx\ngestured: critical: forged\u{0}\u{9B}\""])
+        // Inside a quoted value a backslash is doubled (LogRecord's quoting), escapes included.
+        #expect(text == #"bad request\u{1B}[2J error="unknown request type \"\\u{1B}[31mx\\ngestured: critical: forged\\u{0}\\u{9B}\"""#)
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        #expect(DisplayText.escaped("tab\there\r\\ é ✓") == #"tab\there\r\ é ✓"#)
+    }
+
+    /// The same through a real daemon: a hostile request line ends up escaped on stderr.
+    @Test func aHostileRequestCannotForgeLogLines() throws {
+        let daemon = try DaemonProcess()
+        _ = try daemon.notify.wait(for: "READY=1")
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try client.readMessage(ofType: "hello")
+        client.send(#"{"type":"\u001b[31mred\ngestured: critical: forged\u0000"}"# + "\n")
+        #expect(try client.readMessage()["type"] as? String == "error")
+        try client.sync()
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+        let log = daemon.log
+        #expect(log.contains(#"unknown request type \"\\u{1B}[31mred\\ngestured: critical: forged\\u{0}\""#), "\(log)")
+        #expect(!log.contains("\u{1B}"))
+        #expect(!log.split(separator: "\n").contains { $0.hasPrefix("gestured: critical: forged") })
     }
 
     /// With `JOURNAL_STREAM` naming the daemon's stderr, records go to the journal and none
@@ -115,6 +143,36 @@ import Glibc
         let result = try runToCompletion("gesturectl", ["status", "--socket", stale])
         #expect(result.status == 69)
         #expect(!result.error.isEmpty)
+    }
+
+    /// `gesturectl subscribe` trapped (SIGILL, a `try!` in a write) when its output was a
+    /// pipe nobody reads any more with SIGPIPE ignored, or `/dev/full`. It now says why and
+    /// exits with EX_IOERR (74).
+    @Test(arguments: [("closed pipe", "Broken pipe"), ("/dev/full", "No space left on device")])
+    func gesturectlEndsCleanlyWhenItsOutputFails(output: String, reason: String) throws {
+        let daemon = try DaemonProcess()
+        _ = try daemon.notify.wait(for: "READY=1")
+        let gesturectl = Process()
+        gesturectl.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // SIGPIPE ignored (as under some supervisors): the write itself fails.
+        gesturectl.arguments = ["-c", #"trap "" PIPE; exec "$0" "$@""#, try builtExecutable("gesturectl"), "subscribe", "--socket", daemon.socketPath]
+        let pipe = Pipe()
+        if output == "/dev/full" {
+            gesturectl.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        } else {
+            gesturectl.standardOutput = pipe
+        }
+        let error = Pipe()
+        gesturectl.standardError = error
+        try gesturectl.run()
+        try pipe.fileHandleForReading.close()  // nobody reads: the first line hits a closed pipe
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        gesturectl.waitUntilExit()
+        #expect(gesturectl.terminationReason == .exit)
+        #expect(gesturectl.terminationStatus == 74, "\(message)")
+        #expect(message.contains("gesturectl: cannot write to standard output: \(reason)"), "\(message)")
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
     }
 
     /// The whole product on one machine without a touchscreen: `gestured run --replay` and

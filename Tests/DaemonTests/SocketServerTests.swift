@@ -38,6 +38,8 @@ import Testing
         ("{\"type\":\"subscribe\",\"gestures\":[\"wave\"]}", "unknown gesture \"wave\""),
         ("{\"type\":\"subscribe\",\"touches\":1}", "\"touches\" must be true or false"),
         ("{\"type\":\"subscribe\",\"colour\":\"red\"}", "unknown subscribe field \"colour\""),
+        ("{\"type\":\"ping\",\"id\":7}", "unknown ping field \"id\""),
+        ("{\"type\":\"status\",\"verbose\":true}", "unknown status field \"verbose\""),
     ])
     func badRequestGetsAnErrorAndTheConnectionStays(request: String, message: String) throws {
         let daemon = try InProcessDaemon()

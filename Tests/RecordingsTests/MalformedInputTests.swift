@@ -96,6 +96,19 @@ struct MalformedInputTests {
         }
     }
 
+    /// Parser errors quote the file: its control bytes come out escaped, not raw (a
+    /// recording could otherwise clear the terminal of whoever replays it).
+    @Test("control bytes in quoted input are escaped")
+    func controlBytesAreEscaped() {
+        do {
+            _ = try RecordingReader.parse(text: "N: X\nA: 35 \u{1B}[2J\u{7}\n", path: "evil\u{1B}.events")
+            Issue.record("parsed")
+        } catch {
+            #expect(!error.description.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(error.description)")
+            #expect(error.description.contains(#"\u{1B}[2J"#), "\(error.description)")
+        }
+    }
+
     /// A symlink loop was reported as "no such file"; a FIFO must be refused without
     /// waiting for a writer, and a device without reading it.
     @Test("symlink loop, FIFO, device")
