@@ -20,6 +20,10 @@ let package = Package(
         .library(name: "GestureCore", targets: ["GestureCore"]),
         // For the engine benchmark (Benchmarks/), which loads the corpus with the replay readers.
         .library(name: "Recordings", targets: ["Recordings"]),
+        // For the fuzz harnesses (Fuzz/): the configuration reader and the daemon's request
+        // reader and reload path.
+        .library(name: "ConfigFile", targets: ["ConfigFile"]),
+        .library(name: "Daemon", targets: ["Daemon"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -140,7 +140,10 @@ public final class Daemon {
         loop.exit(code: 0)
     }
 
-    private func reloadConfiguration() {
+    /// SIGHUP: loads the configuration again and applies it; a file that fails to load
+    /// (whatever it holds: the fuzz harness `fuzz-reload` feeds it anything) is logged and
+    /// the old configuration stays in force.
+    func reloadConfiguration() {
         ServiceManager.reloading()
         logger.info("reloading configuration")
         do {

@@ -30,6 +30,12 @@ public final class EventLoop {
         try SystemCall.negatedErrnoBlocking("sd_event_loop") { sd_event_loop(handle) }
     }
 
+    /// Runs one iteration without waiting (for harnesses that drive the loop themselves):
+    /// dispatches one pending source, if any. Returns false once the loop has exited.
+    func runOnce() -> Bool {
+        sd_event_run(handle, 0) >= 0 && sd_event_get_state(handle) != Int32(SD_EVENT_FINISHED)
+    }
+
     /// Makes `run()` return `code` after the current dispatch.
     public func exit(code: Int32 = 0) {
         sd_event_exit(handle, code)

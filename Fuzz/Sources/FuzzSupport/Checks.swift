@@ -1,0 +1,92 @@
+@testable import Daemon
+import GestureCore
+
+/// A broken promise: stops the run (libFuzzer saves the input that did it as a crash).
+public func violation(_ message: String) -> Never {
+    fatalError("violation: " + message)
+}
+
+/// Text printed or logged from untrusted input must carry no control characters.
+public func requireDisplaySafe(_ text: String, _ what: String) {
+    if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+        violation("\(what) carries a raw control character: \(text.debugDescription)")
+    }
+}
+
+/// Receives a pipeline's gestures and checks each against the protocol's promises
+/// (`GestureStreamValidator`) and its wire line against the daemon's own JSON reader.
+public struct CheckedSink: GestureSink {
+    public private(set) var validator = GestureStreamValidator()
+    public private(set) var count = 0
+    private var lastID: UInt64 = 0
+    private var writer = JSONWriter(capacity: 1024)
+
+    public init() {}
+
+    public mutating func nextGestureID() -> UInt64 {
+        lastID += 1
+        return lastID
+    }
+
+    public mutating func emit(_ event: GestureEvent) {
+        count += 1
+        validator.check(event)
+        writer.bytes.removeAll(keepingCapacity: true)
+        WireEncoder.appendGesture(event, seq: UInt64(count), device: "fuzz", to: &writer)
+        requireJSONLine(writer.bytes, "gesture line")
+    }
+
+    /// Every touch of a frame encodes to a valid line too.
+    public mutating func touches(_ frame: TouchFrame) {
+        for contact in frame.contacts {
+            writer.bytes.removeAll(keepingCapacity: true)
+            WireEncoder.appendTouch(contact, time: frame.time, seq: 1, device: "fuzz", to: &writer)
+            requireJSONLine(writer.bytes, "touch line")
+        }
+    }
+
+    /// Declares the stream over: every gesture must have ended, no promise broken.
+    public mutating func finish() {
+        validator.finish()
+        if let first = validator.violations.first {
+            violation("\(first) (\(validator.violations.count) in all)")
+        }
+    }
+}
+
+/// A wire line: one JSON object, then a newline.
+public func requireJSONLine(_ bytes: [UInt8], _ what: String) {
+    guard bytes.last == UInt8(ascii: "\n"), case .object? = JSONValue.parse(bytes.dropLast()) else {
+        violation("\(what) is not one JSON object: \(String(decoding: bytes, as: UTF8.self))")
+    }
+}
+
+/// Reads fixed-size fields from the front of the input; missing bytes read as zero.
+/// (Inlinable: specialised in each harness, not a generic call per byte.)
+public struct ByteReader {
+    @usableFromInline let bytes: UnsafeRawBufferPointer
+    public var offset = 0
+
+    public init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    public var remaining: Int { max(0, bytes.count - offset) }
+
+    @inlinable
+    public mutating func integer<T: FixedWidthInteger>(_: T.Type = T.self) -> T {
+        var value: T = 0
+        for index in 0..<MemoryLayout<T>.size {
+            let byte = offset + index < bytes.count ? bytes[offset + index] : 0
+            value |= T(truncatingIfNeeded: byte) << (8 * index)
+        }
+        offset += MemoryLayout<T>.size
+        return value
+    }
+
+    /// A fraction 0…1 from one byte.
+    @inlinable
+    public mutating func fraction() -> Double {
+        Double(integer(UInt8.self)) / 255
+    }
+}

@@ -1,0 +1,6 @@
+import FuzzSupport
+
+// The libinput-record reader (and what follows it: the engine over what it accepts, the public entry).
+fuzzMain { input in
+    fuzzRecordingReader(.libinputRecord, input)
+}
