@@ -142,6 +142,9 @@ struct ConfigurationDecoder {
         }
         var regions: [Region] = []
         var nameLines: [String: Int] = [:]
+        // Built once per list, not per region: the fields and their messages cost more to
+        // build than a region costs to decode.
+        let fields = Schema.gestures(prefix: prefix)
         for table in tables {
             var place = Place(path: path, table: "[[\(prefix)]]")
             guard let nameNode = table["name"] else {
@@ -161,7 +164,7 @@ struct ConfigurationDecoder {
             }
             let rect = try self.rect(rectNode, place: place)
             var settings = base
-            try ConfigFile.decode(table, with: Schema.gestures(prefix: prefix), into: &settings, place: place, handledElsewhere: Self.regionKeys)
+            try ConfigFile.decode(table, with: fields, into: &settings, place: place, handledElsewhere: Self.regionKeys)
             regions.append(Region(name: name, rect: rect, settings: settings))
         }
         return regions

@@ -54,8 +54,10 @@ func raiseFileLimit(atLeast needed: Int) throws {
 final class Child {
     let pid: pid_t
     private var exited = false
+    /// The read end of the child's standard output, when captured.
+    private var output: Int32 = -1
 
-    init(path: String, arguments: [String], environment: [String: String] = [:]) throws {
+    init(path: String, arguments: [String], environment: [String: String] = [:], captureOutput: Bool = false) throws {
         var env: [String: String] = [:]
         var index = 0
         while let entry = environ[index] {
@@ -74,9 +76,36 @@ final class Child {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, nil, nil, argv, envp)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var pipeEnds: [Int32] = [-1, -1]
+        if captureOutput {
+            guard pipe(&pipeEnds) == 0 else { throw BenchError("pipe failed") }
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO)
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        }
+        let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        if captureOutput { close(pipeEnds[1]) }
         guard status == 0 else { throw BenchError("cannot start \(path): \(String(cString: strerror(status)))") }
         self.pid = pid
+        output = pipeEnds[0]
+    }
+
+    /// Everything the child wrote to its captured standard output, up to its end.
+    func readOutput() -> String {
+        guard output >= 0 else { return "" }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(output, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        close(output)
+        output = -1
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     func signal(_ number: Int32) {

@@ -10,6 +10,14 @@ import Glibc
 //   daemon-bench idle --gestured BIN [--seconds S] [--watchdog-usec U]
 //       `gestured run --no-devices` with one idle subscribed client: context switches
 //       (wakeups) per minute, CPU, RSS; with WATCHDOG_USEC the watchdog's pings.
+//   daemon-bench soak --gestured BIN [--stalled N] [--seconds S]
+//       N subscribed clients that never read and one that reads everything while the
+//       10-finger recording loops: a new client's hello and status round trip every
+//       second, the reader's delivery latency, the daemon's RSS over time, SIGTERM to exit
+//       (Soak.swift).
+//   daemon-bench reload --gestured BIN [--reloads N]
+//       how long a SIGHUP reload holds the loop (RELOADING=1 to READY=1), for the shipped
+//       configuration and the largest files the limits allow (Reload.swift).
 //   daemon-bench recording FILE [--seconds S]
 //       writes the synthetic recording alone.
 //
@@ -23,6 +31,9 @@ struct Options {
     var clients = 1
     var seconds = 10.0
     var watchdogUsec: Int?
+    var stalled = 2000
+    var reloads = 20
+    var socket = ""
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -38,6 +49,9 @@ struct Options {
             case "--clients": clients = Int(try value()) ?? 0
             case "--seconds": seconds = Double(try value()) ?? 0
             case "--watchdog-usec": watchdogUsec = Int(try value())
+            case "--stalled": stalled = Int(try value()) ?? 0
+            case "--reloads": reloads = Int(try value()) ?? 0
+            case "--socket": socket = try value()
             default: positional.append(argument)
             }
         }
@@ -78,25 +92,32 @@ func fixed(_ value: Double, _ decimals: Int = 1) -> String {
 
 func milliseconds(_ micros: UInt64) -> String { fixed(Double(micros) / 1000, 2) + " ms" }
 
-func latency(_ options: Options) throws {
-    let n = options.clients
-    try raiseFileLimit(atLeast: n + 64)
-    let dir = try temporaryDirectory()
-    defer { removeDirectory(dir) }
-    let recording = TenFingerRecording.make(seconds: options.seconds)
-    try writeFile("\(dir)/ten-fingers.events", recording.text)
+/// `gestured run --replay` of `recording` at speed 1 on a socket in `dir`, room for
+/// `clients` clients, listening once this returns. `playback`: `--wait-for-subscriber`, `--loop`…
+func startReplayDaemon(_ options: Options, in dir: String, recording: String, clients: Int, playback: [String]) throws -> (daemon: Child, socket: String) {
+    try raiseFileLimit(atLeast: clients + 64)
+    try writeFile("\(dir)/ten-fingers.events", recording)
     try writeFile("\(dir)/gestured.toml", """
         [daemon]
-        max-clients = \(n + 16)
+        max-clients = \(clients + 16)
         log-level = "warning"
 
         """)
     let socketPath = "\(dir)/gestured.sock"
     let daemon = try Child(path: options.gestured, arguments: [
-        "run", "--replay", "\(dir)/ten-fingers.events", "--speed", "1", "--wait-for-subscriber",
+        "run", "--replay", "\(dir)/ten-fingers.events", "--speed", "1",
         "--socket", socketPath, "--config", "\(dir)/gestured.toml", "--log-level", "warning",
-    ])
+    ] + playback)
     try waitForListener(socketPath)
+    return (daemon, socketPath)
+}
+
+func latency(_ options: Options) throws {
+    let n = options.clients
+    let dir = try temporaryDirectory()
+    defer { removeDirectory(dir) }
+    let recording = TenFingerRecording.make(seconds: options.seconds)
+    let (daemon, socketPath) = try startReplayDaemon(options, in: dir, recording: recording.text, clients: n, playback: ["--wait-for-subscriber"])
     sleepMilliseconds(200)
     let started = try ProcessSample(pid: daemon.pid)
 
@@ -186,6 +207,9 @@ do {
     switch options.command {
     case "latency": try latency(options)
     case "idle": try idle(options)
+    case "soak": try soak(options)
+    case "reload": try reload(options)
+    case "soak-reader": try soakReader(options)
     case "recording":
         guard let path = options.positional.first else { throw BenchError("recording FILE") }
         let recording = TenFingerRecording.make(seconds: options.seconds)
