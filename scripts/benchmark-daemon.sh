@@ -6,14 +6,24 @@
 #    240 Hz for 10 s (drag + pinch + rotate: a gesture line per recognizer per frame),
 #    with the daemon's CPU and resident memory;
 #  - idle: `gestured run --no-devices` with one subscribed client that sends nothing, for
-#    60 s, without and with WATCHDOG_USEC (the unit's WatchdogSec=30): wakeups, CPU, memory.
-# Environment: CLIENTS="1 100 1000", SECONDS_OF_TOUCH=10, IDLE_SECONDS=60, WATCHDOG_USEC=30000000.
+#    60 s, without and with WATCHDOG_USEC (the unit's WatchdogSec=30): wakeups, CPU, memory;
+#  - soak: 2000 subscribed clients that never read and one that reads everything while the
+#    ten fingers loop, for 5 minutes: a new client's hello and status round trip every
+#    second, the reader's latency, the daemon's RSS over time, SIGTERM to exit;
+#  - reload: how long a SIGHUP reload holds the loop, for the shipped configuration and the
+#    largest files the configuration limits allow.
+# Environment: CLIENTS="1 100 1000", SECONDS_OF_TOUCH=10, IDLE_SECONDS=60, WATCHDOG_USEC=30000000,
+# STALLED=2000, SOAK_SECONDS=300, RELOADS=20; ONLY="latency idle soak reload" picks parts.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 clients="${CLIENTS:-1 100 1000}"
 touch_seconds="${SECONDS_OF_TOUCH:-10}"
 idle_seconds="${IDLE_SECONDS:-60}"
 watchdog_usec="${WATCHDOG_USEC:-30000000}"
+stalled="${STALLED:-2000}"
+soak_seconds="${SOAK_SECONDS:-300}"
+reloads="${RELOADS:-20}"
+only=" ${ONLY:-latency idle soak reload} "
 
 build() {  # quiet unless the build fails
     local log
@@ -37,19 +47,37 @@ run() {
     echo "$output" | grep -v '^ROW|'
     rows+=("$(echo "$output" | sed -n 's/^ROW|/|/p')")
 }
-for n in $clients; do
-    run latency --clients "$n" --seconds "$touch_seconds"
-done
-latency_rows=("${rows[@]}")
-rows=()
-run idle --seconds "$idle_seconds"
-run idle --seconds "$idle_seconds" --watchdog-usec "$watchdog_usec"
-
-echo
-echo "| clients | latency p50 | p99 | max | gesture lines received | dropped | daemon CPU (% of one core) | RSS, clients connected | peak RSS (VmHWM) |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-printf '%s\n' "${latency_rows[@]}"
-echo
-echo "| idle for ${idle_seconds} s | wakeups per minute | CPU per minute | watchdog pings | VmRSS | VmHWM |"
-echo "|---|---:|---:|---:|---:|---:|"
-printf '%s\n' "${rows[@]}"
+if [[ "$only" == *" latency "* ]]; then
+    for n in $clients; do
+        run latency --clients "$n" --seconds "$touch_seconds"
+    done
+    echo
+    echo "| clients | latency p50 | p99 | max | gesture lines received | dropped | daemon CPU (% of one core) | RSS, clients connected | peak RSS (VmHWM) |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    printf '%s\n' "${rows[@]}"
+    rows=()
+fi
+if [[ "$only" == *" idle "* ]]; then
+    run idle --seconds "$idle_seconds"
+    run idle --seconds "$idle_seconds" --watchdog-usec "$watchdog_usec"
+    echo
+    echo "| idle for ${idle_seconds} s | wakeups per minute | CPU per minute | watchdog pings | VmRSS | VmHWM |"
+    echo "|---|---:|---:|---:|---:|---:|"
+    printf '%s\n' "${rows[@]}"
+    rows=()
+fi
+if [[ "$only" == *" soak "* ]]; then
+    run soak --stalled "$stalled" --seconds "$soak_seconds"
+    echo
+    echo "| clients (stalled + reading) | duration | new client hello p50 / max | status p50 / max | reader latency p50 / p99 / max | reader dropped | RSS, clients connected | RSS at the end | peak RSS | daemon CPU | SIGTERM to exit |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    printf '%s\n' "${rows[@]}"
+    rows=()
+fi
+if [[ "$only" == *" reload "* ]]; then
+    run reload --reloads "$reloads"
+    echo
+    echo "| configuration reloaded (SIGHUP) | loop held, p50 | max |"
+    echo "|---|---:|---:|"
+    printf '%s\n' "${rows[@]}"
+fi

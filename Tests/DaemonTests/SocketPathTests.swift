@@ -54,8 +54,9 @@ import Glibc
         let live = try DaemonProcess(configuration: "[daemon]\nsocket-mode = \"0600\"\n")
         _ = try live.notify.wait(for: "READY=1")
         chmod(live.directory.path, 0o777)  // the second daemon could remove the socket
-        let second = try runToCompletion("/usr/bin/setpriv", [
-            "--reuid=65534", "--regid=65534", "--clear-groups",
+        // Bounded: a daemon that took the path over would run until killed.
+        let second = try runToCompletion("/usr/bin/timeout", [
+            "20", "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
             try builtExecutable("gestured"), "run", "--no-devices", "--socket", live.socketPath,
         ])
         #expect(second.status == 69, "\(second)")
