@@ -23,7 +23,8 @@ import Musl
 /// than its share, the budget divided among the clients, is treated as full), and a client
 /// whose socket is full is not written to again until it is writable (no system call per
 /// event per stalled client). Each dispatch does bounded work (at most
-/// `maximumAcceptsPerDispatch` connections accepted), so `hello`, `status` and signals
+/// `maximumAcceptsPerDispatch` connections accepted, `maximumFlushesPerDispatch` clients
+/// written to), so `hello`, `status` and signals
 /// are served however many clients are stalled. When `accept` runs out of descriptors
 /// (EMFILE, ENFILE) the listener is not polled again until a client goes or a second has
 /// passed: no spinning. Every log line a client can trigger is rate-limited.
@@ -36,6 +37,8 @@ public final class SocketServer {
     static let refillBytes = 64 * 1024
     /// Connections accepted per dispatch of the listener (the rest wait for the next turn).
     static let maximumAcceptsPerDispatch = 64
+    /// Clients written to per turn of the loop (the rest on the next turn).
+    static let maximumFlushesPerDispatch = 256
     /// How long accepting pauses when descriptors run out, unless a client goes first (µs).
     static let acceptPause: UInt64 = 1_000_000
 
@@ -79,7 +82,7 @@ public final class SocketServer {
             acceptAll()
         }
         acceptTimer = try loop.timer { [unowned self] _ in resumeAccepting() }
-        flushTask = try loop.deferredTask { [unowned self] in flushDirty() }
+        flushTask = try loop.deferredTask { [unowned self] in flushDirty(limit: SocketServer.maximumFlushesPerDispatch) }
     }
 
     /// Connected clients.
@@ -201,8 +204,10 @@ public final class SocketServer {
         listenWatch?.cancel()
         acceptTimer?.cancel()
         flushDirty()
-        for client in Array(clients.values) where !client.closed {
-            client.blocked = false  // one last try, whatever the socket said before
+        // What a client's socket takes now goes before its goodbye; a blocked (stalled)
+        // client gets one try in `close`, not a refill: 2 000 stalled clients must not
+        // make stopping slow.
+        for client in Array(clients.values) where !client.closed && !client.blocked {
             flush(client)
         }
         flushTask?.cancel()
@@ -426,13 +431,17 @@ public final class SocketServer {
         flushTask?.schedule()
     }
 
-    private func flushDirty() {
-        let batch = dirty
-        dirty.removeAll(keepingCapacity: true)
+    /// Flushes the clients with new output, at most `limit` of them (the rest on the
+    /// loop's next turn, so that thousands of clients waking at once cannot hold the loop).
+    private func flushDirty(limit: Int = .max) {
+        let count = min(limit, dirty.count)
+        let batch = dirty[..<count]
         for client in batch {
             client.dirty = false
             if !client.closed { flush(client) }
         }
+        dirty.removeFirst(count)
+        if !dirty.isEmpty { flushTask?.schedule() }
     }
 
     /// Writes as much as the socket takes; keeps EPOLLOUT interest only while output
@@ -512,9 +521,15 @@ public final class SocketServer {
     private func close(_ client: Client, farewell: [UInt8]?) {
         guard !client.closed else { return }
         if let farewell {
-            var bytes = Array(client.output[client.outputOffset...])
-            bytes.append(contentsOf: farewell)
-            _ = bytes.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            // The pending output first (a line may be half sent); the farewell only if all
+            // of it went. Never blocks, copies nothing.
+            let pending = client.pendingOutput
+            let sent = pending == 0 ? 0 : client.output.withUnsafeBytes {
+                send(client.fd, $0.baseAddress! + client.outputOffset, pending, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
+            if sent == pending {
+                _ = farewell.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            }
         }
         client.closed = true
         client.watch?.cancel()

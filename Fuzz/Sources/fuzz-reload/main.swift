@@ -20,8 +20,9 @@ let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPatt
 let configPath = directory + "/gestured.toml"
 let socketPath = directory + "/gestured.sock"
 atexit {
-    // Best effort: the harness's files (the socket goes with the daemon).
+    // The harness's files: libFuzzer exits without the daemon stopping.
     unlink(configPath)
+    unlink(socketPath)
     rmdir(directory)
 }
 
