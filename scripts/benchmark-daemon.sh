@@ -47,37 +47,33 @@ run() {
     echo "$output" | grep -v '^ROW|'
     rows+=("$(echo "$output" | sed -n 's/^ROW|/|/p')")
 }
+# Prints a table: its header line, then the rows gathered since the last table.
+table() {
+    echo
+    echo "$1"
+    local columns separator="|---|"
+    columns=$(( $(echo "$1" | tr -cd '|' | wc -c) - 1 ))
+    for (( i = 1; i < columns; i++ )); do separator+="---:|"; done
+    echo "$separator"
+    printf '%s\n' "${rows[@]}"
+    rows=()
+}
 if [[ "$only" == *" latency "* ]]; then
     for n in $clients; do
         run latency --clients "$n" --seconds "$touch_seconds"
     done
-    echo
-    echo "| clients | latency p50 | p99 | max | gesture lines received | dropped | daemon CPU (% of one core) | RSS, clients connected | peak RSS (VmHWM) |"
-    echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    printf '%s\n' "${rows[@]}"
-    rows=()
+    table "| clients | latency p50 | p99 | max | gesture lines received | dropped | daemon CPU (% of one core) | RSS, clients connected | peak RSS (VmHWM) |"
 fi
 if [[ "$only" == *" idle "* ]]; then
     run idle --seconds "$idle_seconds"
     run idle --seconds "$idle_seconds" --watchdog-usec "$watchdog_usec"
-    echo
-    echo "| idle for ${idle_seconds} s | wakeups per minute | CPU per minute | watchdog pings | VmRSS | VmHWM |"
-    echo "|---|---:|---:|---:|---:|---:|"
-    printf '%s\n' "${rows[@]}"
-    rows=()
+    table "| idle for ${idle_seconds} s | wakeups per minute | CPU per minute | watchdog pings | VmRSS | VmHWM |"
 fi
 if [[ "$only" == *" soak "* ]]; then
     run soak --stalled "$stalled" --seconds "$soak_seconds"
-    echo
-    echo "| clients (stalled + reading) | duration | new client hello p50 / max | status p50 / max | reader latency p50 / p99 / max | reader dropped | RSS, clients connected | RSS at the end | peak RSS | daemon CPU | SIGTERM to exit |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    printf '%s\n' "${rows[@]}"
-    rows=()
+    table "| clients (stalled + reading) | duration | new client hello p50 / max | status p50 / max | reader latency p50 / p99 / max | reader dropped | RSS, clients connected | RSS at the end | peak RSS | daemon CPU | SIGTERM to exit |"
 fi
 if [[ "$only" == *" reload "* ]]; then
     run reload --reloads "$reloads"
-    echo
-    echo "| configuration reloaded (SIGHUP) | loop held, p50 | max |"
-    echo "|---|---:|---:|"
-    printf '%s\n' "${rows[@]}"
+    table "| configuration reloaded (SIGHUP) | loop held, p50 | max |"
 fi
