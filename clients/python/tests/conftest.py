@@ -3,18 +3,23 @@ scripted fake server over a real Unix socket for what the daemon never does."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import tempfile
 import threading
+from enum import Enum
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Union
 
 import pytest
+
+import gestured_client as gc
 
 REPO = Path(__file__).resolve().parents[3]
 DEMO = REPO / "demo" / "demo.events"
@@ -126,6 +131,42 @@ def start_daemon(gestured: Path, workdir: Path) -> Iterator[Callable[..., Daemon
     yield start
     for daemon in daemons:
         daemon.kill()
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+def plain(value: Any) -> Any:
+    """An attribute as JSON would hold it: points as dicts, enums as their strings."""
+    if isinstance(value, gc.Point):
+        return {"x": value.x, "y": value.y}
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def assert_same(message: gc.Message, line: Line, ignoring: tuple[str, ...] = ()) -> None:
+    """`message` holds exactly the fields of `line` (attribute `local_location` for key
+    `localLocation` …), by an oracle that does not use the client's encoder."""
+    assert message.TYPE == line["type"], (message, line)
+    for key, value in line.items():
+        if key == "type" or key in ignoring:
+            continue
+        attribute = re.sub(r"[A-Z]", lambda capital: "_" + capital.group().lower(), key)
+        assert plain(getattr(message, attribute)) == value, (key, message, line)
+    for field in dataclasses.fields(message):
+        key = re.sub(r"_([a-z])", lambda letter: letter.group(1).upper(), field.name)
+        assert getattr(message, field.name) is None or key in line, (key, message, line)
+
+
+def assert_same_gestures(items: List[gc.Item], expected: List[Line]) -> None:
+    """The gestures of `items` are `expected` but for `seq` and `time`, whose spacing
+    is the recording's (`run --replay` shifts times by one constant)."""
+    gestures = [item for item in items if isinstance(item, gc.Gesture)]
+    assert len(gestures) == len(expected)
+    for gesture, line in zip(gestures, expected):
+        assert_same(gesture, line, ignoring=("seq", "time"))
+        assert gesture.time - gestures[0].time == line["time"] - expected[0]["time"]
 
 
 def demo_arguments(*extra: str) -> List[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from dataclasses import dataclass
-from typing import Deque, Iterator, Optional, Tuple, Type, Union
+from typing import Callable, Deque, Iterator, Optional, Tuple, Type, Union
 
 from .errors import ConnectionLost, GesturedError, GesturedUnavailable, ProtocolError, RequestError
 from .messages import (
@@ -207,6 +207,9 @@ class Session:
         self.goodbye: Optional[Goodbye] = None
         #: The daemon closed its end.
         self.eof = False
+        #: A subscription has been confirmed: the application was told the connection
+        #: is up, so it must be told when it ends (before, connecting fails instead).
+        self.established = False
 
     @property
     def waiting_for_reply(self) -> bool:
@@ -230,10 +233,12 @@ class Session:
         self._pending.append(reply)
         return data, reply
 
-    def next_message(self) -> Optional[ServerMessage]:
+    def next_message(self, until: Optional[Callable[[], bool]] = None) -> Optional[ServerMessage]:
         """The next message for the application, or ``None`` when more bytes are needed
         (or, with :attr:`eof`, when there will be none). The greeting and replies are
-        taken here: they fill :attr:`hello` and the pending :class:`Reply`.
+        taken here: they fill :attr:`hello` and the pending :class:`Reply`; with
+        ``until``, ``None`` also as soon as ``until()`` holds after taking one of them
+        (the lines after it stay for later).
 
         Raises :class:`ProtocolError` for a bad line (the lines after it stay readable)
         and :class:`GesturedUnavailable` when the daemon refuses the connection.
@@ -248,7 +253,7 @@ class Session:
             if not line.strip():
                 continue
             message = self._decode(line)
-            if message is not None:
+            if message is not None or (until is not None and until()):
                 return message
 
     def _decode(self, line: bytes) -> Optional[ServerMessage]:
@@ -272,6 +277,7 @@ class Session:
                 raise ProtocolError(f"a {message.TYPE} reply where a {reply.expected.TYPE} was due", line)
             if reply.done:
                 self._pending.popleft()
+                self.established |= reply.confirms is not None and reply.error is None
             return None
         if isinstance(message, Goodbye):
             self.goodbye = message
@@ -372,8 +378,6 @@ class ClientBase:
         self._buffer = EventBuffer()
         self._closed = False
         self._ended = False
-        #: Inside ``_open``, whose failures are raised rather than queued.
-        self._opening = False
 
     @property
     def hello(self) -> Hello:
@@ -388,7 +392,7 @@ class ClientBase:
         return ConnectionLost("the client is closed" if self._closed else "not connected (reconnecting)")
 
     def _queue_ending(self, session: Session, error: Optional[str]) -> None:
-        if not self._closed and not self._opening:
+        if not self._closed and session.established:
             self._buffer.push(ending(session, self.backoff is not None, error))
 
     def _timeout_error(self, waiting_for: Optional[str]) -> Tuple[str, TimeoutError]:

@@ -191,14 +191,13 @@ class Client(ClientBase):
                 raise
             raise GesturedUnavailable.from_os_error(self.path, error) from None
         connection = _Connection(reader, writer, Session(self.path))
-        self._opening = True
         try:
             session = connection.session
-            while session.hello is None:
-                if session.next_message() is None:
-                    if session.eof:
-                        raise GesturedUnavailable(self.path, "the daemon closed the connection before its hello")
-                    session.receive(await self._within(deadline, reader.read(READ_SIZE), None))
+            greeted: Callable[[], bool] = lambda: session.hello is not None
+            while session.next_message(until=greeted) is None and not greeted():  # (only a hello comes first)
+                if session.eof:
+                    raise GesturedUnavailable(self.path, "the daemon closed the connection before its hello")
+                session.receive(await self._within(deadline, reader.read(READ_SIZE), None))
             self._hello = session.hello
             self._connection = connection
             connection.task = asyncio.ensure_future(self._read(connection))
@@ -208,8 +207,6 @@ class Client(ClientBase):
                 self._connection = None
             await self._shut(connection)
             raise
-        finally:
-            self._opening = False
 
     async def _reconnect(self) -> Reconnected:
         """Tries again on the backoff schedule until connected; a refused subscription

@@ -7,7 +7,7 @@ import os
 import socket
 import time
 from types import TracebackType
-from typing import Iterable, Optional, Type, TypeVar, Union
+from typing import Callable, Iterable, Optional, Type, TypeVar, Union
 
 from ._session import READ_SIZE, Backoff, ClientBase, Item, Reconnected, Session, unwrap
 from .errors import ConnectionLost, GesturedUnavailable, ProtocolError, RequestError
@@ -154,7 +154,6 @@ class Client(ClientBase):
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         session = Session(self.path)
         deadline = self._deadline(time.monotonic())
-        self._opening = True
         try:
             sock.settimeout(self.timeout)
             try:
@@ -164,19 +163,14 @@ class Client(ClientBase):
             except OSError as error:
                 raise GesturedUnavailable.from_os_error(self.path, error) from None
             self._socket, self._session = sock, session
-            while session.hello is None:
-                if session.next_message() is None:
-                    if session.eof:
-                        raise GesturedUnavailable(self.path, "the daemon closed the connection before its hello")
-                    self._read_some(deadline, waiting_for=None)
+            if not self._read_until(lambda: session.hello is not None, deadline, waiting_for=None):
+                raise GesturedUnavailable(self.path, "the daemon closed the connection before its hello")
             self._hello = session.hello
             self._request(self.subscription, Pong, deadline)
         except BaseException:
             self._socket = self._session = None
             sock.close()
             raise
-        finally:
-            self._opening = False
 
     def _reconnect(self) -> Reconnected:
         """Tries again on the backoff schedule until connected (only a reconnecting
@@ -210,18 +204,28 @@ class Client(ClientBase):
             reason = os.strerror(error.errno or 0)
             self._lose(reason)
             raise ConnectionLost(reason) from None
-        while not reply.done:
-            message = session.next_message()
-            if message is not None:
-                self._buffer.push(message)
-            elif session.eof:
-                self._lose()
-                raise ConnectionLost(f"no reply to {request.TYPE}: {session.end_reason()}")
-            else:
-                self._read_some(deadline, waiting_for=request.TYPE)
+        if not self._read_until(lambda: reply.done, deadline, waiting_for=request.TYPE):
+            self._lose()
+            raise ConnectionLost(f"no reply to {request.TYPE}: {session.end_reason()}")
         result = reply.result()
         assert isinstance(result, expected)
         return result
+
+    def _read_until(self, done: Callable[[], bool], deadline: Optional[float], waiting_for: Optional[str]) -> bool:
+        """Reads until ``done()`` (the greeting or a reply has arrived), putting the
+        messages that come first into the buffer; ``False`` at the end of the stream."""
+        session = self._session
+        assert session is not None
+        while True:
+            message = session.next_message(until=done)
+            if message is not None:
+                self._buffer.push(message)
+            elif done():
+                return True
+            elif session.eof:
+                return False
+            else:
+                self._read_some(deadline, waiting_for)
 
     def _receive(self) -> Optional[Item]:
         """The next message from the socket (the buffer being empty), or ``None`` once

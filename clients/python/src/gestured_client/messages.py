@@ -183,8 +183,9 @@ class Counters:
     slow_disconnects: int
 
 
+@dataclass(frozen=True)
 class Message:
-    """Base of every message; :attr:`TYPE` is the wire ``type``."""
+    """Base of every message (a frozen dataclass); :attr:`TYPE` is the wire ``type``."""
 
     TYPE: ClassVar[str] = ""
 

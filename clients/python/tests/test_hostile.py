@@ -1,0 +1,235 @@
+"""What the real daemon never sends, from a scripted server over a real Unix socket:
+garbage, oversized lines, silence, a flood. Each gets a clear exception or a clean
+recovery, never a crash, a hang or an unbounded buffer."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any, Callable, List, Union
+
+import pytest
+
+import gestured_client as gc
+import gestured_client.client
+from conftest import HELLO, FakeServer, Peer, gesture_line
+
+StartFake = Callable[[Callable[[Peer], None]], FakeServer]
+GOODBYE = '{"type":"goodbye","reason":"stopping"}'
+
+
+def greet(peer: Peer) -> None:
+    peer.send(HELLO)
+    peer.answer_subscription()
+
+
+def serving(*lines: Union[str, bytes]) -> Callable[[Peer], None]:
+    """A script: hello, confirm the subscription, send `lines`, hang up."""
+
+    def script(peer: Peer) -> None:
+        greet(peer)
+        for line in lines:
+            peer.send_raw(line if isinstance(line, bytes) else line.encode() + b"\n")
+
+    return script
+
+
+def outcomes_sync(path: str, **options: Any) -> List[Any]:
+    """Each step of a sync iteration: the item, or the exception raised (iteration goes
+    on after a ProtocolError), up to the end."""
+    steps: List[Any] = []
+    with gc.connect(path, **options) as client:
+        while True:
+            try:
+                steps.append(next(client))
+            except StopIteration:
+                return steps
+            except gc.ProtocolError as error:
+                steps.append(error)
+            except gc.ConnectionLost as error:
+                steps.append(error)
+                return steps
+
+
+def outcomes_aio(path: str, **options: Any) -> List[Any]:
+    async def run() -> List[Any]:
+        steps: List[Any] = []
+        async with gc.aio.connect(path, **options) as client:
+            while True:
+                try:
+                    steps.append(await client.__anext__())
+                except StopAsyncIteration:
+                    return steps
+                except gc.ProtocolError as error:
+                    steps.append(error)
+                except gc.ConnectionLost as error:
+                    steps.append(error)
+                    return steps
+
+    return asyncio.run(run())
+
+
+OUTCOMES = {"sync": outcomes_sync, "aio": outcomes_aio}
+APIS = list(OUTCOMES)
+
+
+def kinds(steps: List[Any]) -> List[str]:
+    return [type(step).__name__ for step in steps]
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_garbage_line_is_an_error_and_the_stream_goes_on(api: str, fake_server: StartFake) -> None:
+    server = fake_server(serving(gesture_line(1), "}{ not json", '{"type":"gesture","gesture":"tap"}',
+                                 b"\xff\xfe\n", gesture_line(2), GOODBYE))
+    steps = OUTCOMES[api](server.path)
+    assert kinds(steps) == ["Tap", "ProtocolError", "ProtocolError", "ProtocolError", "Tap", "Goodbye"]
+    assert steps[1].line == "}{ not json" and "not JSON" in str(steps[1])
+    assert steps[2].problem == 'a gesture line lacks the field "phase"'
+    assert steps[3].line == b"\xff\xfe"
+    assert steps[4].seq == 2
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_line_of_megabytes_is_skipped_without_keeping_it(api: str, fake_server: StartFake) -> None:
+    huge = b'{"type":"goodbye","reason":"' + b"x" * (3 << 20) + b'"}\n'
+    server = fake_server(serving(huge, gesture_line(1), GOODBYE))
+    steps = OUTCOMES[api](server.path)
+    assert kinds(steps) == ["ProtocolError", "Tap", "Goodbye"]
+    assert "longer than 1048576 bytes" in str(steps[0]) and len(steps[0].line) == 1 << 20
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_new_types_and_fields_pass_through_a_client_that_does_not_know_them(api: str, fake_server: StartFake) -> None:
+    server = fake_server(serving('{"type":"heartbeat","every":30}', gesture_line(1, pressure=0.5),
+                                 '{"type":"error","message":"notice"}', GOODBYE, '{"type":"late"}'))
+    steps = OUTCOMES[api](server.path)
+    assert kinds(steps) == ["Unknown", "Tap", "ErrorMessage", "Goodbye", "Unknown"]
+    assert steps[0].fields == {"type": "heartbeat", "every": 30}
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_connection_cut_mid_line_is_reported(api: str, fake_server: StartFake) -> None:
+    server = fake_server(serving(gesture_line(1), b'{"type":"gest'))
+    steps = OUTCOMES[api](server.path)
+    assert kinds(steps) == ["Tap", "ProtocolError", "ConnectionLost"]
+    assert "ended in the middle of a line" in str(steps[1]) and "without a goodbye" in str(steps[2])
+
+
+@pytest.mark.parametrize("api", APIS)
+@pytest.mark.parametrize(
+    "first_line, problem",
+    [
+        (gesture_line(1), gc.ProtocolError),
+        ('{"type":"error","message":"permission denied"}', gc.GesturedUnavailable),
+        (HELLO.replace('"protocol":1', '"protocol":2'), gc.ProtocolError),
+        ('{"type":"hello","protocol":1}', gc.ProtocolError),
+        ("", gc.GesturedUnavailable),
+    ],
+    ids=["no-hello", "refused", "protocol-2", "bad-hello", "hang-up"],
+)
+def test_a_bad_greeting_fails_connect_clearly(api: str, first_line: str, problem: type, fake_server: StartFake) -> None:
+    server = fake_server(lambda peer: peer.send(first_line) if first_line else None)
+    with pytest.raises(problem) as raised:
+        OUTCOMES[api](server.path)
+    if problem is gc.GesturedUnavailable:
+        assert str(raised.value).startswith(f"gestured is not available at {server.path}: ")
+
+
+def silent(peer: Peer) -> None:
+    peer.request()  # until the client hangs up
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_server_that_never_greets_times_out(api: str, fake_server: StartFake) -> None:
+    server = fake_server(silent)
+    with pytest.raises(TimeoutError, match="sent no hello within 0.2 s"):
+        OUTCOMES[api](server.path, timeout=0.2)
+
+
+def no_pong(peer: Peer) -> None:
+    greet(peer)
+    while peer.request() is not None:
+        pass  # never answers
+
+
+def test_a_reply_that_never_comes_times_out_and_drops_the_connection(fake_server: StartFake) -> None:
+    server = fake_server(no_pong)
+    with gc.connect(server.path, timeout=0.2) as client:
+        with pytest.raises(TimeoutError, match="no reply to ping within 0.2 s"):
+            client.ping()
+        assert not client.connected
+        with pytest.raises(gc.ConnectionLost, match="no reply to ping within 0.2 s"):
+            next(client)
+
+    async def run() -> None:
+        async with gc.aio.connect(server.path, timeout=0.2) as client:
+            with pytest.raises(TimeoutError, match="no reply to status within 0.2 s"):
+                await client.status()
+            with pytest.raises(gc.ConnectionLost, match="no reply to status within 0.2 s"):
+                await client.__anext__()
+
+    asyncio.run(run())
+
+
+FLOOD = 5000
+
+
+def flood(peer: Peer) -> None:
+    """Floods events before answering the next ping, then says goodbye."""
+    greet(peer)
+    peer.send_raw("".join(gesture_line(seq) + "\n" for seq in range(1, FLOOD + 1)).encode())
+    assert peer.request() == {"type": "ping"}
+    peer.send('{"type":"pong","time":2}', GOODBYE)
+
+
+def check_flood(steps: List[Any]) -> None:
+    """The buffer kept the newest 1024 events and said how many older ones it dropped."""
+    assert steps[0] == gc.Overflow(FLOOD - 1024)
+    assert [step.seq for step in steps[1:-1]] == list(range(FLOOD - 1023, FLOOD + 1))
+    assert steps[-1] == gc.Goodbye("stopping")
+
+
+def test_events_arriving_while_waiting_for_a_reply_are_bounded(fake_server: StartFake) -> None:
+    server = fake_server(flood)
+    with gc.connect(server.path) as client:
+        assert client.ping() == gc.Pong(2)
+        check_flood(list(client))
+
+    async def run() -> List[gc.Item]:
+        async with gc.aio.connect(server.path) as client:
+            assert await client.ping() == gc.Pong(2)
+            return [item async for item in client]
+
+    check_flood(asyncio.run(run()))
+
+
+def test_close_from_another_thread_ends_a_blocked_iteration(fake_server: StartFake) -> None:
+    server = fake_server(no_pong)
+    client = gc.connect(server.path)
+    closer = threading.Timer(0.1, client.close)
+    closer.start()
+    assert list(client) == []
+    closer.join()
+
+
+def test_garbage_from_a_server_during_reconnect_is_retried(fake_server: StartFake, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reconnecting client keeps trying through attempts that fail on a bad greeting."""
+    attempts: List[int] = []
+
+    def flaky(peer: Peer) -> None:
+        attempts.append(1)
+        if len(attempts) == 1:
+            greet(peer)  # the first connection, then hang up
+        elif len(attempts) < 4:
+            peer.send("garbage")
+        else:
+            serving(gesture_line(1))(peer)
+
+    monkeypatch.setattr(gestured_client.client, "_sleep", lambda seconds: None)
+    server = fake_server(flaky)
+    with gc.connect(server.path, reconnect=True) as client:
+        assert next(client) == gc.Disconnected("the daemon closed the connection without a goodbye")
+        reconnected = next(client)
+        assert isinstance(reconnected, gc.Reconnected) and reconnected.attempts == 3
+        assert isinstance(next(client), gc.Tap)
+    assert len(attempts) == 4
