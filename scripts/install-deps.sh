@@ -7,7 +7,8 @@ packages=(libevdev-dev libsystemd-dev pkg-config evemu-tools socat)
 if [[ "${1:-}" == "--with-vm" ]]; then
     # udev: the VM tier starts its systemd-udevd in the guest (hot-plug through sd-device);
     # installing it never starts it (not in containers, nor where policy-rc.d forbids).
-    packages+=(qemu-system-x86 busybox-static cpio python3 udev)
+    # python3-venv: the Python client's tests (clients/python/test.sh) run in a venv.
+    packages+=(qemu-system-x86 busybox-static cpio python3 python3-venv udev)
 fi
 
 missing=()
