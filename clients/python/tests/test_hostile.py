@@ -5,6 +5,7 @@ recovery, never a crash, a hang or an unbounded buffer."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 from typing import Any, Callable, List, Union
 
@@ -233,3 +234,61 @@ def test_garbage_from_a_server_during_reconnect_is_retried(fake_server: StartFak
         assert isinstance(reconnected, gc.Reconnected) and reconnected.attempts == 3
         assert isinstance(next(client), gc.Tap)
     assert len(attempts) == 4
+
+
+def garbage_before_pong(peer: Peer) -> None:
+    greet(peer)
+    assert peer.request() == {"type": "ping"}
+    peer.send("garbage", gesture_line(1), '{"type":"pong","time":3}', GOODBYE)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_bad_line_while_waiting_for_a_reply_waits_its_turn_in_the_iteration(api: str, fake_server: StartFake) -> None:
+    server = fake_server(garbage_before_pong)
+    if api == "sync":
+        with gc.connect(server.path) as client:
+            assert client.ping() == gc.Pong(3)
+            steps: List[Any] = []
+            for _ in range(2):
+                try:
+                    steps.append(next(client))
+                except gc.ProtocolError as error:
+                    steps.append(error)
+            steps += list(client)
+    else:
+        async def run() -> List[Any]:
+            async with gc.aio.connect(server.path) as client:
+                assert await client.ping() == gc.Pong(3)
+                result: List[Any] = []
+                for _ in range(2):
+                    try:
+                        result.append(await client.__anext__())
+                    except gc.ProtocolError as error:
+                        result.append(error)
+                return result + [item async for item in client]
+
+        steps = asyncio.run(run())
+    assert kinds(steps) == ["ProtocolError", "Tap", "Goodbye"]
+
+
+def reset(peer: Peer) -> None:
+    """Hangs up with the client's request unread: the kernel answers with a reset."""
+    greet(peer)
+    peer.connection.recv(1, socket.MSG_PEEK)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_reset_connection_is_a_lost_connection_not_an_os_error(api: str, fake_server: StartFake) -> None:
+    server = fake_server(reset)
+
+    async def run() -> None:
+        async with gc.aio.connect(server.path) as client:
+            await client.ping()
+
+    with pytest.raises(gc.ConnectionLost) as raised:
+        if api == "sync":
+            with gc.connect(server.path) as client:
+                client.ping()
+        else:
+            asyncio.run(run())
+    assert str(raised.value) == "connection to gestured lost: Connection reset by peer"

@@ -182,13 +182,12 @@ class Client(ClientBase):
 
     async def _open(self) -> None:
         """Connects, reads the hello, starts the reader and puts the subscription in force."""
-        loop = asyncio.get_running_loop()
-        deadline = self._deadline(loop.time())
+        deadline = self._deadline(asyncio.get_running_loop().time())
         try:
-            reader, writer = await self._within(deadline, asyncio.open_unix_connection(self.path), "connect")
+            reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(self.path), self._remaining(deadline))
+        except asyncio.TimeoutError:  # before OSError: the same class from Python 3.11 on
+            raise TimeoutError(f"connecting to {self.path} took over {self.timeout} s") from None
         except OSError as error:
-            if isinstance(error, TimeoutError):
-                raise
             raise GesturedUnavailable.from_os_error(self.path, error) from None
         connection = _Connection(reader, writer, Session(self.path))
         try:
@@ -253,19 +252,22 @@ class Client(ClientBase):
         assert isinstance(result, expected)
         return result
 
+    def _remaining(self, deadline: Optional[float]) -> Optional[float]:
+        return None if deadline is None else max(0.0, deadline - asyncio.get_running_loop().time())
+
     async def _within(self, deadline: Optional[float], awaitable: Any, waiting_for: Optional[str]) -> Any:
-        """Awaits ``awaitable`` until ``deadline``; past it the connection is dropped and
-        ``TimeoutError`` raised."""
-        remaining = None if deadline is None else max(0.0, deadline - asyncio.get_running_loop().time())
+        """Awaits ``awaitable`` (a read or a reply) until ``deadline``; past it the
+        connection is dropped and ``TimeoutError`` raised. A socket error is
+        :class:`ConnectionLost`."""
         try:
-            return await asyncio.wait_for(awaitable, remaining)
+            return await asyncio.wait_for(awaitable, self._remaining(deadline))
         except asyncio.TimeoutError:
-            if waiting_for == "connect":
-                raise TimeoutError(f"connecting to {self.path} took over {self.timeout} s") from None
             reason, error = self._timeout_error(waiting_for)
             if self._connection is not None:
                 self._lose(self._connection, reason)
             raise error from None
+        except OSError as failure:
+            raise ConnectionLost(os.strerror(failure.errno or 0)) from None
 
     async def _read(self, connection: _Connection) -> None:
         """The reader task: socket → session → replies and buffer, until the end."""
@@ -290,6 +292,8 @@ class Client(ClientBase):
                     session.receive(await connection.reader.read(READ_SIZE))
         except OSError as failure:
             error = os.strerror(failure.errno or 0)
+        except Exception as failure:  # a bug here must not leave the application waiting
+            error = f"the client's reader failed: {failure!r}"
         self._lose(connection, error)
 
     def _deliver(self, item: Union[Item, ProtocolError]) -> None:

@@ -9,7 +9,7 @@ import time
 from types import TracebackType
 from typing import Callable, Iterable, Optional, Type, TypeVar, Union
 
-from ._session import READ_SIZE, Backoff, ClientBase, Item, Reconnected, Session, unwrap
+from ._session import READ_SIZE, Backoff, ClientBase, Item, Reconnected, Session, _Raise, unwrap
 from .errors import ConnectionLost, GesturedUnavailable, ProtocolError, RequestError
 from .messages import GestureKind, Message, Ping, Pong, Request, Status, StatusRequest, Subscribe
 
@@ -213,11 +213,18 @@ class Client(ClientBase):
 
     def _read_until(self, done: Callable[[], bool], deadline: Optional[float], waiting_for: Optional[str]) -> bool:
         """Reads until ``done()`` (the greeting or a reply has arrived), putting the
-        messages that come first into the buffer; ``False`` at the end of the stream."""
+        messages that come first into the buffer, and a bad line among them too (the
+        iteration raises it in its place); ``False`` at the end of the stream."""
         session = self._session
         assert session is not None
         while True:
-            message = session.next_message(until=done)
+            try:
+                message = session.next_message(until=done)
+            except ProtocolError as error:
+                if session.hello is None:
+                    raise  # the greeting itself is bad
+                self._buffer.push(_Raise(error))
+                continue
             if message is not None:
                 self._buffer.push(message)
             elif done():
@@ -240,13 +247,14 @@ class Client(ClientBase):
                 return None
             try:
                 self._read_some(None, waiting_for=None)
-            except (OSError, ConnectionLost):
-                return None  # _read_some has recorded the loss
+            except ConnectionLost:
+                return None  # _read_some has queued how it ended
         return None  # closed meanwhile
 
     def _read_some(self, deadline: Optional[float], waiting_for: Optional[str]) -> None:
-        """Reads once into the session (``b""``: the end of the stream); past
-        ``deadline`` the connection is dropped and ``TimeoutError`` raised."""
+        """Reads once into the session (``b""``: the end of the stream). Past
+        ``deadline`` the connection is dropped and ``TimeoutError`` raised; a socket
+        error drops it too and raises :class:`ConnectionLost`."""
         sock, session = self._socket, self._session
         if sock is None or session is None:
             raise self._no_connection()
@@ -265,8 +273,9 @@ class Client(ClientBase):
             raise error from None
         except OSError as error:
             if not self._closed:
-                self._lose(os.strerror(error.errno or 0))
-                raise
+                reason = os.strerror(error.errno or 0)
+                self._lose(reason)
+                raise ConnectionLost(reason) from None
             data = b""
         session.receive(data)
 
