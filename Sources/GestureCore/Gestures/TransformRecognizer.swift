@@ -64,7 +64,7 @@ struct TransformRecognizer {
             case .pinch: thresholds.pinchMinimumSpreadChangeMM
             case .rotate: thresholds.rotateMinimumDegrees
             }
-            if mayBegin && abs(newProgress) >= threshold {
+            if mayBegin && abs(newProgress).reaches(threshold) {
                 let id = reporter.newID(gestureKind, &sink)
                 let old = state
                 state = .active(id: id, value: newValue)
