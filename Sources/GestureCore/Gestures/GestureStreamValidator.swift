@@ -36,7 +36,7 @@ public struct GestureStreamValidator {
     private var finished: Set<UInt64> = []
     /// The press open in each region.
     private var openPresses: [String?: GestureEvent] = [:]
-    /// Touches whose press began (and has not ended at a last lift).
+    /// Touches whose press began (contact ids are never reused by a tracker).
     private var pressedTouches: Set<UInt32> = []
     /// Presses cancelled, with the moment, for the "cancelled after its press" check.
     private var cancelledPresses: [PressKey: UInt64] = [:]
@@ -112,7 +112,6 @@ public struct GestureStreamValidator {
             cancelledPresses[key] = nil
         case (.press, .ended):
             openPresses[event.region] = nil
-            pressedTouches.remove(event.touch)
             let carried = open.values.filter { $0.kind != .press && $0.touch == event.touch && $0.region == event.region }
             if !carried.isEmpty {
                 violations.append(Violation(message: "press ended before the \(carried[0].kind.rawValue) of its touch", event: event))

@@ -304,9 +304,10 @@ struct RegionRecognizers {
 
     /// A member of another region that holds one of this sequence's contacts won the touch
     /// (`ArenaClaim`): this region's exclusive members of another interpretation lose (its
-    /// simultaneous ones go on), and when the winner encloses this region, the press ends
-    /// `cancelled` (the touch was taken from this region, as a scroll view cancels the
-    /// touches of the button it scrolls).
+    /// simultaneous ones go on). When the winner encloses this region and none of this
+    /// region's own gestures can still take the touch, the press ends `cancelled`: the touch
+    /// was taken from this region, as a scroll view cancels the touches of the button it
+    /// scrolls.
     mutating func yield<S: GestureSink>(to claim: ArenaClaim, time: UInt64, sink: inout S) {
         guard case .tracking = sequence else { return }
         let moment = Moment(time: time, fingers: contacts.count, location: centroid())
@@ -314,7 +315,7 @@ struct RegionRecognizers {
         for member in GestureArena.everyMember where claim.defeats.contains(member) && isExclusive(member) {
             settle(arena.reject(member), "other-region-won", at: moment, claims: &unused, sink: &sink)
         }
-        if claim.region > index {
+        if claim.region > index && !holdsTouch {
             press.cancel(time: time, location: moment.location, fingers: moment.fingers, "enclosing-region-won", reporter: reporter)
         }
     }
@@ -366,6 +367,14 @@ struct RegionRecognizers {
         var time: UInt64
         var fingers: Int
         var location: Point
+    }
+
+    /// Whether a gesture this region owns has taken the touch or still may: an exclusive
+    /// arena member still in, or a pinch or rotate it owns and reports.
+    private var holdsTouch: Bool {
+        GestureArena.everyMember.contains { isExclusive($0) && arena.admits($0) }
+            || (roles.exclusive.contains(.pinch) && roles.reported.contains(.pinch))
+            || (roles.exclusive.contains(.rotate) && roles.reported.contains(.rotate))
     }
 
     private func isExclusive(_ member: GestureArena.Member) -> Bool {
