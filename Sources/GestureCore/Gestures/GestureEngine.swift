@@ -104,8 +104,8 @@ public struct GestureEngine {
         while let (index, deadline) = earliestTimer(), deadline <= time {
             regions[index].fireTimers(upTo: deadline, claims: &claims, sink: &sink)
             relayClaims(time: deadline, into: &sink)
+            flushPresses(into: &sink)
         }
-        flushPresses(into: &sink)
         lastTime = time
     }
 
@@ -123,10 +123,16 @@ public struct GestureEngine {
     // MARK: Regions and composition
 
     /// Offers a new contact to every region of its chain that has a role for it (or is
-    /// already tracking a sequence it joins).
+    /// already tracking a sequence it joins). A finger that lands where its press would be
+    /// is ignoring its fingers (after a palm, or a start nobody saw) joins that ignored
+    /// sequence alone: like the fingers already there, it yields nothing until they all lift.
     private mutating func offer(_ contact: Contact, unobserved: Bool) {
         let point = contact.location
         let end = chainEnd(at: point)
+        if let pressOwner = owner(of: .press, chainEnd: end, at: point), regions[pressOwner].isIgnoring {
+            regions[pressOwner].add(contact, unobserved: unobserved, generation: generation, roles: .none)
+            return
+        }
         for index in 0...end where encloses(index, point) {
             let roles = roles(of: index, chainEnd: end, at: point)
             if !regions[index].isIdle || !roles.isEmpty {
@@ -188,8 +194,8 @@ public struct GestureEngine {
     }
 
     /// Tells every other region holding a contact of a winner's region that it lost that
-    /// touch (innermost first; a region already told by an earlier claim is told again,
-    /// which changes nothing).
+    /// touch, or, for a cancelled sequence, that its sequence is cancelled too (innermost
+    /// first; a region told twice changes nothing the second time).
     private mutating func relayClaims<S: GestureSink>(time: UInt64, into sink: inout S) {
         var next = 0
         while next < claims.count {
@@ -197,7 +203,7 @@ public struct GestureEngine {
             next += 1
             for index in regions.indices where index != claim.region && !regions[index].isIdle
                 && regions[index].sharesContact(with: regions[claim.region].contacts) {
-                regions[index].yield(to: claim, time: time, sink: &sink)
+                regions[index].yield(to: claim, time: time, claims: &claims, sink: &sink)
             }
         }
         claims.removeAll(keepingCapacity: true)

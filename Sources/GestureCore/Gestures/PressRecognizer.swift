@@ -1,7 +1,8 @@
 /// press: `began` at the sequence's first touch-down, `ended` at its last lift whatever the
 /// touch became, `cancelled` when the primary touch leaves the region, when a gesture of an
 /// enclosing region wins the touch, or when the sequence is cancelled. One press per
-/// sequence; never for a sequence that started unobserved.
+/// sequence, and one more for a finger that joins it when its press is over or it had none
+/// (`RegionRecognizers`); never for a sequence that started unobserved.
 ///
 /// The end of a press is held until the engine has run every region for the step (`flush`),
 /// so that it comes after every other gesture of the touch, in every region: the press
@@ -28,12 +29,13 @@ struct PressRecognizer {
 
     mutating func touchDown<S: GestureSink>(time: UInt64, location: Point, fingers: Int, reporter: Reporter, sink: inout S) {
         switch state {
-        case .idle:
+        case .idle, .done:
+            let old = state
             let id = reporter.newID(.press, &sink)
             state = .pressing(id: id)
             reporter.emit(.press, .began, id: id, time: time, fingers: fingers, location: location, into: &sink)
-            reporter.transition("press", State.idle, "touch-down", state)
-        case .pressing, .closing, .done:
+            reporter.transition("press", old, "touch-down", state)
+        case .pressing, .closing:
             break
         }
     }

@@ -50,6 +50,13 @@ struct ArenaClaim: Sendable, Hashable {
     /// a tap defeats long press and drag, a drag defeats tap and long press, a pinch or
     /// rotate defeats tap and long press).
     var defeats: GestureArena.Members
+    /// The kinds the winner owns (a tap, a long press; a drag and/or a swipe): a member of
+    /// another region owning one of the same kinds for another finger loses too. (A drag
+    /// owned here and a swipe owned there are one movement and go on together.)
+    var kinds = GestureKindSet.none
+    /// The region's sequence was cancelled (a palm among its fingers): the sequences that
+    /// share a finger with it are cancelled too, so no gesture outlives the press around it.
+    var cancels = false
 }
 
 /// One frame's motion of a region's fingers, summed once and before any decision: pure
@@ -68,8 +75,8 @@ struct FrameMotion {
     var deltaMM = Point.zero
     /// Farthest any finger is from where it touched down (mm).
     var maximumTravelMM = 0.0
-    /// The sequence's first finger, while it is a contact of the region.
-    var primaryLocation: Point?
+    /// Every finger of the sequence is outside the region's rectangle (false for the top level).
+    var allOutside = false
     var anyMoved = false
     /// A finger joined or lifted.
     var fingersChanged = false
@@ -86,14 +93,15 @@ struct FrameMotion {
 
     init() {}
 
-    init(contacts: [TrackedContact], primary: UInt32, deviceFingers: Int) {
+    init(contacts: [TrackedContact], rect: Rect?, deviceFingers: Int) {
         var previousSum = Point.zero, currentSum = Point.zero
         var previousSumMM = Point.zero, currentSumMM = Point.zero
         var locationSum = Point.zero
+        var outside = 0
         for contact in contacts {
             if !contact.lifting { down += 1 }
             if contact.joined || contact.lifting { fingersChanged = true }
-            if contact.id == primary { primaryLocation = contact.location }
+            if let rect, !rect.contains(contact.location) { outside += 1 }
             locationSum = locationSum + contact.location
             maximumTravelMM = max(maximumTravelMM, contact.millimetres.distance(to: contact.startMM))
             guard !contact.joined else { continue }
@@ -105,6 +113,7 @@ struct FrameMotion {
             if contact.location != contact.previousLocation { anyMoved = true }
         }
         fingers = max(contacts.count, deviceFingers)
+        allOutside = outside > 0 && outside == contacts.count
         centroid = contacts.isEmpty ? .zero : locationSum / Double(contacts.count)
         guard continuing > 0 else { return }
         let n = Double(continuing)
@@ -162,11 +171,13 @@ struct RegionRecognizers {
     private var cancelRequested = false
     /// Roles for the next sequence, set when its first contact is added.
     private var nextRoles = RegionRoles.none
+    /// A finger joined whose press belongs to this region: the press begins (again) for it.
+    private var joinerPresses = false
     private var roles = RegionRoles.none
     /// Most fingers the device counted (BTN_TOOL_*) during the sequence.
     private var countedFingers = 0
-    /// The primary touch has not left the region's rectangle yet.
-    private var primaryInside = true
+    /// Some finger of the sequence has stayed on the region's rectangle.
+    private var fingersInside = true
     private var arena = GestureArena()
     private var press = PressRecognizer()
     private var tap = TapRecognizer()
@@ -198,6 +209,14 @@ struct RegionRecognizers {
         }
     }
 
+    /// Ignoring its fingers until they all lift (cancelled, or begun unobserved).
+    var isIgnoring: Bool {
+        switch sequence {
+        case .ignored: true
+        case .idle, .tracking: false
+        }
+    }
+
     func owns(_ id: UInt32) -> Bool { contacts.contains { $0.id == id } }
 
     /// Whether this region's sequence holds any of `others`.
@@ -226,6 +245,9 @@ struct RegionRecognizers {
     /// `roles` apply when it starts a new sequence.
     mutating func add(_ contact: Contact, unobserved: Bool, generation: UInt32, roles: RegionRoles) {
         if contacts.isEmpty { nextRoles = roles }
+        if case .tracking = sequence, roles.reported.contains(.press), roles.exclusive.contains(.press), !unobserved {
+            joinerPresses = true
+        }
         contacts.append(TrackedContact(
             id: contact.id, startLocation: contact.location, startMM: contact.millimetres,
             previousLocation: contact.location, previousMM: contact.millimetres,
@@ -273,13 +295,13 @@ struct RegionRecognizers {
             beginSequence(time: time, deviceFingers: deviceFingers, sink: &sink)
         case .tracking:
             if cancelRequested {
-                cancel(time: time, deviceFingers: deviceFingers, sink: &sink)
+                cancel(time: time, deviceFingers: deviceFingers, claims: &claims, sink: &sink)
                 return
             }
         }
-        guard case .tracking(let primary) = sequence else { return }
+        guard case .tracking = sequence else { return }
         countedFingers = max(countedFingers, deviceFingers)
-        let motion = FrameMotion(contacts: contacts, primary: primary, deviceFingers: deviceFingers)
+        let motion = FrameMotion(contacts: contacts, rect: rect, deviceFingers: deviceFingers)
         decide(motion, time: time, surface: surface, claims: &claims, sink: &sink)
     }
 
@@ -308,12 +330,16 @@ struct RegionRecognizers {
     /// region's own gestures can still take the touch, the press ends `cancelled`: the touch
     /// was taken from this region, as a scroll view cancels the touches of the button it
     /// scrolls.
-    mutating func yield<S: GestureSink>(to claim: ArenaClaim, time: UInt64, sink: inout S) {
+    mutating func yield<S: GestureSink>(to claim: ArenaClaim, time: UInt64, claims: inout [ArenaClaim], sink: inout S) {
         guard case .tracking = sequence else { return }
+        if claim.cancels {
+            cancel(time: time, deviceFingers: 0, claims: &claims, sink: &sink)
+            return
+        }
         let moment = Moment(time: time, fingers: contacts.count, location: centroid())
-        var unused: [ArenaClaim] = []
-        for member in GestureArena.everyMember where claim.defeats.contains(member) && isExclusive(member) {
-            settle(arena.reject(member), "other-region-won", at: moment, claims: &unused, sink: &sink)
+        for member in GestureArena.everyMember where isExclusive(member)
+            && (claim.defeats.contains(member) || !exclusiveKinds(of: member).intersection(claim.kinds).isEmpty) {
+            settle(arena.reject(member), "other-region-won", at: moment, claims: &claims, sink: &sink)
         }
         if claim.region > index && !holdsTouch {
             press.cancel(time: time, location: moment.location, fingers: moment.fingers, "enclosing-region-won", reporter: reporter)
@@ -331,7 +357,9 @@ struct RegionRecognizers {
     mutating func cancelAll<S: GestureSink>(time: UInt64, sink: inout S) {
         switch sequence {
         case .tracking:
-            cancel(time: time, deviceFingers: 0, sink: &sink)
+            // Every region cancels: nothing to relay.
+            var relayed: [ArenaClaim] = []
+            cancel(time: time, deviceFingers: 0, claims: &relayed, sink: &sink)
         case .idle, .ignored:
             tap.flushHeldBack(time: time, reporter: reporter, sink: &sink)
         }
@@ -378,11 +406,22 @@ struct RegionRecognizers {
     }
 
     private func isExclusive(_ member: GestureArena.Member) -> Bool {
+        !exclusiveKinds(of: member).isEmpty
+    }
+
+    /// The kinds `member` recognizes here in competition with other regions.
+    private func exclusiveKinds(of member: GestureArena.Member) -> GestureKindSet {
+        var kinds = GestureKindSet.none
         switch member {
-        case .tap: roles.exclusive.contains(.tap)
-        case .longPress: roles.exclusive.contains(.longPress)
-        case .drag: roles.exclusive.contains(.drag) || roles.exclusive.contains(.swipe)
+        case .tap:
+            if roles.exclusive.contains(.tap) { kinds.insert(.tap) }
+        case .longPress:
+            if roles.exclusive.contains(.longPress) { kinds.insert(.longPress) }
+        case .drag:
+            if roles.exclusive.contains(.drag) { kinds.insert(.drag) }
+            if roles.exclusive.contains(.swipe) { kinds.insert(.swipe) }
         }
+        return kinds
     }
 
     private mutating func beginSequence<S: GestureSink>(time: UInt64, deviceFingers: Int, sink: inout S) {
@@ -393,7 +432,8 @@ struct RegionRecognizers {
         sequence = .tracking(primary: first.id)
         reporter.transition("sequence", Sequence.idle, "touch-down", sequence)
         countedFingers = 0
-        primaryInside = true
+        fingersInside = true
+        joinerPresses = false
         var members = GestureArena.Members.none
         if roles.runs(.tap) { members.insert(.tap) }
         if roles.runs(.longPress) { members.insert(.longPress) }
@@ -415,8 +455,9 @@ struct RegionRecognizers {
         contacts[0].joined = false
     }
 
-    /// Cancels every gesture of the sequence; the press is reported last (at the engine's flush).
-    private mutating func cancel<S: GestureSink>(time: UInt64, deviceFingers: Int, sink: inout S) {
+    /// Cancels every gesture of the sequence (the press is reported last, at the engine's
+    /// flush) and has the sequences sharing its fingers cancelled too.
+    private mutating func cancel<S: GestureSink>(time: UInt64, deviceFingers: Int, claims: inout [ArenaClaim], sink: inout S) {
         let fingers = max(contacts.count, deviceFingers)
         let location = centroid()
         tap.cancel(time: time, reporter: reporter, sink: &sink)
@@ -429,22 +470,33 @@ struct RegionRecognizers {
         let old = sequence
         sequence = .ignored
         reporter.transition("sequence", old, "cancel", sequence)
+        claims.append(ArenaClaim(region: index, defeats: .none, cancels: true))
     }
 
     /// The decisions of one frame of a live sequence, made on its motion summary: joins,
     /// leaving the region, slop, pinch/rotate, drag, lifts, end.
     private mutating func decide<S: GestureSink>(_ motion: FrameMotion, time: UInt64, surface: PhysicalSize, claims: inout [ArenaClaim], sink: inout S) {
         let moment = Moment(time: time, fingers: motion.fingers, location: motion.centroid)
+        if joinerPresses {
+            // A finger whose press is this region's joined a sequence that had none (its
+            // first touch pressed elsewhere), or whose press is over: it presses now.
+            joinerPresses = false
+            roles.exclusive.insert(.press)
+            roles.reported.insert(.press)
+            reporter.reported = roles.reported
+            let joiner = contacts.last { $0.joined } ?? contacts[0]
+            press.touchDown(time: time, location: joiner.location, fingers: motion.fingers, reporter: reporter, sink: &sink)
+        }
         for contact in contacts where contact.joined {
             tap.fingerJoined(time: time, location: contact.startLocation, locationMM: contact.startMM, unobserved: contact.unobserved, thresholds: thresholds, reporter: reporter, sink: &sink)
             if contact.unobserved { settle(arena.reject(.longPress), "unobserved-finger-joined", at: moment, claims: &claims, sink: &sink) }
         }
 
-        // The primary touch left the region: the press is cancelled, and the touch is no
-        // tap or long press of this region any more (its other gestures go on).
-        if let rect, let primary = motion.primaryLocation, primaryInside, !rect.contains(primary) {
-            primaryInside = false
-            press.cancel(time: time, location: primary, fingers: motion.fingers, "left-region", reporter: reporter)
+        // Every finger left the region: the press is cancelled, and the touch is no tap or
+        // long press of this region any more (its other gestures go on).
+        if fingersInside && motion.allOutside {
+            fingersInside = false
+            press.cancel(time: time, location: motion.centroid, fingers: motion.fingers, "left-region", reporter: reporter)
             rejectTapAndLongPress("left-region", at: moment, claims: &claims, sink: &sink)
         }
 
@@ -536,7 +588,7 @@ struct RegionRecognizers {
             drag.begin(time: moment.time, fingers: moment.fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
             defeats = GestureArena.Members([.tap, .longPress])
         }
-        if isExclusive(winner) { claims.append(ArenaClaim(region: index, defeats: defeats)) }
+        if isExclusive(winner) { claims.append(ArenaClaim(region: index, defeats: defeats, kinds: exclusiveKinds(of: winner))) }
     }
 
     private mutating func rejectTapAndLongPress<S: GestureSink>(_ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim], sink: inout S) {

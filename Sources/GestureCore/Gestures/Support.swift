@@ -39,10 +39,10 @@ struct GestureKindSet: Sendable, Hashable {
     func contains(_ kind: GestureKind) -> Bool { bits & Self.bit(kind) != 0 }
     mutating func insert(_ kind: GestureKind) { bits |= Self.bit(kind) }
     var isEmpty: Bool { bits == 0 }
-    func union(_ other: GestureKindSet) -> GestureKindSet {
-        var union = self
-        union.bits |= other.bits
-        return union
+    func intersection(_ other: GestureKindSet) -> GestureKindSet {
+        var intersection = self
+        intersection.bits &= other.bits
+        return intersection
     }
 
     private static func bit(_ kind: GestureKind) -> UInt8 {
