@@ -22,6 +22,9 @@ import Testing
         #expect(tapped.seq == 1)
         guard case .gesture(let dragged)? = try await iterator.next() else { Issue.record("no drag"); return }
         #expect(dragged.startLocation == Location(x: 0.2, y: 0.7))
+        #expect(dragged.localStartLocation == Location(x: 0.2, y: 0.4))
+        #expect(dragged.localLocation == Location(x: 0.25, y: 0.5))
+        #expect(tapped.localLocation == nil && tapped.localStartLocation == nil)
         #expect(dragged.seq == 2)
         daemon.stop()
         // Every device's removal comes before the goodbye, which is the last message.
