@@ -365,3 +365,24 @@ struct ThresholdToleranceTests {
         #expect((3.0 + 1e-6).exceeds(3))
     }
 }
+
+/// The composition example of docs/protocol.md is what the engine and the encoder produce.
+@Test func protocolDocumentsTheButtonInAPageExampleVerbatim() throws {
+    var h = GestureHarness(EngineConfiguration(regions: [
+        Region(name: "page", rect: .unit),
+        Region(name: "ok-button", rect: Rect(x: 0.4, y: 0.8, width: 0.2, height: 0.1), settings: CompositionTests.settings([.press, .tap])),
+    ]))
+    h.frame(6000, .down(1, 0.45, 0.83))
+    h.frame(6020, .move(1, 0.45, 0.79))
+    var writer = JSONWriter()
+    for (index, event) in h.events.enumerated() {
+        WireEncoder.appendGesture(event, seq: UInt64(50 + index), device: "ELAN Touchscreen", to: &writer)
+    }
+    let lines = String(decoding: writer.bytes, as: UTF8.self).split(separator: "\n")
+    #expect(lines.count == 3)
+    let protocolFile = String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+    let documented = try String(contentsOfFile: "/" + protocolFile + "/docs/protocol.md", encoding: .utf8)
+    for line in lines {
+        #expect(documented.contains(line + "\n"), "docs/protocol.md lacks: \(line)")
+    }
+}
