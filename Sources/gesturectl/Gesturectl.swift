@@ -82,6 +82,7 @@ func describe(_ message: ServerMessage) -> String? {
         return "# connected to \(hello.server) \(hello.version), devices: \(names.isEmpty ? "none" : names)"
     case .gesture(let g):
         var line = "\(seconds(g.time)) \(g.device) [\(g.region ?? "-")] \(g.gesture) \(g.phase) #\(g.id) fingers=\(g.fingers) at \(point(g.location))"
+        if let local = g.localLocation { line += " local=\(point(local))" }
         if let count = g.count { line += " count=\(count)" }
         if let translation = g.translation { line += " translation=\(point(translation))" }
         if let velocity = g.velocity { line += " velocity=\(point(velocity))" }

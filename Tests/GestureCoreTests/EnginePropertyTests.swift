@@ -86,6 +86,19 @@ struct EnginePropertyTests {
 
     static let scripts = Gen.int(in: 0...9_999_999).array(of: 1...120)
 
+    /// Ids handed out in order, time never going back, and the validator's promises.
+    static func expectPromises(_ events: [GestureEvent], requirePress: Bool) {
+        var seen: Set<UInt64> = []
+        var lastNewID: UInt64 = 0
+        for event in events where seen.insert(event.id).inserted {
+            #expect(event.id > lastNewID, "ids are handed out in order")
+            lastNewID = event.id
+        }
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time }, "time never goes back")
+        let violations = GestureStreamValidator.violations(in: events, requirePress: requirePress)
+        #expect(violations.isEmpty, "\(violations.prefix(3))")
+    }
+
     /// A random layout of up to five regions decoded from integers: each nested in an earlier
     /// one (or in the screen), with random enabled kinds, thresholds, `fall-through`,
     /// `simultaneous` and `high-priority`. `requirePress`: every touch gets a press (the
@@ -120,15 +133,7 @@ struct EnginePropertyTests {
         await propertyCheck(count: 500, input: Self.scripts, Self.layouts) { script, seeds in
             let (configuration, requirePress) = Self.layout(seeds, allowSimultaneous: true)
             let events = Self.run(script, configuration: configuration)
-            var seen: Set<UInt64> = []
-            var lastNewID: UInt64 = 0
-            for event in events where seen.insert(event.id).inserted {
-                #expect(event.id > lastNewID, "ids are handed out in order")
-                lastNewID = event.id
-            }
-            #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time }, "time never goes back")
-            let violations = GestureStreamValidator.violations(in: events, requirePress: requirePress)
-            #expect(violations.isEmpty, "\(violations.prefix(3))")
+            Self.expectPromises(events, requirePress: requirePress)
             for event in events {
                 let region = configuration.regions.first { $0.name == event.region }
                 #expect(event.regionRect == region?.rect, "local coordinates are relative to the reporting region")
@@ -150,15 +155,7 @@ struct EnginePropertyTests {
     @Test func everyGestureHasLegalPhasesAndClosesOnce() async {
         await propertyCheck(count: 300, input: Self.scripts, Gen.int(in: 0...2)) { script, which in
             let events = Self.run(script, configuration: which)
-            var seen: Set<UInt64> = []
-            var lastNewID: UInt64 = 0
-            for event in events where seen.insert(event.id).inserted {
-                #expect(event.id > lastNewID, "ids are handed out in order")
-                lastNewID = event.id
-            }
-            #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time }, "time never goes back")
-            let violations = GestureStreamValidator.violations(in: events)
-            #expect(violations.isEmpty, "\(violations.prefix(3))")
+            Self.expectPromises(events, requirePress: true)
         }
     }
 

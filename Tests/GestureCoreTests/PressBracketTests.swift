@@ -68,27 +68,24 @@ struct PressBracketTests {
         #expect(GestureStreamValidator.violations(in: events, requirePress: false).isEmpty)
     }
 
-    @Test func validatorFindsAPressCancelledBeforeItsGestures() {
-        let events = [
-            Self.event(.press, .began, id: 1, time: 0, touch: 3),
-            Self.event(.drag, .began, id: 2, time: 10, touch: 3),
-            Self.event(.press, .cancelled, id: 1, time: 20, touch: 3),
-            Self.event(.drag, .cancelled, id: 2, time: 20, touch: 3),
+    /// A press and a gesture of one touch, the gesture ending with `end` after the press
+    /// ends with `pressEnd` at the same moment.
+    static func pressThenGesture(_ kind: GestureKind, pressEnd: GesturePhase, end: GesturePhase) -> [GestureEvent] {
+        [
+            event(.press, .began, id: 1, time: 0, touch: 3, region: "b"),
+            event(kind, .began, id: 2, time: 500, touch: 3, region: "b"),
+            event(.press, pressEnd, id: 1, time: 600, touch: 3, region: "b"),
+            event(kind, end, id: 2, time: 600, touch: 3, region: "b"),
         ]
-        #expect(GestureStreamValidator.violations(in: events).map(\.message) == ["cancelled after its press (the press must come last)"])
-        // The other order is the promise.
-        let good = [events[0], events[1], events[3], events[2]]
-        #expect(GestureStreamValidator.violations(in: good).isEmpty)
     }
 
-    @Test func validatorFindsAPressEndedBeforeItsGestures() {
-        let events = [
-            Self.event(.press, .began, id: 1, time: 0, touch: 3, region: "b"),
-            Self.event(.longPress, .began, id: 2, time: 500, touch: 3, region: "b"),
-            Self.event(.press, .ended, id: 1, time: 600, touch: 3, region: "b"),
-            Self.event(.longPress, .ended, id: 2, time: 600, touch: 3, region: "b"),
-        ]
-        #expect(GestureStreamValidator.violations(in: events).map(\.message) == ["press ended before the long-press of its touch"])
+    @Test func validatorFindsAPressEndingBeforeItsGestures() {
+        let cancelled = Self.pressThenGesture(.drag, pressEnd: .cancelled, end: .cancelled)
+        #expect(GestureStreamValidator.violations(in: cancelled).map(\.message) == ["cancelled after its press (the press must come last)"])
+        // The other order is the promise.
+        #expect(GestureStreamValidator.violations(in: [cancelled[0], cancelled[1], cancelled[3], cancelled[2]]).isEmpty)
+        let ended = Self.pressThenGesture(.longPress, pressEnd: .ended, end: .ended)
+        #expect(GestureStreamValidator.violations(in: ended).map(\.message) == ["press ended before the long-press of its touch"])
     }
 
     @Test func validatorAcceptsAPressLeftBehindByAnEnclosingRegionsDrag() {
