@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 /// gestured: touch gestures for Linux kiosks, served over a Unix socket.
@@ -23,7 +23,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
@@ -81,3 +81,9 @@ let package = Package(
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "EvdevInput", "GestureCore", "GestureClient", "Recordings"]),
     ]
 )
+
+// No warnings, ever: every Swift target of this package fails to build on one, so a clean
+// build (CI's) cannot pass with a new warning in it.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+}

@@ -24,17 +24,20 @@ public struct JournalLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+    public func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
+        // MESSAGE carries the metadata too: `journalctl -u gestured` shows only MESSAGE, and an
+        // operator must see which device and why without `-o verbose`.
         var fields = [
-            "MESSAGE=\(message)",
-            "PRIORITY=\(JournalLogHandler.priority(level))",
+            "MESSAGE=\(LogRecord.text(message: event.message, metadata: merged))",
+            "PRIORITY=\(JournalLogHandler.priority(event.level))",
             "SYSLOG_IDENTIFIER=gestured",
             "LOGGER=\(label)",
-            "CODE_FILE=\(file)",
-            "CODE_LINE=\(line)",
-            "CODE_FUNC=\(function)",
+            "CODE_FILE=\(event.file)",
+            "CODE_LINE=\(event.line)",
+            "CODE_FUNC=\(event.function)",
         ]
-        for (key, value) in metadata.merging(explicit ?? [:], uniquingKeysWith: { $1 }) {
+        for (key, value) in merged {
             fields.append("\(JournalLogHandler.fieldName(key))=\(value)")
         }
         let cStrings = fields.map { strdup($0) }
@@ -95,8 +98,9 @@ public struct StderrLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-        var bytes = Array(StderrLogHandler.format(level: level, message: message, metadata: metadata.merging(explicit ?? [:], uniquingKeysWith: { $1 })).utf8)
+    public func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
+        var bytes = Array(StderrLogHandler.format(level: event.level, message: event.message, metadata: merged).utf8)
         _ = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }
@@ -104,11 +108,30 @@ public struct StderrLogHandler: LogHandler {
 extension StderrLogHandler {
     /// One record as a line: `gestured: LEVEL: message key=value …` (keys sorted), ending in `\n`.
     public static func format(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata) -> String {
-        var text = "gestured: \(level): \(message)"
+        "gestured: \(level): \(LogRecord.text(message: message, metadata: metadata))\n"
+    }
+}
+
+/// The text of one log record, the same on stderr and in the journal's MESSAGE.
+public enum LogRecord {
+    /// `message key=value …`, keys sorted; a value with spaces, quotes or `=` is quoted
+    /// (`device="ELAN Touchscreen"`), so the line stays one unambiguous record.
+    public static func text(message: Logger.Message, metadata: Logger.Metadata) -> String {
+        var text = "\(message)"
         for key in metadata.keys.sorted() {
-            text += " \(key)=\(metadata[key]!)"
+            text += " \(key)=\(quotedIfNeeded("\(metadata[key]!)"))"
         }
-        return text + "\n"
+        return text
+    }
+
+    static func quotedIfNeeded(_ value: String) -> String {
+        guard value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) else { return value }
+        var quoted = "\""
+        for character in value {
+            if character == "\"" || character == "\\" { quoted.append("\\") }
+            quoted.append(character)
+        }
+        return quoted + "\""
     }
 }
 

@@ -79,7 +79,7 @@ public enum SystemCall {
 
     /// Like `posix`, for calls that can never legitimately return would-block (`open` of a
     /// regular file, `close`, `ioctl` …): would-block is thrown like any other error.
-    @inline(__always)
+    @inline(__always) @discardableResult
     public static func posixBlocking<T: FixedWidthInteger>(
         _ call: String, path: String? = nil, _ body: () -> T
     ) throws(SystemError) -> T {
@@ -90,7 +90,7 @@ public enum SystemCall {
     }
 
     /// Like `negatedErrno`, for calls that can never legitimately return would-block.
-    @inline(__always)
+    @inline(__always) @discardableResult
     public static func negatedErrnoBlocking(
         _ call: String, path: String? = nil, _ body: () -> Int32
     ) throws(SystemError) -> Int32 {

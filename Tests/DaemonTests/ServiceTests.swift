@@ -36,6 +36,15 @@ import Glibc
         #expect(line == "gestured: notice: refusing client limit=64 uid=1000\n")
     }
 
+    /// The journal shows only MESSAGE by default: the device name and the reason must be in
+    /// it, one unambiguous record even when a value has spaces or quotes.
+    @Test func recordTextCarriesQuotedMetadata() {
+        let text = LogRecord.text(message: "reload failed, keeping the previous configuration",
+                                  metadata: ["error": "gestured.toml:3: unknown key 'x'", "device": "ELAN Touchscreen", "empty": ""])
+        #expect(text == #"reload failed, keeping the previous configuration device="ELAN Touchscreen" empty="" error="gestured.toml:3: unknown key 'x'""#)
+        #expect(LogRecord.text(message: "m", metadata: ["say": #"a "b" c\d"#]) == #"m say="a \"b\" c\\d""#)
+    }
+
     /// With `JOURNAL_STREAM` naming the daemon's stderr, records go to the journal and none
     /// to stderr; with it naming something else, they go to stderr.
     @Test(arguments: [true, false])
