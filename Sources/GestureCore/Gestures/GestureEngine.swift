@@ -13,6 +13,8 @@ public struct GestureEngine {
     private var regions: [RegionRecognizers]
     /// Wins of this step waiting to be relayed to the other regions of their touch.
     private var claims: [ArenaClaim] = []
+    /// A region has a press to report at the end of the step.
+    private var pressesToReport = false
     private let surface: PhysicalSize
     private var lastTime: UInt64 = 0
     private var generation: UInt32 = 0
@@ -65,8 +67,7 @@ public struct GestureEngine {
         var downInFrame = 0
         for contact in frame.contacts {
             var known = false
-            for index in regions.indices where regions[index].owns(contact.id) {
-                regions[index].update(contact, generation: generation)
+            for index in regions.indices where regions[index].update(contact, generation: generation) {
                 known = true
             }
             if !known {
@@ -89,7 +90,8 @@ public struct GestureEngine {
         for index in regions.indices where !regions[index].isIdle {
             let deviceFingers = untracked && regions[index].holdsAll(of: frame) ? frame.fingerCount : 0
             regions[index].finishFrame(time: time, generation: generation, deviceFingers: deviceFingers, surface: surface, claims: &claims, sink: &sink)
-            relayClaims(time: time, into: &sink)
+            if regions[index].hasPressToReport { pressesToReport = true }
+            if !claims.isEmpty { relayClaims(time: time, into: &sink) }
         }
         for index in regions.indices where !regions[index].isIdle {
             regions[index].endFrame()
@@ -103,7 +105,8 @@ public struct GestureEngine {
         let time = max(time, lastTime)
         while let (index, deadline) = earliestTimer(), deadline <= time {
             regions[index].fireTimers(upTo: deadline, claims: &claims, sink: &sink)
-            relayClaims(time: deadline, into: &sink)
+            if regions[index].hasPressToReport { pressesToReport = true }
+            if !claims.isEmpty { relayClaims(time: deadline, into: &sink) }
             flushPresses(into: &sink)
         }
         lastTime = time
@@ -117,6 +120,7 @@ public struct GestureEngine {
         for index in regions.indices {
             regions[index].cancelAll(time: lastTime, sink: &sink)
         }
+        pressesToReport = true
         flushPresses(into: &sink)
     }
 
@@ -204,6 +208,7 @@ public struct GestureEngine {
             for index in regions.indices where index != claim.region && !regions[index].isIdle
                 && regions[index].sharesContact(with: regions[claim.region].contacts) {
                 regions[index].yield(to: claim, time: time, claims: &claims, sink: &sink)
+                if regions[index].hasPressToReport { pressesToReport = true }
             }
         }
         claims.removeAll(keepingCapacity: true)
@@ -211,7 +216,9 @@ public struct GestureEngine {
 
     /// Reports the presses that ended in this step, after every other gesture.
     private mutating func flushPresses<S: GestureSink>(into sink: inout S) {
-        for index in regions.indices {
+        guard pressesToReport else { return }
+        pressesToReport = false
+        for index in regions.indices where regions[index].hasPressToReport {
             regions[index].flushPress(sink: &sink)
         }
     }

@@ -18,7 +18,17 @@ struct PressRecognizer {
         case done
     }
 
-    private var state: State = .idle
+    private var state: State = .idle {
+        didSet {
+            switch state {
+            case .closing: isClosing = true
+            case .idle, .pressing, .done: isClosing = false
+            }
+        }
+    }
+
+    /// Over and waiting for `flush` (kept as a flag: the engine asks every step).
+    private(set) var isClosing = false
 
     var isPressing: Bool {
         switch state {

@@ -78,8 +78,11 @@ struct FrameMotion {
     /// Every finger of the sequence is outside the region's rectangle (false for the top level).
     var allOutside = false
     var anyMoved = false
+    /// Fingers that touched down in this frame, and fingers that lifted in it.
+    var joined = 0
+    var lifting = 0
     /// A finger joined or lifted.
-    var fingersChanged = false
+    var fingersChanged: Bool { joined > 0 || lifting > 0 }
     /// With two or more continuing fingers: their spread now over their spread before, the
     /// change of spread (mm) and their mean turn around the centroid (degrees).
     var spreadRatio = 1.0
@@ -93,14 +96,15 @@ struct FrameMotion {
 
     init() {}
 
+    @inline(__always)
     init(contacts: [TrackedContact], rect: Rect?, deviceFingers: Int) {
         var previousSum = Point.zero, currentSum = Point.zero
         var previousSumMM = Point.zero, currentSumMM = Point.zero
         var locationSum = Point.zero
         var outside = 0
         for contact in contacts {
-            if !contact.lifting { down += 1 }
-            if contact.joined || contact.lifting { fingersChanged = true }
+            if contact.lifting { lifting += 1 } else { down += 1 }
+            if contact.joined { joined += 1 }
             if let rect, !rect.contains(contact.location) { outside += 1 }
             locationSum = locationSum + contact.location
             maximumTravelMM = max(maximumTravelMM, contact.millimetres.distance(to: contact.startMM))
@@ -256,8 +260,10 @@ struct RegionRecognizers {
         update(contact, generation: generation)
     }
 
-    mutating func update(_ contact: Contact, generation: UInt32) {
-        guard let index = contacts.firstIndex(where: { $0.id == contact.id }) else { return }
+    /// Updates the contact if this region's sequence holds it; returns whether it does.
+    @discardableResult
+    mutating func update(_ contact: Contact, generation: UInt32) -> Bool {
+        guard let index = contacts.firstIndex(where: { $0.id == contact.id }) else { return false }
         contacts[index].location = contact.location
         contacts[index].millimetres = contact.millimetres
         contacts[index].seen = generation
@@ -270,6 +276,7 @@ struct RegionRecognizers {
             contacts[index].lifting = true
             cancelRequested = true
         }
+        return true
     }
 
     /// Runs the recognizers on the frame's changes (after every contact was `add`ed or
@@ -345,6 +352,9 @@ struct RegionRecognizers {
             press.cancel(time: time, location: moment.location, fingers: moment.fingers, "enclosing-region-won", reporter: reporter)
         }
     }
+
+    /// A press ended or was cancelled in this step and waits for `flushPress`.
+    var hasPressToReport: Bool { press.isClosing }
 
     /// Reports a press that ended in this step; the engine calls it after every region ran,
     /// so the press comes after every other gesture of its touch.
@@ -487,7 +497,7 @@ struct RegionRecognizers {
             let joiner = contacts.last { $0.joined } ?? contacts[0]
             press.touchDown(time: time, location: joiner.location, fingers: motion.fingers, reporter: reporter, sink: &sink)
         }
-        for contact in contacts where contact.joined {
+        for contact in contacts where motion.joined > 0 && contact.joined {
             tap.fingerJoined(time: time, location: contact.startLocation, locationMM: contact.startMM, unobserved: contact.unobserved, thresholds: thresholds, reporter: reporter, sink: &sink)
             if contact.unobserved { settle(arena.reject(.longPress), "unobserved-finger-joined", at: moment, claims: &claims, sink: &sink) }
         }
@@ -542,7 +552,7 @@ struct RegionRecognizers {
         }
 
         // Lifts.
-        for contact in contacts where contact.lifting {
+        for _ in 0..<motion.lifting {
             tap.fingerLifted(time: time, thresholds: thresholds, reporter: reporter, sink: &sink)
         }
         if motion.down < 2 {
@@ -568,13 +578,9 @@ struct RegionRecognizers {
     /// (`RegionRoles.exclusive`) is a claim on the touch, relayed by the engine to the other
     /// regions holding its contacts.
     private mutating func settle<S: GestureSink>(_ verdict: GestureArena.Verdict, _ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim], sink: inout S) {
-        for member in GestureArena.everyMember where verdict.losers.contains(member) {
-            switch member {
-            case .tap: tap.fail(time: moment.time, reason, reporter: reporter, sink: &sink)
-            case .longPress: longPress.fail(reason, reporter: reporter)
-            case .drag: drag.fail(reason, reporter: reporter)
-            }
-        }
+        if verdict.losers.contains(.tap) { tap.fail(time: moment.time, reason, reporter: reporter, sink: &sink) }
+        if verdict.losers.contains(.longPress) { longPress.fail(reason, reporter: reporter) }
+        if verdict.losers.contains(.drag) { drag.fail(reason, reporter: reporter) }
         guard let winner = verdict.winner else { return }
         let defeats: GestureArena.Members
         switch winner {
