@@ -120,3 +120,38 @@ import Testing
         #expect(Self.summary(demo).dropFirst(3).allSatisfy { $0.hasPrefix("- ") })
     }
 }
+
+/// The daemon stopping is one more path on which the press brackets everything: a finger
+/// held when SIGTERM comes ends its long press `cancelled` first, its press last, before
+/// the device goes and the goodbye.
+@Suite struct StoppingCancelsPressLastTests {
+    @Test func stoppingMidHoldCancelsTheLongPressThenThePress() throws {
+        let directory = TemporaryDirectory()
+        let recording = try ComposedReplayTests.hold(atX: 994, y: 562, seconds: 20, in: directory)
+        let daemon = try DaemonProcess(extraArguments: ["--replay", recording, "--wait-for-subscriber"])
+        _ = try daemon.notify.wait(for: "READY=1")
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try client.readMessage(ofType: "hello")
+        client.send(#"{"type":"subscribe","gestures":["press","long-press"]}"# + "\n")
+        var seen: [String] = []
+        while !seen.contains("long-press began") {
+            let message = try client.readMessage()
+            if message["type"] as? String == "gesture" {
+                seen.append("\(message["gesture"] as? String ?? "?") \(message["phase"] as? String ?? "?")")
+            }
+        }
+        daemon.signal(SIGTERM)
+        var last: [String: Any] = [:]
+        while last["type"] as? String != "goodbye" {
+            last = try client.readMessage()
+            switch last["type"] as? String {
+            case "gesture": seen.append("\(last["gesture"] as? String ?? "?") \(last["phase"] as? String ?? "?")")
+            case "device": seen.append("device \(last["phase"] as? String ?? "?")")
+            default: break
+            }
+        }
+        #expect(try daemon.waitForExit() == 0)
+        #expect(seen.filter { !$0.hasSuffix("changed") }
+            == ["press began", "long-press began", "long-press cancelled", "press cancelled", "device removed"])
+    }
+}

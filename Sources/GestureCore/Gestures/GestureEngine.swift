@@ -96,7 +96,7 @@ public struct GestureEngine {
         for index in regions.indices where !regions[index].isIdle {
             regions[index].endFrame()
         }
-        flushPresses(into: &sink)
+        if pressesToReport { flushPresses(into: &sink) }
     }
 
     /// Fires every timer with a deadline at or before `time`, in deadline order, each event
@@ -107,7 +107,7 @@ public struct GestureEngine {
             regions[index].fireTimers(upTo: deadline, claims: &claims, sink: &sink)
             if regions[index].hasPressToReport { pressesToReport = true }
             if !claims.isEmpty { relayClaims(time: deadline, into: &sink) }
-            flushPresses(into: &sink)
+            if pressesToReport { flushPresses(into: &sink) }
         }
         lastTime = time
     }
@@ -120,7 +120,6 @@ public struct GestureEngine {
         for index in regions.indices {
             regions[index].cancelAll(time: lastTime, sink: &sink)
         }
-        pressesToReport = true
         flushPresses(into: &sink)
     }
 
@@ -216,7 +215,6 @@ public struct GestureEngine {
 
     /// Reports the presses that ended in this step, after every other gesture.
     private mutating func flushPresses<S: GestureSink>(into sink: inout S) {
-        guard pressesToReport else { return }
         pressesToReport = false
         for index in regions.indices where regions[index].hasPressToReport {
             regions[index].flushPress(sink: &sink)
