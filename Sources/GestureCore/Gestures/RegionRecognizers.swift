@@ -491,6 +491,7 @@ struct RegionRecognizers {
             // A finger whose press is this region's joined a sequence that had none (its
             // first touch pressed elsewhere), or whose press is over: it presses now.
             joinerPresses = false
+            fingersInside = true
             roles.exclusive.insert(.press)
             roles.reported.insert(.press)
             reporter.reported = roles.reported
