@@ -245,6 +245,18 @@ struct CompositionTests {
         #expect(Self.kinds(plain, region: "corner").isEmpty)
     }
 
+    @Test func highPriorityDoesNotReachIntoARegionThatKeepsItsTouches() {
+        var configuration = Self.kioskCorner(highPriority: true)
+        configuration.regions[2].fallThrough = false
+        configuration.regions[2].settings.enabled = [.press, .tap]
+        var h = GestureHarness(configuration)
+        h.frame(0, .down(1, 0.1, 0.1))
+        h.advance(to: 2500)
+        h.frame(2600, .up(1))
+        #expect(h.summary == ["press.began", "press.ended"])
+        #expect(h.events.allSatisfy { $0.region == "button" })
+    }
+
     @Test func longPressInsideAHighPrioritySwipeRegion() {
         let configuration = EngineConfiguration(regions: [
             Region(name: "edge", rect: Rect(x: 0, y: 0, width: 1, height: 0.3), settings: Self.settings([.swipe]), highPriority: [.swipe]),

@@ -71,8 +71,10 @@ public struct RotateSettings: Sendable, Hashable {
 /// Every recognizer's thresholds plus which gestures are reported: the settings of one
 /// region (or of the whole screen when no regions are configured).
 public struct GestureSettings: Sendable, Hashable {
-    /// The gestures this region reports. Recognizers still arbitrate when their gesture is
-    /// not reported (a disabled drag still stops a moving touch from tapping).
+    /// The gestures this region recognizes and reports. A kind a region leaves out falls
+    /// through to the nearest enclosing region that enables it; one that no region around a
+    /// touch enables still arbitrates, unreported (a disabled drag still stops a moving touch
+    /// from tapping).
     public var enabled: Set<GestureKind> = Set(GestureKind.allCases)
     public var tap = TapSettings()
     public var longPress = LongPressSettings()
