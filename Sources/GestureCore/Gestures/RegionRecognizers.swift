@@ -556,7 +556,7 @@ struct RegionRecognizers {
         for _ in 0..<motion.lifting {
             tap.fingerLifted(time: time, thresholds: thresholds, reporter: reporter, sink: &sink)
         }
-        if motion.down < 2 {
+        if motion.down < 2 && !(pinch.isIdle && rotate.isIdle) {
             pinch.fingersBelowTwo(time: time, fingers: motion.fingers, location: motion.centroid, reporter: reporter, sink: &sink)
             rotate.fingersBelowTwo(time: time, fingers: motion.fingers, location: motion.centroid, reporter: reporter, sink: &sink)
         }

@@ -37,6 +37,14 @@ struct TransformRecognizer {
         }
     }
 
+    /// Not tracking two fingers (nothing to end when fewer than two remain).
+    var isIdle: Bool {
+        switch state {
+        case .idle: true
+        case .tracking, .active: false
+        }
+    }
+
     var isActive: Bool {
         switch state {
         case .active: true
