@@ -132,14 +132,18 @@ public struct GestureEngine {
     private mutating func offer(_ contact: Contact, unobserved: Bool) {
         let point = contact.location
         let end = chainEnd(at: point)
-        if let pressOwner = owner(of: .press, chainEnd: end, at: point), regions[pressOwner].isIgnoring {
-            regions[pressOwner].add(contact, unobserved: unobserved, generation: generation, roles: .none)
+        let pressOwner = owner(of: .press, chainEnd: end, at: point)
+        if let pressOwner, regions[pressOwner].isIgnoring {
+            regions[pressOwner].add(contact, unobserved: unobserved, generation: generation, roles: .none, touch: contact.id)
             return
         }
+        // The finger joins the sequence of its press region when that one is busy: the
+        // sequences it starts elsewhere belong to that touch (and its press).
+        let touch = pressOwner.flatMap { regions[$0].trackedTouch } ?? contact.id
         for index in 0...end where encloses(index, point) {
             let roles = roles(of: index, chainEnd: end, at: point)
             if !regions[index].isIdle || !roles.isEmpty {
-                regions[index].add(contact, unobserved: unobserved, generation: generation, roles: roles)
+                regions[index].add(contact, unobserved: unobserved, generation: generation, roles: roles, touch: touch)
             }
         }
     }

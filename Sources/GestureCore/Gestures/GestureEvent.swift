@@ -94,9 +94,10 @@ public struct GestureEvent: Sendable, Hashable {
     /// The rectangle of `region` in normalised screen space (nil with `region`): what the
     /// region-local coordinates are relative to.
     public var regionRect: Rect?
-    /// The first contact of the touch sequence that produced the event (`Contact.id`): the
-    /// gestures of one touch share it across regions. Not on the wire; for checkers
-    /// (`GestureStreamValidator`) and tests. 0 when unknown.
+    /// The touch the event belongs to: the first contact (`Contact.id`) of the touch whose
+    /// press brackets it (a finger that joins a busy region's sequence belongs to that
+    /// sequence's touch). The gestures of one touch share it across regions. Not on the wire;
+    /// for checkers (`GestureStreamValidator`) and tests. 0 when unknown.
     public var touch: UInt32
 
     public init(kind: GestureKind, phase: GesturePhase, id: UInt64, time: UInt64, region: String?, fingers: Int, location: Point,

@@ -12,8 +12,8 @@
 ///   carried are cancelled (none of them is cancelled at the same moment after it);
 /// - with `requirePress` (every touch reports a press: the configuration enables press at
 ///   the top level and in every region with `fall-through = false`), a continuous gesture
-///   begins only for a touch that pressed, or while a press it joined is open (after
-///   SYN_DROPPED, a finger still down never yields a drag without a press around it).
+///   begins only for a touch that pressed (after SYN_DROPPED, a finger still down never
+///   yields a drag without a press around it).
 public struct GestureStreamValidator {
     /// A broken guarantee, with the offending event.
     public struct Violation: Error, CustomStringConvertible, Hashable {
@@ -122,7 +122,7 @@ public struct GestureStreamValidator {
         case (.press, .changed):
             break
         case (.longPress, .began), (.drag, .began), (.pinch, .began), (.rotate, .began):
-            if requirePress && !pressedTouches.contains(event.touch) && openPresses.isEmpty {
+            if requirePress && !pressedTouches.contains(event.touch) {
                 violations.append(Violation(message: "a gesture of a touch that never pressed", event: event))
             }
         case (.longPress, .cancelled), (.drag, .cancelled), (.pinch, .cancelled), (.rotate, .cancelled):

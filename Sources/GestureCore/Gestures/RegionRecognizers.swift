@@ -175,6 +175,8 @@ struct RegionRecognizers {
     private var cancelRequested = false
     /// Roles for the next sequence, set when its first contact is added.
     private var nextRoles = RegionRoles.none
+    /// The touch the next sequence's events are stamped with (`GestureEvent.touch`).
+    private var nextTouch: UInt32 = 0
     /// A finger joined whose press belongs to this region: the press begins (again) for it.
     private var joinerPresses = false
     private var roles = RegionRoles.none
@@ -213,6 +215,14 @@ struct RegionRecognizers {
         }
     }
 
+    /// The touch this region's live sequence stamps its events with; nil when not tracking.
+    var trackedTouch: UInt32? {
+        switch sequence {
+        case .tracking: reporter.touch
+        case .idle, .ignored: nil
+        }
+    }
+
     /// Ignoring its fingers until they all lift (cancelled, or begun unobserved).
     var isIgnoring: Bool {
         switch sequence {
@@ -246,9 +256,13 @@ struct RegionRecognizers {
     // MARK: Input from the engine
 
     /// Offers a contact that touched down (or was first seen) in this region's chain;
-    /// `roles` apply when it starts a new sequence.
-    mutating func add(_ contact: Contact, unobserved: Bool, generation: UInt32, roles: RegionRoles) {
-        if contacts.isEmpty { nextRoles = roles }
+    /// `roles` and `touch` (the touch whose press brackets it) apply when it starts a new
+    /// sequence.
+    mutating func add(_ contact: Contact, unobserved: Bool, generation: UInt32, roles: RegionRoles, touch: UInt32) {
+        if contacts.isEmpty {
+            nextRoles = roles
+            nextTouch = touch
+        }
         if case .tracking = sequence, roles.reported.contains(.press), roles.exclusive.contains(.press), !unobserved {
             joinerPresses = true
         }
@@ -438,7 +452,7 @@ struct RegionRecognizers {
         let first = contacts[0]
         roles = nextRoles
         reporter.reported = roles.reported
-        reporter.touch = first.id
+        reporter.touch = nextTouch
         sequence = .tracking(primary: first.id)
         reporter.transition("sequence", Sequence.idle, "touch-down", sequence)
         countedFingers = 0
