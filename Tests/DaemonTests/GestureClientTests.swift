@@ -33,10 +33,49 @@ import Testing
         #expect(!afterStop.dropLast().isEmpty)
     }
 
+    /// The subscribe request as the daemon reads it: a region filter of `nil` (gestures
+    /// outside every region) goes out as `null`, so each client gets only its own kind.
+    @Test func regionFilterWithNilSelectsGesturesOutsideEveryRegion() async throws {
+        let screen = PipeSource(name: "ELAN Touchscreen")
+        screen.script[1] = [tap(region: "ok-button"), drag(.began)]
+        let daemon = try InProcessDaemon(devices: [screen])
+        let outside = try GestureClient.connect(path: daemon.socketPath)
+        let inButton = try GestureClient.connect(path: daemon.socketPath)
+        try outside.subscribe(regions: [nil])
+        try inButton.subscribe(gestures: ["tap", "drag"], regions: ["ok-button"])
+        // A ping answered means the subscribe before it was applied.
+        try outside.ping()
+        try inButton.ping()
+        var outsideMessages = outside.messages.makeAsyncIterator()
+        var inButtonMessages = inButton.messages.makeAsyncIterator()
+        #expect(try await skipPastPong(&outsideMessages))
+        #expect(try await skipPastPong(&inButtonMessages))
+        screen.trigger(1)
+        screen.trigger(1)
+        for _ in 0..<2 {
+            guard case .gesture(let g)? = try await outsideMessages.next() else { Issue.record("no gesture outside regions"); return }
+            #expect(g.gesture == "drag" && g.region == nil, "\(g)")
+        }
+        for _ in 0..<2 {
+            guard case .gesture(let g)? = try await inButtonMessages.next() else { Issue.record("no gesture in ok-button"); return }
+            #expect(g.gesture == "tap" && g.region == "ok-button", "\(g)")
+        }
+        daemon.stop()
+    }
+
     @Test func missingSocketSaysTheDaemonIsNotRunning() {
         let directory = TemporaryDirectory()
         #expect(throws: ConnectionError.notRunning(path: directory.file("none.sock"))) {
             _ = try GestureClient.connect(path: directory.file("none.sock"))
         }
     }
+}
+
+/// Reads up to and including the `pong`; false when the stream ends first.
+private func skipPastPong<Messages: AsyncIteratorProtocol>(_ messages: inout Messages) async throws -> Bool
+where Messages.Element == ServerMessage {
+    while let message = try await messages.next() {
+        if case .pong = message { return true }
+    }
+    return false
 }
