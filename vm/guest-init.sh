@@ -25,6 +25,74 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 log "init started"
 
+# VM_MODE=systemd (vm/run.sh --systemd): Debian's systemd as PID 1 on a writable overlay
+# over the host's read-only root. Everything written (dpkg -i, useradd, /etc) lives in a
+# tmpfs and vanishes at power-off. The command runs as the oneshot unit vm-test.service
+# (part of the boot transaction); its output and status go to the ctl share, mounted at
+# /vm in the new root. /vm/before.sh, when the host wrote one, runs first in a chroot of
+# the new root, before systemd starts (as an image build would install a package).
+boot_systemd() {
+    mkdir -p /lower /upper
+    mount -t 9p -o "$p9opts,ro,cache=${VM_ROOT_CACHE:-loose}" root /lower || fail "cannot mount the root share"
+    mount -t tmpfs -o mode=755 tmpfs /upper || fail "cannot mount the overlay's tmpfs"
+    mkdir -p /upper/u /upper/w
+    mount -t overlay overlay -o lowerdir=/lower,upperdir=/upper/u,workdir=/upper/w /newroot || fail "cannot mount the overlay root"
+    mkdir -p /newroot/vm "/newroot$workdir"
+    mount -o bind /ctl /newroot/vm || fail "cannot bind the ctl share"
+    mount -t 9p -o "$p9opts,cache=${VM_WORK_CACHE:-mmap}" work "/newroot$workdir" || fail "cannot mount the work share at $workdir"
+    while read -r tag path; do
+        [ -n "$tag" ] || continue
+        mkdir -p "/newroot$path"
+        mount -t 9p -o "$p9opts,ro,cache=loose" "$tag" "/newroot$path" || fail "cannot mount the share $path"
+    done < /ctl/shares
+
+    # A fresh machine: no machine id (systemd makes a transient one), and none of the
+    # services this host's administrator enabled (a database server, timers: each costs
+    # seconds under emulation and none belongs to the test). Debian's own static units
+    # (journald, udevd, logind, dbus, sockets.target …) stay; so do gestured's, if any.
+    : > /newroot/etc/machine-id
+    # The build host may be a container: its marker files would make systemd believe it
+    # runs in one (console-getty, no udev trigger …). This is a VM.
+    rm -f /newroot/.dockerenv /newroot/run/.containerenv
+    for link in /newroot/etc/systemd/system/*.wants/* ; do
+        unit=${link##*/}
+        case "$unit" in gestured*|vm-test.service|'*') continue ;; esac
+        ln -sf /dev/null "/newroot/etc/systemd/system/$unit"
+    done
+    # The console is the test's log, not a login prompt.
+    ln -sf /dev/null /newroot/etc/systemd/system/serial-getty@ttyS0.service
+    cat > /newroot/etc/systemd/system/vm-test.service <<UNIT
+[Unit]
+Description=the VM's test command (vm/run.sh --systemd)
+After=basic.target
+[Service]
+Type=oneshot
+ExecStart=/bin/sh -c '/bin/sh /vm/cmd.sh </dev/null >/vm/stdout 2>/vm/stderr; echo \$? > /vm/status.tmp; mv /vm/status.tmp /vm/status; sync'
+ExecStopPost=/bin/systemctl poweroff --no-block
+TimeoutStartSec=infinity
+StandardOutput=journal+console
+UNIT
+    mkdir -p /newroot/etc/systemd/system/multi-user.target.wants
+    ln -sf /etc/systemd/system/vm-test.service /newroot/etc/systemd/system/multi-user.target.wants/vm-test.service
+
+    if [ -f /ctl/before.sh ]; then
+        log "running before.sh in the new root"
+        mount -t proc proc /newroot/proc
+        mount -t sysfs sys /newroot/sys
+        mount -t devtmpfs dev /newroot/dev
+        mount -t tmpfs -o mode=755 tmpfs /newroot/run
+        chroot /newroot /bin/sh /vm/before.sh </dev/null >/ctl/before.out 2>&1 || {
+            log "before.sh failed: $(tail -n 5 /ctl/before.out)"
+            echo 125 > /ctl/status
+            poweroff -f
+        }
+        umount /newroot/run /newroot/dev /newroot/sys /newroot/proc
+    fi
+    log "handing over to systemd"
+    umount /proc /sys 2>/dev/null
+    exec switch_root /newroot /lib/systemd/systemd
+}
+
 for m in $(cat /modules/order); do
     insmod "/modules/$m.ko" || log "insmod $m failed"
 done
@@ -32,6 +100,10 @@ done
 p9opts=trans=virtio,version=9p2000.L,msize=262144
 mount -t 9p -o "$p9opts,cache=none" ctl /ctl || fail "cannot mount the ctl share"
 workdir=$(cat /ctl/workdir) || fail "no /ctl/workdir"
+
+if [ "${VM_MODE:-chroot}" = systemd ]; then
+    boot_systemd
+fi
 
 # The host's root, read-only. cache=loose: the guest reads binaries and libraries many
 # times and nothing on the host should change them during a run.

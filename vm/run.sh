@@ -11,6 +11,12 @@
 # checkout under /tmp, as in CI's clones). COMMAND runs as root from the current directory, under the
 # host's PATH, with stdin from /dev/null; its stdout and stderr are streamed here.
 #
+# --systemd boots Debian's systemd as PID 1 instead (on a writable tmpfs overlay over the
+# read-only host root; 1024 MiB): COMMAND runs as the oneshot unit vm-test.service during
+# boot, with the ctl directory at /vm; the host administrator's enabled services are
+# masked. --before-boot 'SHELL COMMAND' runs first, in a chroot of that root before systemd
+# starts (e.g. dpkg -i, as an image build would); its output is printed on failure (125).
+#
 # Exit status: COMMAND's own status; 124 when the guest never reported one (timeout, kernel
 # panic, init failure: the console log's tail is printed); 77 when qemu cannot run at all on
 # this machine (the "skip" convention; the reason is printed).
@@ -25,9 +31,13 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 timeout_s=600
 shares=()
+systemd=0
+before_boot=""
 while (($#)); do
     case "$1" in
         --share) shares+=("$(cd "${2:?--share needs a directory}" && pwd -P)"); shift 2 ;;
+        --systemd) systemd=1; shift ;;
+        --before-boot) before_boot=${2:?--before-boot needs a command}; shift 2 ;;
         --timeout) timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
         --timeout=*) timeout_s=${1#--timeout=}; shift ;;
         --) shift; break ;;
@@ -35,19 +45,19 @@ while (($#)); do
         *) break ;;
     esac
 done
-(($#)) || { echo "usage: vm/run.sh [--timeout S] [--] COMMAND [ARG...]" >&2; exit 2; }
+(($#)) || { echo "usage: vm/run.sh [--timeout S] [--share DIR]... [--systemd [--before-boot 'SHELL COMMAND']] [--] COMMAND [ARG...]" >&2; exit 2; }
+[[ -z "$before_boot" || $systemd == 1 ]] || { echo "vm/run: --before-boot goes with --systemd" >&2; exit 2; }
 
 skip() { echo "vm/run: qemu cannot run here: $*" >&2; exit 77; }
 
 qemu=$(command -v qemu-system-x86_64 || true)
 [[ -n "$qemu" ]] || skip "qemu-system-x86_64 is not installed (run vm/setup.sh as root)"
 
-if [[ ! -f "$here/cache/current.env" ]]; then
-    "$here/setup.sh" --quiet || exit $?
-fi
+# Always: a no-op under a second when nothing changed, and an edited guest-init.sh or
+# module list must not boot a stale image.
+"$here/setup.sh" --quiet || exit $?
 # shellcheck source=/dev/null
 source "$here/cache/current.env"
-[[ -f "$VM_KERNEL" && -f "$VM_INITRD" ]] || { "$here/setup.sh" --quiet || exit $?; source "$here/cache/current.env"; }
 
 accel=${VM_ACCEL:-}
 if [[ -z "$accel" ]]; then
@@ -95,6 +105,19 @@ done
     echo 'set +e'
     printf 'exec'; printf ' %q' "$@"; echo
 } > "$ctl/cmd.sh"
+if [[ -n "$before_boot" ]]; then
+    {
+        printf 'export PATH=%q HOME=/root TERM=dumb LANG=C.UTF-8\n' "$PATH"
+        printf 'cd %q\n' "$workdir"
+        printf '%s\n' "$before_boot"
+    } > "$ctl/before.sh"
+fi
+mode_append=""
+memory=${VM_MEMORY:-512}
+if ((systemd)); then
+    mode_append="VM_MODE=systemd"
+    memory=${VM_MEMORY:-1024}
+fi
 : > "$ctl/stdout"; : > "$ctl/stderr"; : > "$ctl/console.log"
 
 loglevel="quiet loglevel=1"
@@ -102,11 +125,11 @@ loglevel="quiet loglevel=1"
 
 started=$EPOCHREALTIME
 timeout -k 5 "$timeout_s" "$qemu" \
-    -accel "$accel" -cpu "$cpu" -machine pc -m "${VM_MEMORY:-512}" -smp "${VM_SMP:-1}" \
+    -accel "$accel" -cpu "$cpu" -machine pc -m "$memory" -smp "${VM_SMP:-1}" \
     -nodefaults -nographic -no-reboot -monitor none \
     -serial "file:$ctl/console.log" \
     -kernel "$VM_KERNEL" -initrd "$VM_INITRD" \
-    -append "console=ttyS0 panic=-1 $loglevel rdinit=/init ${VM_APPEND:-}" \
+    -append "console=ttyS0 panic=-1 $loglevel rdinit=/init $mode_append ${VM_APPEND:-}" \
     -fsdev "local,id=root,path=/,readonly=on,security_model=none,multidevs=remap" \
     -device "virtio-9p-pci,fsdev=root,mount_tag=root" \
     -fsdev "local,id=work,path=$workdir,security_model=none,multidevs=remap" \
@@ -139,7 +162,10 @@ show_console() {
 if [[ -f "$ctl/status" ]]; then
     status=$(cat "$ctl/status")
     [[ "${VM_VERBOSE:-0}" == 1 ]] && echo "vm/run: guest exited $status after ${elapsed}s" >&2
-    if [[ "$status" != 0 ]]; then
+    if [[ "$status" == 125 && -f "$ctl/before.out" ]]; then
+        echo "vm/run: the --before-boot command failed in the guest:" >&2
+        sed 's/^/  before-boot: /' "$ctl/before.out" >&2
+    elif [[ "$status" != 0 ]]; then
         echo "vm/run: command exited with status $status in the guest; console log tail:" >&2
         show_console 25
     fi

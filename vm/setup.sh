@@ -27,8 +27,9 @@ die() { echo "vm/setup: error: $*" >&2; exit 1; }
 
 # Modules in insmod order (each depends only on those before it). virtio_ring must
 # precede virtio; virtio_input is optional (a virtio tablet for smoke tests).
+# overlay: the writable root of the systemd tier (vm/run.sh --systemd).
 modules=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci
-         netfs fscache 9pnet 9pnet_virtio 9p evdev uinput virtio_input)
+         netfs fscache 9pnet 9pnet_virtio 9p overlay evdev uinput virtio_input)
 packages=(qemu-system-x86 busybox-static cpio evemu-tools libevdev-dev udev)
 
 # --- 1. host packages ---------------------------------------------------------------
@@ -87,7 +88,8 @@ fi
 kver=${kpkg#linux-image-}
 kdir="$cache/kernel-$kver"
 
-if [[ ! -f "$kdir/.complete" ]]; then
+# A cached kernel with another module list (an older setup.sh) is fetched again.
+if [[ ! -f "$kdir/.complete" || "$(cat "$kdir/modules/order" 2>/dev/null)" != "$(printf '%s\n' "${modules[@]}")" ]]; then
     say "fetching $kpkg (apt-get download, not installed)"
     rm -rf "$kdir" && mkdir -p "$kdir/modules"
     dl=$(mktemp -d "$cache/download.XXXXXX")

@@ -62,7 +62,11 @@ public final class EvdevSource: InputSource {
         }
     }
 
+    /// An engine timer is due. Input the kernel has queued meanwhile happened before `now`,
+    /// so it is processed first: when the loop runs late, a lift stamped before a long
+    /// press's deadline must still make a tap, and the timer must not overtake it.
     public func deadlineReached(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+        if case .finished(let reason) = readAvailable(now: now, into: &sink) { return .finished(reason: reason) }
         pipeline.advance(to: now, into: &sink)
         return .active
     }

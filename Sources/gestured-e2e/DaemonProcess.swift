@@ -129,6 +129,27 @@ final class DaemonProcess {
 
     func signal(_ number: Int32) { kill(pid, number) }
 
+    /// The log's size now: a mark for `log(since:)`.
+    var logSize: Int {
+        var info = stat()
+        return stat(logPath, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// The log lines written after `mark` (a `logSize`).
+    func log(since mark: Int) -> [String] {
+        guard let file = fopen(logPath, "r") else { return [] }
+        defer { fclose(file) }
+        fseek(file, mark, SEEK_SET)
+        var text: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n <= 0 { break }
+            text += buffer[..<n]
+        }
+        return String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
     /// SIGTERM, then SIGKILL after `timeout` seconds; returns the exit status.
     @discardableResult
     func stop(timeout: Double = 15) -> Int32 {

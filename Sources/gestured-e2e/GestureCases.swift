@@ -16,6 +16,13 @@ func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 /// How far a reported location may be from where the driver put the finger (normalised).
 let locationTolerance = 0.03
 
+/// The daemon's defaults the stimuli are judged against (µs): `long-press.minimum-duration`
+/// and `tap.multi-tap-interval`, and how close to one a stimulus may come before the case
+/// counts it as not delivered as meant.
+let longPressMinimum: Int64 = 500_000
+let multiTapInterval: Int64 = 300_000
+let stimulusMargin: Int64 = 20_000
+
 /// The single-device gestures of issue 4, on one panel: tap, double tap, long press, drag,
 /// swipe, two-finger tap, pinch. Each case waits for the line to be quiet first so the
 /// previous case's taps cannot join a multi-tap.
@@ -42,6 +49,29 @@ struct GestureCases {
 
     func settle() { _ = subscriber.drain(quiet: 0.45) }
 
+    /// This panel's gestures up to the end of the touch sequence: the `press` that brackets
+    /// everything the sequence produced ends (or is cancelled) last.
+    private func sequence(_ what: String) throws(CaseFailure) -> [GestureMessage] {
+        try until(what) { $0.gesture == "press" && ($0.phase == "ended" || $0.phase == "cancelled") }
+    }
+
+    /// How long the sequence's fingers were down by the kernel's timestamps (press began →
+    /// press ended), in microseconds.
+    private func held(_ seen: [GestureMessage]) throws(CaseFailure) -> Int64 {
+        guard let down = seen.first(where: { $0.gesture == "press" && $0.phase == "began" }),
+              let up = seen.last(where: { $0.gesture == "press" && $0.phase != "began" }) else {
+            throw CaseFailure("no press began/ended around the sequence: \(seen.map { "\($0.gesture) \($0.phase)" })")
+        }
+        return Int64(up.time) - Int64(down.time)
+    }
+
+    /// A tap is meant: fingers held for `hold` ms, far below the long-press time (500 ms).
+    /// When the kernel's timestamps show them held that long anyway, the driver was stalled.
+    private func requireTapStimulus(_ seen: [GestureMessage], meant hold: Double) throws(StimulusMissed) {
+        guard let heldFor = try? held(seen), heldFor >= longPressMinimum - stimulusMargin else { return }
+        throw StimulusMissed("fingers held \(heldFor / 1000) ms by kernel time (meant \(Int(hold)) ms, long press at \(longPressMinimum / 1000))")
+    }
+
     func run(_ harness: Harness) {
         harness.run("tap [\(label)]") { try tap() }
         harness.run("double tap [\(label)]") { try doubleTap() }
@@ -55,9 +85,12 @@ struct GestureCases {
     func tap() throws {
         settle()
         let spot = Spot(0.3, 0.3)
-        try panel.tap([spot])
-        let seen = try until("tap ended") { $0.gesture == "tap" }
-        let tap = seen.last!
+        try panel.tap([spot], hold: 60)
+        let seen = try sequence("the tap's press ended")
+        try requireTapStimulus(seen, meant: 60)
+        guard let tap = seen.last(where: { $0.gesture == "tap" }) else {
+            throw CaseFailure("no tap; got \(seen.map { "\($0.gesture) \($0.phase)" })")
+        }
         try expect(tap.count == 1 && tap.fingers == 1, "tap count \(tap.count ?? -1) fingers \(tap.fingers), expected 1 and 1")
         try expect(distance(tap.location, spot) < locationTolerance, "tap at \(describe(tap.location)), finger at (0.3, 0.3)")
         try expect(seen.contains { $0.gesture == "press" && $0.phase == "began" }, "no press began before the tap")
@@ -68,10 +101,19 @@ struct GestureCases {
     func doubleTap() throws {
         settle()
         let spot = Spot(0.5, 0.4)
-        try panel.tap([spot])
+        try panel.tap([spot], hold: 60)
         pause(milliseconds: 100)
-        try panel.tap([spot])
-        let taps = try until("second tap") { $0.gesture == "tap" && $0.count != 1 }.filter { $0.gesture == "tap" }
+        try panel.tap([spot], hold: 60)
+        let first = try sequence("the first tap's press ended")
+        let second = try sequence("the second tap's press ended")
+        try requireTapStimulus(first, meant: 60)
+        try requireTapStimulus(second, meant: 60)
+        // Lift → touch-down by kernel time: beyond the multi-tap interval they are two single taps.
+        if let up = first.last, let down = second.first(where: { $0.gesture == "press" }),
+           Int64(down.time) - Int64(up.time) >= multiTapInterval - stimulusMargin {
+            throw StimulusMissed("taps \((Int64(down.time) - Int64(up.time)) / 1000) ms apart by kernel time (meant 100 ms, multi-tap window \(multiTapInterval / 1000) ms)")
+        }
+        let taps = (first + second).filter { $0.gesture == "tap" }
         try expect(taps.map(\.count) == [1, 2], "tap counts \(taps.map { $0.count ?? -1 }), expected [1, 2]")
     }
 
@@ -136,8 +178,17 @@ struct GestureCases {
         settle()
         try panel.move(from: [swipe.from], to: [swipe.to], duration: 120, steps: 6)
         try panel.lift()
-        let seen = try until("swipe") { $0.gesture == "swipe" }
-        let swipeEvent = seen.last!
+        let seen = try sequence("the swipe's press ended")
+        guard let swipeEvent = seen.last(where: { $0.gesture == "swipe" }) else {
+            // A swipe needs speed at the lift (velocity over the last 100 ms): a driver stalled
+            // between its last move and the lift made a still finger.
+            let drags = seen.filter { $0.gesture == "drag" }
+            if let lastMove = drags.last(where: { $0.phase == "changed" }), let end = drags.last,
+               Int64(end.time) - Int64(lastMove.time) >= 40_000 {
+                throw StimulusMissed("finger still for \((Int64(end.time) - Int64(lastMove.time)) / 1000) ms before the lift by kernel time (meant 20 ms)")
+            }
+            throw CaseFailure("no swipe; got \(seen.map { "\($0.gesture) \($0.phase)" })")
+        }
         try expect(swipeEvent.direction == swipe.direction, "swipe direction \(swipeEvent.direction ?? "nil"), expected \(swipe.direction)")
         try expect(seen.contains { $0.gesture == "drag" && $0.phase == "ended" }, "no drag ended before the swipe")
     }
@@ -145,7 +196,11 @@ struct GestureCases {
     func twoFingerTap() throws {
         settle()
         try panel.tap([Spot(0.4, 0.3), Spot(0.5, 0.3)], hold: 60)
-        let tap = try until("two-finger tap") { $0.gesture == "tap" }.last!
+        let seen = try sequence("the two-finger tap's press ended")
+        try requireTapStimulus(seen, meant: 60)
+        guard let tap = seen.last(where: { $0.gesture == "tap" }) else {
+            throw CaseFailure("no tap; got \(seen.map { "\($0.gesture) \($0.phase)" })")
+        }
         try expect(tap.fingers == 2 && tap.count == 1, "tap fingers \(tap.fingers) count \(tap.count ?? -1), expected 2 and 1")
         try expect(distance(tap.location, Spot(0.45, 0.3)) < locationTolerance, "tap at \(describe(tap.location)), expected the centroid (0.45, 0.3)")
     }

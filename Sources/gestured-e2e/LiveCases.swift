@@ -140,14 +140,8 @@ struct LiveCases {
             _ = subscriber.drain(quiet: 0.45)
             try panel.move(from: [Spot(0.3, 0.3)], to: [Spot(0.5, 0.3)], duration: 200, steps: 10)
             let began = try subscriber.gestures(until: "drag began") { $0.gesture == "drag" && $0.phase == "began" && $0.device == panel.name }.last!
-            daemon.signal(SIGSTOP)
+            try freezeDaemon()
             defer { daemon.signal(SIGCONT) }
-            var waited = 0
-            while processState(daemon.pid) != "T" && waited < 500 {
-                pause(milliseconds: 10)
-                waited += 1
-            }
-            try expect(processState(daemon.pid) == "T", "the daemon did not stop on SIGSTOP")
             // The kernel's per-client buffer holds a few hundred to a few thousand events
             // (8 packets of the device's estimated size, power of two); 4000 frames of 3
             // events overflow it whatever the estimate.
@@ -163,6 +157,44 @@ struct LiveCases {
             let tap = try subscriber.gestures(until: "a tap after the resync", timeout: 15) { $0.device == panel.name && $0.gesture == "tap" }.last!
             try expect(tap.count == 1 && tap.fingers == 1, "tap after resync: count \(tap.count ?? -1) fingers \(tap.fingers)")
             try expect(daemon.isRunning, "the daemon exited")
+        }
+    }
+
+    /// Stops the daemon (SIGSTOP) and waits until the kernel says it is stopped.
+    private func freezeDaemon() throws(CaseFailure) {
+        daemon.signal(SIGSTOP)
+        var waited = 0
+        while processState(daemon.pid) != "T" && waited < 500 {
+            pause(milliseconds: 10)
+            waited += 1
+        }
+        try expect(processState(daemon.pid) == "T", "the daemon did not stop on SIGSTOP")
+    }
+
+    /// The loop running late: the daemon is stopped while a finger is down, the finger lifts
+    /// 200 ms after touch-down, and the daemon resumes only after the long-press deadline
+    /// (500 ms) has passed. The lift is in the kernel's queue, stamped before the deadline,
+    /// when the timer fires: it must be read first, so this is a tap and never a long press.
+    func lateLoop(_ harness: Harness, _ panel: TouchPanel) {
+        harness.run("a lift queued before the long-press deadline makes a tap when the daemon runs late [\(panel.name)]") {
+            _ = subscriber.drain(quiet: 0.45)
+            let spot = Spot(0.4, 0.6)
+            try panel.frame([0: spot])
+            let press = try subscriber.gestures(until: "press began") { $0.device == panel.name && $0.gesture == "press" && $0.phase == "began" }.last!
+            try freezeDaemon()
+            defer { daemon.signal(SIGCONT) }
+            pause(milliseconds: 200)
+            try panel.lift()
+            pause(milliseconds: 600)
+            daemon.signal(SIGCONT)
+            let seen = try subscriber.gestures(until: "the press ended") { $0.device == panel.name && $0.gesture == "press" && $0.phase != "began" }
+            let heldFor = (seen.last.map { Int64($0.time) } ?? 0) - Int64(press.time)
+            if heldFor >= longPressMinimum - stimulusMargin {
+                throw StimulusMissed("the lift was stamped \(heldFor / 1000) ms after touch-down (meant 200 ms)")
+            }
+            let kinds = seen.map { "\($0.gesture) \($0.phase)" }
+            try expect(!seen.contains { $0.gesture == "long-press" }, "a long press despite the lift at \(heldFor / 1000) ms: \(kinds)")
+            try expect(seen.contains { $0.gesture == "tap" && $0.count == 1 }, "no tap for a lift at \(heldFor / 1000) ms: \(kinds)")
         }
     }
 

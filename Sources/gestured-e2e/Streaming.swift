@@ -113,37 +113,61 @@ struct StreamingCases {
         return figures
     }
 
-    /// A stalled subscriber (small receive buffer, never reads) beside a reading one: the
-    /// reader gets everything, in order, without overflow, and its median latency stays
-    /// near `baseline`'s (same stream, one client); the stalled one is told what it lost.
-    func slowSubscriber(_ harness: Harness, baseline: LatencyFigures?, interval: Double) {
-        harness.run("a subscriber that stops reading does not delay another") {
+    /// A stalled subscriber (small receive buffer, never reads) beside a reading one, in
+    /// lockstep: each frame is written only once the reader has received the previous one,
+    /// so no machine is too slow for it (the kernel's buffer cannot overflow) and a daemon
+    /// that waited on the stalled client would stall the reader, which fails the case. The
+    /// reader gets every frame's touch, in order, without a gap in `seq` or an overflow;
+    /// the stalled one, read at last, is told it lost events. The latency beside the stalled
+    /// client is printed as a figure (it depends on the machine), not judged.
+    func slowSubscriber(_ harness: Harness) {
+        harness.run("a subscriber that stops reading does not hold up another") {
             _ = subscriber.drain(quiet: 0.45)
             let stalled = try Subscriber(socketPath: daemon.socketPath, receiveBuffer: 4096)
             try stalled.subscribe(touches: true)
             let reader = try Subscriber(socketPath: daemon.socketPath)
             try reader.subscribe(touches: true)
-            let got = try streamCircle(on: panel, frames: frames, interval: interval, readers: [subscriber, reader])[1]
+            var got: [Received] = []
+            var touches = 0
+            for frame in 0...frames {
+                let angle = Double(frame) / 200 * 2 * Double.pi
+                try panel.frame([0: Spot(0.5 + 0.2 * cos(angle), 0.5 + 0.2 * sin(angle))])
+                touches = try awaitTouches(frame + 1, reader: reader, into: &got, touches: touches, frame: frame)
+            }
+            try panel.lift()
+            touches = try awaitTouches(frames + 2, reader: reader, into: &got, touches: touches, frame: frames + 1)
+            _ = subscriber.drain(quiet: 0)
+            got += reader.drain(quiet: 0.5)
             let seqs = got.compactMap(\.seq)
-            try expect(!seqs.isEmpty, "the reading subscriber got nothing")
             let gaps = zip(seqs, seqs.dropFirst()).filter { $1 != $0 + 1 }.count
             try expect(gaps == 0, "the reading subscriber's seq has \(gaps) gaps")
             try expect(overflows(got).count == 0, "the reading subscriber got an overflow")
             try expect(got.contains { $0.gesture?.gesture == "drag" && $0.gesture?.phase == "ended" }, "the reading subscriber never got the drag's end")
-            let touches = got.filter { if case .touch? = $0.message { true } else { false } }.count
-            try expect(touches >= frames, "the reading subscriber got \(touches) touch events for \(frames) frames")
-            let figures = LatencyFigures(samples: latencies(got))
-            say("BENCH latency with 1 reading + 1 stalled subscriber, \(frames) frames every \(interval) ms: \(figures)")
-            // The stalled one, read at last, was told it lost events.
+            say("BENCH latency (lockstep) with 1 reading + 1 stalled subscriber, \(frames) frames: \(LatencyFigures(samples: latencies(got)))")
             let late = stalled.drain(quiet: 0.5)
             let lost = overflows(late)
             say("  (stalled subscriber, read afterwards: \(late.count) messages, \(lost.count) overflow messages, \(lost.dropped) events dropped)")
             try expect(lost.count > 0, "the stalled subscriber was never told it lost events (slow-client = drop-oldest)")
-            if let baseline {
-                let allowed = 3 * baseline.percentile(0.5) + 20_000
-                try expect(figures.percentile(0.5) <= allowed,
-                           "median latency \(figures.percentile(0.5)) µs beside a stalled subscriber, \(baseline.percentile(0.5)) µs alone (allowed \(allowed))")
-            }
         }
+    }
+
+    /// Reads `reader` until it has received `wanted` touch messages in all. The daemon has
+    /// 30 s to deliver one frame: a liveness bound (a blocked daemon), not a speed verdict.
+    private func awaitTouches(_ wanted: Int, reader: Subscriber, into got: inout [Received], touches: Int, frame: Int) throws(CaseFailure) -> Int {
+        var touches = touches
+        let deadline = monotonicMicroseconds() + 30_000_000
+        while touches < wanted {
+            let now = monotonicMicroseconds()
+            guard now < deadline, !reader.closed else {
+                throw CaseFailure("frame \(frame): the reading subscriber got \(touches) of \(wanted) touch events and nothing for 30 s\(reader.closed ? " (connection closed)" : "")")
+            }
+            reader.receive(timeout: Double(deadline - now) / 1_000_000)
+            let fresh = reader.drain(quiet: 0)
+            touches += fresh.filter { if case .touch? = $0.message { true } else { false } }.count
+            got += fresh
+            // The long-lived subscriber reads everything too; it must not stall the daemon.
+            _ = subscriber.drain(quiet: 0)
+        }
+        return touches
     }
 }

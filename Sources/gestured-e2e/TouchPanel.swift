@@ -1,6 +1,9 @@
 import EvdevInput
 import GestureCore
 import Recordings
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A normalised point on the panel (0…1, origin top-left), as the daemon reports locations.
 struct Spot: Equatable {
@@ -150,4 +153,51 @@ final class TouchPanel {
     }
 
     func lift() throws(CaseFailure) { try frame([:]) }
+}
+
+/// The driver's own reader of a device node (libevdev, CLOCK_MONOTONIC): the events exactly
+/// as the kernel delivered them, with the kernel's timestamps.
+final class NodeReader {
+    private let device: EvdevDevice
+    private(set) var events: [InputEvent] = []
+
+    init(path: String) throws(CaseFailure) {
+        do {
+            device = try EvdevDevice(path: path)
+            try device.useMonotonicClock()
+        } catch {
+            throw CaseFailure("cannot read \(path): \(error)")
+        }
+    }
+
+    /// Reads whatever arrives until CLOCK_MONOTONIC reaches `deadline` (µs), and meanwhile
+    /// keeps `subscriber` read too, so the daemon never has to queue for it.
+    func read(until deadline: UInt64, alongside subscriber: Subscriber) throws {
+        while true {
+            try drain()
+            subscriber.receive(timeout: 0)
+            let now = monotonicMicroseconds()
+            guard now < deadline else { return }
+            var descriptors = [pollfd(fd: device.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: subscriber.fd, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&descriptors, 2, Int32((deadline - now + 999) / 1000))
+        }
+    }
+
+    private func drain() throws {
+        let outcome: ReadOutcome
+        do {
+            outcome = try device.readAvailable { events.append($0) }
+        } catch {
+            throw CaseFailure("reading \(device.path): \(error)")
+        }
+        switch outcome {
+        case .drained(_, let resyncs) where resyncs > 0:
+            throw StimulusMissed("the driver's own reader of \(device.path) lost events (SYN_DROPPED)")
+        case .drained:
+            return
+        case .deviceGone:
+            throw CaseFailure("\(device.path) vanished while being played")
+        }
+    }
 }

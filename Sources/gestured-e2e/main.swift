@@ -153,10 +153,11 @@ func main() -> Int32 {
     live.twoDevices(harness, panels[0], panels[2])
     live.grab(harness, control: panels[0])
     live.synDropped(harness, panels[0])
+    live.lateLoop(harness, panels[0])
 
     let streaming = StreamingCases(daemon: daemon, subscriber: subscriber, panel: panels[0], frames: options.frames)
-    let baseline = streaming.benchmark(harness, clients: 1, interval: options.interval)
-    streaming.slowSubscriber(harness, baseline: baseline, interval: options.interval)
+    streaming.benchmark(harness, clients: 1, interval: options.interval)
+    streaming.slowSubscriber(harness)
     streaming.benchmark(harness, clients: options.manyClients, interval: options.interval, frames: options.manyFrames)
     streaming.benchmark(harness, clients: options.manyClients, interval: options.manyInterval, frames: options.manyFrames)
 
@@ -167,7 +168,7 @@ func main() -> Int32 {
     }
     let hotPlugBroken = harness.failures.contains(LiveCases.hotPlugCaseNames("hot-plug").added)
         ? "needs hot-plug, which failed (see above)" : nil
-    ReplayCases(gestured: options.gestured, corpus: options.corpus, workDirectory: options.work, subscriber: subscriber, hotPlugBroken: hotPlugBroken).run(harness)
+    ReplayCases(daemon: daemon, corpus: options.corpus, subscriber: subscriber, hotPlugBroken: hotPlugBroken).run(harness)
 
     harness.run("the daemon is still running, and exits 0 on SIGTERM") {
         try expect(daemon.isRunning, "gestured exited with \(daemon.exited ?? -1): \(tail(daemon.logPath))")
