@@ -2,9 +2,9 @@
 # The whole test suite: unit, replay-over-the-corpus and property tests with `swift test`;
 # then what ships: the release build (once, scripts/build-release.sh), the Debian package
 # made from it (scripts/package-deb.sh) and checked on this machine (scripts/test-deb.sh);
-# then the end-to-end tier inside a VM (vm/test.sh; skipped with a message where qemu
-# cannot run), which finds the package in $GESTURED_DEB. Installs the Debian packages it
-# needs first.
+# then the VM tiers (each skipped with a message where qemu cannot run): the end-to-end
+# tier (vm/test.sh) and that package under a real systemd (vm/test-systemd.sh).
+# Installs the Debian packages it needs first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,10 +13,8 @@ swift build --build-tests
 swift test --skip-build
 
 release_bin=$(scripts/build-release.sh)
-GESTURED_DEB=$(scripts/package-deb.sh --bin-path "$release_bin" | tail -n 1)
-export GESTURED_DEB
-scripts/test-deb.sh "$GESTURED_DEB"
+deb=$(scripts/package-deb.sh --bin-path "$release_bin" | tail -n 1)
+scripts/test-deb.sh "$deb"
 
-if [[ -x vm/test.sh ]]; then
-    vm/test.sh
-fi
+vm/test.sh
+vm/test-systemd.sh --deb "$deb"
