@@ -69,6 +69,7 @@ struct ConfigurationDecoder {
 
     private static let topLevelKeys = ["daemon", "gestures", "geometry", "region", "device"]
     private static let regionKeys = ["name", "rect"]
+    private static let compositionKeys = Schema.regionComposition.map(\.key)
 
     func decode(_ root: TOMLTable) throws(ConfigError) -> Configuration {
         let top = Place(path: path, table: "the top level")
@@ -149,11 +150,27 @@ struct ConfigurationDecoder {
                 throw place.error("[[\(prefix)]] '\(name)' needs a 'rect' = [x, y, width, height]", line: table.line)
             }
             let rect = try self.rect(rectNode, place: place)
-            var settings = base
-            try ConfigFile.decode(table, with: Schema.gestures(prefix: prefix), into: &settings, place: place, handledElsewhere: Self.regionKeys)
-            regions.append(Region(name: name, rect: rect, settings: settings))
+            var region = Region(name: name, rect: rect, settings: base)
+            try ConfigFile.decode(table, with: Schema.gestures(prefix: prefix), into: &region.settings, place: place, handledElsewhere: Self.regionKeys + Self.compositionKeys)
+            try ConfigFile.decode(table, with: Schema.regionComposition, into: &region, place: place, handledElsewhere: Self.regionKeys + Schema.gestures(prefix: prefix).map(\.key))
+            try checkComposition(region, table: table, place: place)
+            regions.append(region)
         }
         return regions
+    }
+
+    /// `simultaneous` and `high-priority` name kinds the region enables, and no kind twice.
+    private func checkComposition(_ region: Region, table: TOMLTable, place: Place) throws(ConfigError) {
+        for (key, kinds) in [("simultaneous", region.simultaneous), ("high-priority", region.highPriority)] {
+            let line = table[key]?.line ?? table.line
+            if let kind = kinds.sorted().first(where: { !region.settings.enabled.contains($0) }) {
+                throw place.invalid(key, "lists '\(kind.rawValue)', which the region does not enable (add it to 'enabled')", line: line)
+            }
+        }
+        if let kind = region.simultaneous.intersection(region.highPriority).sorted().first {
+            let line = table["high-priority"]?.line ?? table.line
+            throw place.invalid("high-priority", "lists '\(kind.rawValue)', which 'simultaneous' lists too: a gesture either runs beside the regions inside or wins over them", line: line)
+        }
     }
 
     /// `[x, y, width, height]` in normalised screen space, inside 0…1, not empty.
