@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
-from typing import Any, Callable, List, Union
+from typing import Any, Callable, List, Type, Union
 
 import pytest
 
@@ -35,43 +35,40 @@ def serving(*lines: Union[str, bytes]) -> Callable[[Peer], None]:
     return script
 
 
-def outcomes_sync(path: str, **options: Any) -> List[Any]:
-    """Each step of a sync iteration: the item, or the exception raised (iteration goes
-    on after a ProtocolError), up to the end."""
+APIS = ["sync", "aio"]
+
+
+def outcomes(api: str, path: str, **options: Any) -> List[Any]:
+    """Each step of an iteration, through the sync client or the asyncio one driven step
+    by step: the item, or the exception raised (iteration goes on after a
+    ProtocolError), up to the end."""
+    loop = asyncio.new_event_loop()
+    step: Callable[[], Any]
+    end: Type[Exception]
+    close: Callable[[], Any] = loop.close
     steps: List[Any] = []
-    with gc.connect(path, **options) as client:
+    try:
+        if api == "sync":
+            client = gc.connect(path, **options)
+            step, close, end = client.__next__, client.close, StopIteration
+        else:
+            async_client = loop.run_until_complete(gc.aio.connect(path, **options))
+            step = lambda: loop.run_until_complete(async_client.__anext__())  # noqa: E731
+            close = lambda: loop.run_until_complete(async_client.close())  # noqa: E731
+            end = StopAsyncIteration
         while True:
             try:
-                steps.append(next(client))
-            except StopIteration:
+                steps.append(step())
+            except end:
                 return steps
             except gc.ProtocolError as error:
                 steps.append(error)
             except gc.ConnectionLost as error:
                 steps.append(error)
                 return steps
-
-
-def outcomes_aio(path: str, **options: Any) -> List[Any]:
-    async def run() -> List[Any]:
-        steps: List[Any] = []
-        async with gc.aio.connect(path, **options) as client:
-            while True:
-                try:
-                    steps.append(await client.__anext__())
-                except StopAsyncIteration:
-                    return steps
-                except gc.ProtocolError as error:
-                    steps.append(error)
-                except gc.ConnectionLost as error:
-                    steps.append(error)
-                    return steps
-
-    return asyncio.run(run())
-
-
-OUTCOMES = {"sync": outcomes_sync, "aio": outcomes_aio}
-APIS = list(OUTCOMES)
+    finally:
+        close()
+        loop.close()
 
 
 def kinds(steps: List[Any]) -> List[str]:
@@ -82,7 +79,7 @@ def kinds(steps: List[Any]) -> List[str]:
 def test_a_garbage_line_is_an_error_and_the_stream_goes_on(api: str, fake_server: StartFake) -> None:
     server = fake_server(serving(gesture_line(1), "}{ not json", '{"type":"gesture","gesture":"tap"}',
                                  b"\xff\xfe\n", gesture_line(2), GOODBYE))
-    steps = OUTCOMES[api](server.path)
+    steps = outcomes(api, server.path)
     assert kinds(steps) == ["Tap", "ProtocolError", "ProtocolError", "ProtocolError", "Tap", "Goodbye"]
     assert steps[1].line == "}{ not json" and "not JSON" in str(steps[1])
     assert steps[2].problem == 'a gesture line lacks the field "phase"'
@@ -94,7 +91,7 @@ def test_a_garbage_line_is_an_error_and_the_stream_goes_on(api: str, fake_server
 def test_a_line_of_megabytes_is_skipped_without_keeping_it(api: str, fake_server: StartFake) -> None:
     huge = b'{"type":"goodbye","reason":"' + b"x" * (3 << 20) + b'"}\n'
     server = fake_server(serving(huge, gesture_line(1), GOODBYE))
-    steps = OUTCOMES[api](server.path)
+    steps = outcomes(api, server.path)
     assert kinds(steps) == ["ProtocolError", "Tap", "Goodbye"]
     assert "longer than 1048576 bytes" in str(steps[0]) and len(steps[0].line) == 1 << 20
 
@@ -103,7 +100,7 @@ def test_a_line_of_megabytes_is_skipped_without_keeping_it(api: str, fake_server
 def test_new_types_and_fields_pass_through_a_client_that_does_not_know_them(api: str, fake_server: StartFake) -> None:
     server = fake_server(serving('{"type":"heartbeat","every":30}', gesture_line(1, pressure=0.5),
                                  '{"type":"error","message":"notice"}', GOODBYE, '{"type":"late"}'))
-    steps = OUTCOMES[api](server.path)
+    steps = outcomes(api, server.path)
     assert kinds(steps) == ["Unknown", "Tap", "ErrorMessage", "Goodbye", "Unknown"]
     assert steps[0].fields == {"type": "heartbeat", "every": 30}
 
@@ -111,7 +108,7 @@ def test_new_types_and_fields_pass_through_a_client_that_does_not_know_them(api:
 @pytest.mark.parametrize("api", APIS)
 def test_a_connection_cut_mid_line_is_reported(api: str, fake_server: StartFake) -> None:
     server = fake_server(serving(gesture_line(1), b'{"type":"gest'))
-    steps = OUTCOMES[api](server.path)
+    steps = outcomes(api, server.path)
     assert kinds(steps) == ["Tap", "ProtocolError", "ConnectionLost"]
     assert "ended in the middle of a line" in str(steps[1]) and "without a goodbye" in str(steps[2])
 
@@ -131,7 +128,7 @@ def test_a_connection_cut_mid_line_is_reported(api: str, fake_server: StartFake)
 def test_a_bad_greeting_fails_connect_clearly(api: str, first_line: str, problem: type, fake_server: StartFake) -> None:
     server = fake_server(lambda peer: peer.send(first_line) if first_line else None)
     with pytest.raises(problem) as raised:
-        OUTCOMES[api](server.path)
+        outcomes(api, server.path)
     if problem is gc.GesturedUnavailable:
         assert str(raised.value).startswith(f"gestured is not available at {server.path}: ")
 
@@ -144,7 +141,7 @@ def silent(peer: Peer) -> None:
 def test_a_server_that_never_greets_times_out(api: str, fake_server: StartFake) -> None:
     server = fake_server(silent)
     with pytest.raises(TimeoutError, match="sent no hello within 0.2 s"):
-        OUTCOMES[api](server.path, timeout=0.2)
+        outcomes(api, server.path, timeout=0.2)
 
 
 def no_pong(peer: Peer) -> None:

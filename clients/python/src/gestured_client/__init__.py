@@ -16,102 +16,14 @@ dataclasses, for blocking code and for asyncio. Standard library only.
 The wire contract is docs/protocol.md of the gestured repository.
 """
 
-from . import aio
+from . import aio, errors, messages
 from ._session import DEFAULT_SOCKET, Backoff, Disconnected, Item, Reconnected, default_path
 from .client import Client, connect
-from .errors import ConnectionLost, GesturedError, GesturedUnavailable, ProtocolError, RequestError
-from .messages import (
-    PROTOCOL_VERSION,
-    Counters,
-    Device,
-    DeviceInfo,
-    DeviceKind,
-    DevicePhase,
-    Direction,
-    Drag,
-    Edge,
-    ErrorMessage,
-    Gesture,
-    GestureKind,
-    Goodbye,
-    Hello,
-    LongPress,
-    Message,
-    Motion,
-    Overflow,
-    Phase,
-    Pinch,
-    Ping,
-    Point,
-    Pong,
-    Press,
-    Request,
-    Rotate,
-    ServerMessage,
-    Status,
-    StatusRequest,
-    Subscribe,
-    Swipe,
-    Tap,
-    Touch,
-    TouchPhase,
-    Unknown,
-    decode,
-    encode,
-)
+from .errors import *  # noqa: F401,F403 (listed in errors.__all__)
+from .messages import *  # noqa: F401,F403 (listed in messages.__all__)
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "aio",
-    "connect",
-    "Client",
-    "Backoff",
-    "Disconnected",
-    "Reconnected",
-    "Item",
-    "DEFAULT_SOCKET",
-    "default_path",
-    "GesturedError",
-    "GesturedUnavailable",
-    "ProtocolError",
-    "RequestError",
-    "ConnectionLost",
-    "PROTOCOL_VERSION",
-    "GestureKind",
-    "Phase",
-    "TouchPhase",
-    "DevicePhase",
-    "Direction",
-    "Edge",
-    "DeviceKind",
-    "Point",
-    "DeviceInfo",
-    "Counters",
-    "Message",
-    "Hello",
-    "Gesture",
-    "Press",
-    "Tap",
-    "LongPress",
-    "Motion",
-    "Drag",
-    "Swipe",
-    "Pinch",
-    "Rotate",
-    "Touch",
-    "Device",
-    "Pong",
-    "Status",
-    "ErrorMessage",
-    "Overflow",
-    "Goodbye",
-    "Unknown",
-    "ServerMessage",
-    "Subscribe",
-    "Ping",
-    "StatusRequest",
-    "Request",
-    "decode",
-    "encode",
-]
+__all__ = ["aio", "connect", "Client", "Backoff", "Disconnected", "Reconnected", "Item", "DEFAULT_SOCKET", "default_path"]
+__all__ += errors.__all__
+__all__ += messages.__all__
