@@ -9,6 +9,7 @@ schedule, how a connection ended) is decided here, once.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections import deque
 from dataclasses import dataclass
@@ -45,6 +46,12 @@ MAX_BUFFERED = 1024
 
 #: Bytes asked for per read.
 READ_SIZE = 1 << 16
+
+#: What a reconnect attempt may fail with and be tried again (not a refused subscription:
+#: the same filters would be refused again).
+RETRIED = (GesturedUnavailable, ConnectionLost, ProtocolError, OSError)
+
+_log = logging.getLogger("gestured_client")
 
 
 def default_path() -> str:
@@ -394,6 +401,18 @@ class ClientBase:
     def _queue_ending(self, session: Session, error: Optional[str]) -> None:
         if not self._closed and session.established:
             self._buffer.push(ending(session, self.backoff is not None, error))
+
+    def _attempts(self) -> Iterator[Tuple[int, float]]:
+        """Reconnect attempts, numbered from 1, with the wait before each."""
+        assert self.backoff is not None, "only a reconnecting client reconnects"
+        return enumerate(self.backoff.delays(), start=1)
+
+    def _attempt_failed(self, attempt: int, error: BaseException) -> None:
+        _log.info("reconnect attempt %d to %s failed: %s", attempt, self.path, error)
+
+    def _reconnected(self, attempt: int) -> Reconnected:
+        _log.info("reconnected to %s after %d attempt(s)", self.path, attempt)
+        return Reconnected(self.hello, attempt)
 
     def _timeout_error(self, waiting_for: Optional[str]) -> Tuple[str, TimeoutError]:
         """The reason a connection is dropped for a missing reply, and the exception."""

@@ -11,18 +11,15 @@ client that does not read.
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 from types import TracebackType
 from typing import Any, Callable, Dict, Generator, Iterable, Optional, Type, TypeVar, Union
 
-from ._session import READ_SIZE, Backoff, ClientBase, Item, Reconnected, Reply, Session, _Raise, unwrap
-from .errors import ConnectionLost, GesturedUnavailable, ProtocolError, RequestError
+from ._session import READ_SIZE, RETRIED, Backoff, ClientBase, Item, Reconnected, Reply, Session, _Raise, unwrap
+from .errors import ConnectionLost, GesturedUnavailable, ProtocolError
 from .messages import GestureKind, Message, Ping, Pong, Request, Status, StatusRequest, Subscribe
 
 __all__ = ["Client", "connect"]
-
-_log = logging.getLogger("gestured_client")
 
 #: The wait between reconnect attempts; the tests put a virtual clock here.
 _sleep = asyncio.sleep
@@ -210,20 +207,16 @@ class Client(ClientBase):
     async def _reconnect(self) -> Reconnected:
         """Tries again on the backoff schedule until connected; a refused subscription
         is raised, not retried."""
-        assert self.backoff is not None
-        for attempt, delay in enumerate(self.backoff.delays(), start=1):
+        for attempt, delay in self._attempts():
             await _sleep(delay)
             if self._closed:
                 raise StopAsyncIteration
             try:
                 await self._open()
-            except RequestError:
-                raise
-            except (GesturedUnavailable, ConnectionLost, ProtocolError, OSError) as error:
-                _log.info("reconnect attempt %d to %s failed: %s", attempt, self.path, error)
-                continue
-            _log.info("reconnected to %s after %d attempt(s)", self.path, attempt)
-            return Reconnected(self.hello, attempt)
+            except RETRIED as error:
+                self._attempt_failed(attempt, error)
+            else:
+                return self._reconnected(attempt)
         raise AssertionError("Backoff.delays() is endless")
 
     async def _request(self, request: Request, expected: Type[_Reply], deadline: Optional[float] = None) -> _Reply:
