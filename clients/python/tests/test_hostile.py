@@ -289,3 +289,20 @@ def test_a_reset_connection_is_a_lost_connection_not_an_os_error(api: str, fake_
         else:
             asyncio.run(run())
     assert str(raised.value) == "connection to gestured lost: Connection reset by peer"
+
+
+def events_before_the_subscription(peer: Peer) -> None:
+    """What the daemon sends before it has read the client's subscribe: everything."""
+    peer.send(HELLO, gesture_line(1, gesture="press"), gesture_line(2, device="Other"), gesture_line(3),
+              '{"type":"device","phase":"added","seq":4,"time":1,"device":"Other","kind":"touchscreen","path":null}')
+    peer.answer_subscription()
+    peer.send(gesture_line(5), GOODBYE)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_events_sent_before_the_daemon_read_the_filters_are_filtered_too(api: str, fake_server: StartFake) -> None:
+    server = fake_server(events_before_the_subscription)
+    steps = outcomes(api, server.path, gestures=["tap"], devices=["Fake"])
+    assert [(type(step).__name__, getattr(step, "seq", None)) for step in steps] == [
+        ("Tap", 3), ("Tap", 5), ("Goodbye", None)
+    ]

@@ -169,3 +169,19 @@ def test_filters_of_the_wrong_shape_are_refused_before_sending(arguments: Dict[s
     with pytest.raises(TypeError) as raised:
         gc.Subscribe.of(**arguments)
     assert str(raised.value) == problem
+
+
+def test_a_subscription_accepts_what_the_daemon_would_let_through() -> None:
+    tap, drag = gc.decode(gesture_line(1)), gc.decode(gesture_line(2, gesture="drag", **{
+        "startLocation": {"x": 0, "y": 0}, "translation": {"x": 0, "y": 0}, "velocity": {"x": 0, "y": 0},
+        "predictedEndLocation": {"x": 0, "y": 0}, "predictedEndTranslation": {"x": 0, "y": 0}}))
+    in_menu = gc.decode(gesture_line(3, region="menu", localLocation={"x": 0.5, "y": 0.5}))
+    touch = gc.decode('{"type":"touch","phase":"began","touch":1,"seq":4,"time":1,"device":"Fake","location":{"x":0,"y":0}}')
+    device = gc.decode('{"type":"device","phase":"added","seq":5,"time":1,"device":"Other","kind":"touchpad","path":null}')
+    everything = gc.Subscribe()
+    assert [everything.accepts(m) for m in (tap, drag, in_menu, touch, device)] == [True, True, True, False, True]
+    taps_in_menu = gc.Subscribe.of(gestures=["tap"], regions=["menu"], touches=True)
+    assert [taps_in_menu.accepts(m) for m in (tap, drag, in_menu, touch, device)] == [False, False, True, True, True]
+    outside = gc.Subscribe.of(regions=[None], devices=["Fake"])
+    assert [outside.accepts(m) for m in (tap, drag, in_menu, touch, device)] == [True, True, False, False, False]
+    assert everything.accepts(gc.Goodbye("stopping")) and outside.accepts(gc.Overflow(3))

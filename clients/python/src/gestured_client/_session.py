@@ -217,6 +217,10 @@ class Session:
         #: A subscription has been confirmed: the application was told the connection
         #: is up, so it must be told when it ends (before, connecting fails instead).
         self.established = False
+        #: The first subscription, until confirmed. Until the daemon reads it, it sends
+        #: every gesture and device event: those the filters would not let through are
+        #: dropped here, so the application sees only what it asked for.
+        self._unconfirmed: Optional[Subscribe] = None
 
     @property
     def waiting_for_reply(self) -> bool:
@@ -232,6 +236,8 @@ class Session:
     def request(self, request: Request) -> Tuple[bytes, Reply]:
         """The bytes to send for ``request`` and the :class:`Reply` that will hold its answer."""
         if isinstance(request, Subscribe):
+            if not self.established:
+                self._unconfirmed = request
             reply = Reply(Pong, confirms=request)
             data = encode(request) + encode(Ping())
         else:
@@ -284,7 +290,10 @@ class Session:
                 raise ProtocolError(f"a {message.TYPE} reply where a {reply.expected.TYPE} was due", line)
             if reply.done:
                 self._pending.popleft()
-                self.established |= reply.confirms is not None and reply.error is None
+                if reply.confirms is not None and reply.error is None:
+                    self.established, self._unconfirmed = True, None
+            return None
+        if self._unconfirmed is not None and not self._unconfirmed.accepts(message):
             return None
         if isinstance(message, Goodbye):
             self.goodbye = message

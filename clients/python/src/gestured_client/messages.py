@@ -426,6 +426,22 @@ class Subscribe(Message):
             touches=bool(touches),
         )
 
+    def accepts(self, message: Message) -> bool:
+        """Whether the daemon lets ``message`` through these filters (as
+        docs/protocol.md says: touches only when asked for, and not filtered by
+        gestures or regions)."""
+        if isinstance(message, Gesture):
+            if self.gestures is not None and message.gesture.value not in self.gestures:
+                return False
+            if self.regions is not None and message.region not in self.regions:
+                return False
+        elif isinstance(message, Touch):
+            if not self.touches:
+                return False
+        elif not isinstance(message, Device):
+            return True
+        return self.devices is None or message.device in self.devices
+
 
 @dataclass(frozen=True)
 class Ping(Message):
