@@ -33,7 +33,8 @@ export GESTURED_BIN
 # package into it afresh.
 prepare() {
     local python="$1" dir="$2" skip="${3:-^$}"
-    if [[ ! -x "$dir/bin/python" ]] || ! "$dir/bin/python" -c 'import pytest, setuptools' 2>/dev/null; then
+    # Made again when the pins change (the copy inside says what it was made with).
+    if [[ ! -x "$dir/bin/python" ]] || ! cmp -s "$here/requirements-test.txt" "$dir/requirements-test.txt"; then
         say "creating $dir ($("$python" --version))"
         rm -rf "$dir"
         if ! "$python" -m venv "$dir"; then
@@ -42,6 +43,7 @@ prepare() {
         fi
         grep -v -e '^#' -e "$skip" "$here/requirements-test.txt" \
             | xargs "$dir/bin/python" -m pip install --quiet --disable-pip-version-check
+        cp "$here/requirements-test.txt" "$dir/requirements-test.txt"
     fi
     "$dir/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps \
         --force-reinstall "$here"
