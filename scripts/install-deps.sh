@@ -1,14 +1,27 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gestured builds and tests against. Idempotent: does
 # nothing when everything is present. Needs root (or sudo) only when something is missing.
+#
+#   scripts/install-deps.sh [--with-vm] [--with-package] [--with-lintian] [--with-python]
+#
+#   --with-vm       the VM tier (qemu and what vm/setup.sh assembles the guest from)
+#   --with-package  building the .deb (scripts/package-deb.sh: dpkg-shlibdeps, objdump)
+#   --with-lintian  checking the .deb (scripts/test-deb.sh)
+#   --with-python   the Python client's tests (clients/python/test.sh works in a venv)
 set -euo pipefail
 
 packages=(libevdev-dev libsystemd-dev pkg-config evemu-tools socat)
-if [[ "${1:-}" == "--with-vm" ]]; then
-    # udev: the VM tier starts its systemd-udevd in the guest (hot-plug through sd-device);
-    # installing it never starts it (not in containers, nor where policy-rc.d forbids).
-    packages+=(qemu-system-x86 busybox-static cpio python3 udev)
-fi
+for option in "$@"; do
+    case "$option" in
+        # udev: the VM tier starts its systemd-udevd in the guest (hot-plug through sd-device);
+        # installing it never starts it (not in containers, nor where policy-rc.d forbids).
+        --with-vm) packages+=(qemu-system-x86 busybox-static cpio python3 udev) ;;
+        --with-package) packages+=(dpkg-dev binutils) ;;
+        --with-lintian) packages+=(lintian) ;;
+        --with-python) packages+=(python3 python3-venv) ;;
+        *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;
+    esac
+done
 
 missing=()
 for package in "${packages[@]}"; do

@@ -2,27 +2,34 @@
 # Sets up gestured on this machine and runs it: the README's one command.
 #
 #  1. installs the Debian packages it needs (apt-get, through sudo when not root);
-#  2. builds a release and installs gestured and gesturectl into /usr/local/bin, the
-#     systemd units into /etc/systemd/system and, if absent, the commented configuration
-#     into /etc/gestured/gestured.toml; creates the system group `gestured` whose members
-#     may connect to the socket;
-#  3. where systemd runs, enables and starts gestured.socket and gestured.service;
-#  4. where no touch device is present (a laptop, CI, a container), shows the product
+#  2. builds a release (scripts/build-release.sh: the Swift runtime linked statically), packs
+#     it as the Debian package (scripts/package-deb.sh) and installs that with apt-get, so
+#     what runs here is exactly what ships: gestured and gesturectl in /usr/bin, the units
+#     in /lib/systemd/system, the group `gestured` whose members may connect to the socket,
+#     the commented configuration /etc/gestured/gestured.toml (a conffile: an edited one
+#     is kept); where systemd runs, the package's postinst enables and starts
+#     gestured.socket and gestured.service;
+#  3. where no touch device is present (a laptop, CI, a container), shows the product
 #     working anyway: plays the bundled demo recording through `gestured run --replay` on
 #     a private socket and prints what a subscriber receives, saying that it does so.
 #
-# Options: --no-demo (skip step 4), --demo-only (skip 2 and 3), --prefix DIR (default /usr/local).
+# Options: --no-demo (skip step 3), --demo-only (skip step 2),
+#   --prefix DIR: install from source instead of the package (the same binaries, units,
+#   sysusers file and configuration; binaries in DIR/bin, units in /etc/systemd/system,
+#   the group from /etc/sysusers.d/gestured.conf). The default where dpkg is missing,
+#   with DIR /usr/local. Refused while the package is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/packaging.sh
 
-prefix=/usr/local
+prefix=""
 demo=auto
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --no-demo) demo=never ;;
         --demo-only) demo=only ;;
         --prefix) prefix="$2"; shift ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -31,34 +38,111 @@ done
 sudo=""
 [[ $(id -u) -ne 0 ]] && sudo="sudo"
 say() { printf '\033[1mgestured:\033[0m %s\n' "$*"; }
+# The files a --prefix installation wrote, so that installing the package later removes them
+# (units in /etc/systemd/system would otherwise override the package's).
+manifest=/etc/gestured/installed-from-source
+package_installed() { dpkg-query -W -f='${Status}' gestured 2>/dev/null | grep -q "install ok installed"; }
+systemd_running() { [[ -d /run/systemd/system ]]; }
 
-./scripts/install-deps.sh
-say "building a release (swift build -c release)…"
-swift build -c release --product gestured >/dev/null
-swift build -c release --product gesturectl >/dev/null
-bin="$(swift build -c release --show-bin-path)"
+if [[ "$demo" == only ]]; then
+    install=none
+elif [[ -z "$prefix" ]] && command -v dpkg >/dev/null && command -v apt-get >/dev/null; then
+    install=package
+else
+    install=prefix
+    prefix=${prefix:-/usr/local}
+    if package_installed; then
+        say "the Debian package gestured is installed; remove it first (sudo apt-get remove gestured) or run without --prefix" >&2
+        exit 1
+    fi
+fi
 
-if [[ "$demo" != only ]]; then
-    say "installing into $prefix/bin, /etc/gestured and /etc/systemd/system"
-    $sudo install -d "$prefix/bin" /etc/gestured /etc/systemd/system
+if [[ "$install" == package ]]; then
+    ./scripts/install-deps.sh --with-package
+else
+    ./scripts/install-deps.sh
+fi
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# quietly COMMAND...: runs COMMAND with its progress in $log, shown only when it fails.
+quietly() { "$@" 2>"$log" || { cat "$log" >&2; say "failed: $*" >&2; exit 1; }; }
+say "building a release (scripts/build-release.sh)…"
+bin=$(quietly scripts/build-release.sh | tail -n 1)
+
+# Removes what an earlier `run.sh --prefix` installed (listed in the manifest).
+remove_source_installation() {
+    [[ -f "$manifest" ]] || return 0
+    say "removing the installation from source listed in $manifest"
+    if systemd_running; then
+        $sudo systemctl disable --now gestured.service gestured.socket >/dev/null 2>&1 || true
+    fi
+    while IFS= read -r file; do
+        [[ -n "$file" ]] && $sudo rm -f "$file"
+    done <"$manifest"
+    $sudo rm -f "$manifest"
+    if systemd_running; then $sudo systemctl daemon-reload; fi
+}
+
+install_package() {
+    local deb
+    deb=$(quietly scripts/package-deb.sh --bin-path "$bin" | tail -n 1)
+    remove_source_installation
+    for unit in /etc/systemd/system/gestured.service /etc/systemd/system/gestured.socket; do
+        if [[ -f "$unit" ]]; then
+            say "warning: $unit overrides the package's unit in /lib/systemd/system; remove it unless you mean it to" >&2
+        fi
+    done
+    say "installing the Debian package $(basename "$deb") (apt-get installs its Depends)"
+    # --reinstall: a rebuild of the same version replaces the installed one (and postinst
+    # restarts the service on the new binary). --force-confold: an edited (or earlier
+    # run.sh's) /etc/gestured/gestured.toml is kept without asking. A missing Depends needs
+    # the package lists, which a fresh system may not have yet.
+    local apt_install=(env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --reinstall --no-install-recommends
+        -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "$deb")
+    if ! $sudo "${apt_install[@]}" >"$log" 2>&1; then
+        $sudo apt-get update -qq
+        quietly $sudo "${apt_install[@]}" >/dev/null
+    fi
+    installed_bin=/usr/bin
+}
+
+install_from_source() {
+    say "installing from source into $prefix/bin, /etc/systemd/system, /etc/sysusers.d and /etc/gestured"
+    local files=("$prefix/bin/gestured" "$prefix/bin/gesturectl" /etc/systemd/system/gestured.service
+        /etc/systemd/system/gestured.socket /etc/sysusers.d/gestured.conf)
+    $sudo install -d "$prefix/bin" /etc/gestured /etc/systemd/system /etc/sysusers.d
     $sudo install -m 0755 "$bin/gestured" "$bin/gesturectl" "$prefix/bin/"
+    for unit in gestured.service gestured.socket; do
+        unit_for_prefix "$prefix" "systemd/$unit" | $sudo tee "/etc/systemd/system/$unit" >/dev/null
+    done
+    $sudo install -m 0644 systemd/gestured.sysusers /etc/sysusers.d/gestured.conf
+    printf '%s\n' "${files[@]}" | $sudo tee "$manifest" >/dev/null
     if [[ -f /etc/gestured/gestured.toml ]]; then
         say "keeping the existing /etc/gestured/gestured.toml (the shipped one is config/gestured.toml)"
     else
         $sudo install -m 0644 config/gestured.toml /etc/gestured/gestured.toml
     fi
-    getent group gestured >/dev/null || $sudo groupadd --system gestured
-    for unit in systemd/gestured.service systemd/gestured.socket; do
-        sed "s|/usr/local/bin/|$prefix/bin/|g" "$unit" | $sudo tee "/etc/systemd/system/$(basename "$unit")" >/dev/null
-    done
-    "$prefix/bin/gestured" check-config /etc/gestured/gestured.toml
-    if [[ -d /run/systemd/system ]]; then
+    # As the package's postinst does.
+    if command -v systemd-sysusers >/dev/null; then
+        $sudo systemd-sysusers gestured.conf
+    elif ! getent group gestured >/dev/null; then
+        $sudo groupadd --system gestured
+    fi
+    if systemd_running; then
         $sudo systemctl daemon-reload
         $sudo systemctl enable --now gestured.socket gestured.service
+    fi
+    installed_bin="$prefix/bin"
+}
+
+if [[ "$install" != none ]]; then
+    if [[ "$install" == package ]]; then install_package; else install_from_source; fi
+    "$installed_bin/gestured" check-config /etc/gestured/gestured.toml
+    if systemd_running; then
         say "gestured is running under systemd: systemctl status gestured; journalctl -u gestured"
         say "apps in the group 'gestured' may connect: sudo usermod -aG gestured KIOSK-USER"
     else
-        say "systemd is not running here; run the daemon by hand: sudo $prefix/bin/gestured run --config /etc/gestured/gestured.toml"
+        say "systemd is not running here; run the daemon by hand: sudo $installed_bin/gestured run --config /etc/gestured/gestured.toml"
     fi
 fi
 
@@ -76,7 +160,7 @@ say "no touch device found: playing the bundled demo recording (demo/demo.events
 say "tap, long press, drag, edge swipe, two-finger tap, pinch) through 'gestured run --replay'"
 say "on a private socket. These are the lines a subscriber receives:"
 workdir="$(mktemp -d)"
-trap 'kill "$daemon" 2>/dev/null || true; wait "$daemon" 2>/dev/null || true; rm -rf "$workdir"' EXIT
+trap 'kill "$daemon" 2>/dev/null || true; wait "$daemon" 2>/dev/null || true; rm -rf "$workdir" "$log"' EXIT
 "$bin/gestured" run --replay demo/demo.events --wait-for-subscriber --exit-after-replay --socket "$workdir/gestured.sock" \
     --log-level warning &
 daemon=$!

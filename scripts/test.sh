@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
-# The whole test suite: unit, replay-over-the-corpus and property tests with `swift test`,
+# The whole test suite: unit, replay-over-the-corpus and property tests with `swift test`;
 # the same once more under AddressSanitizer (scripts/test-asan.sh: about 1.5 minutes more,
-# docs/reliability.md), then the end-to-end tier inside a VM (vm/test.sh; skipped with a
-# message where qemu cannot run). Installs the Debian packages it needs first.
+# docs/reliability.md); the Python client against the debug daemon (clients/python/test.sh:
+# pytest and mypy from PyPI into .build/python-client); then what ships: the release build
+# (once, scripts/build-release.sh), the Debian package made from it (scripts/package-deb.sh)
+# and checked on this machine (scripts/test-deb.sh);
+# then the VM tiers (each skipped with a message where qemu cannot run): the end-to-end
+# tier (vm/test.sh) and that package under a real systemd (vm/test-systemd.sh).
+# Installs the Debian packages it needs first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./scripts/install-deps.sh --with-vm
+./scripts/install-deps.sh --with-vm --with-package --with-lintian --with-python
 swift build --build-tests
 swift test --skip-build
 ./scripts/test-asan.sh
-if [[ -x vm/test.sh ]]; then
-    vm/test.sh
-fi
+GESTURED_BIN="$(swift build --show-bin-path)/gestured" clients/python/test.sh
+
+release_bin=$(scripts/build-release.sh)
+deb=$(scripts/package-deb.sh --bin-path "$release_bin" | tail -n 1)
+scripts/test-deb.sh "$deb"
+
+vm/test.sh
+vm/test-systemd.sh --deb "$deb"

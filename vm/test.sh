@@ -58,9 +58,9 @@ guest=(vm/smoke/guest-smoke.sh "$bin" "$corpus")
 if ((smoke_only == 0)) && grep -q '"gestured-e2e"' Package.swift; then
     # The release build: what ships (the Debian package), and the only build whose speed
     # under emulation is representative. No case's verdict depends on that speed anyway.
-    swift build -c release --product gestured
-    swift build -c release --product gestured-e2e
-    driver=$(swift build -c release --show-bin-path)/gestured-e2e
+    # scripts/build-release.sh: the flags the package's build uses (static Swift runtime),
+    # so this build neither relinks the packaged binaries differently nor needs a runtime.
+    driver=$(scripts/build-release.sh gestured gestured-e2e)/gestured-e2e
     guest=(sh -c '"$1" "$2" "$3" && shift 3 && exec "$@"' guest "${guest[@]}" "$driver" --corpus "$corpus" "${driver_args[@]}")
 fi
 

@@ -71,6 +71,7 @@ struct ConfigurationDecoder {
     /// `[[device]]` entries.
     static let maximumDevices = 64
     private static let regionKeys = ["name", "rect"]
+    private static let compositionKeys = Schema.regionComposition.map(\.key)
 
     func decode(_ root: TOMLTable) throws(ConfigError) -> Configuration {
         let top = Place(path: path, table: "the top level")
@@ -145,6 +146,7 @@ struct ConfigurationDecoder {
         // Built once per list, not per region: the fields and their messages cost more to
         // build than a region costs to decode.
         let fields = Schema.gestures(prefix: prefix)
+        let fieldKeys = fields.map(\.key)
         for table in tables {
             var place = Place(path: path, table: "[[\(prefix)]]")
             guard let nameNode = table["name"] else {
@@ -163,11 +165,27 @@ struct ConfigurationDecoder {
                 throw place.error("[[\(prefix)]] '\(name)' needs a 'rect' = [x, y, width, height]", line: table.line)
             }
             let rect = try self.rect(rectNode, place: place)
-            var settings = base
-            try ConfigFile.decode(table, with: fields, into: &settings, place: place, handledElsewhere: Self.regionKeys)
-            regions.append(Region(name: name, rect: rect, settings: settings))
+            var region = Region(name: name, rect: rect, settings: base)
+            try ConfigFile.decode(table, with: fields, into: &region.settings, place: place, handledElsewhere: Self.regionKeys + Self.compositionKeys)
+            try ConfigFile.decode(table, with: Schema.regionComposition, into: &region, place: place, handledElsewhere: Self.regionKeys + fieldKeys)
+            try checkComposition(region, table: table, place: place)
+            regions.append(region)
         }
         return regions
+    }
+
+    /// `simultaneous` and `high-priority` name kinds the region enables, and no kind twice.
+    private func checkComposition(_ region: Region, table: TOMLTable, place: Place) throws(ConfigError) {
+        for (key, kinds) in [("simultaneous", region.simultaneous), ("high-priority", region.highPriority)] {
+            let line = table[key]?.line ?? table.line
+            if let kind = kinds.sorted().first(where: { !region.settings.enabled.contains($0) }) {
+                throw place.invalid(key, "lists '\(kind.rawValue)', which the region does not enable (add it to 'enabled')", line: line)
+            }
+        }
+        if let kind = region.simultaneous.intersection(region.highPriority).sorted().first {
+            let line = table["high-priority"]?.line ?? table.line
+            throw place.invalid("high-priority", "lists '\(kind.rawValue)', which 'simultaneous' lists too: a gesture either runs beside the regions inside or wins over them", line: line)
+        }
     }
 
     /// `[x, y, width, height]` in normalised screen space, inside 0…1, not empty.

@@ -73,24 +73,43 @@ enum Schema {
 
     static var enabledGestures: Field<GestureSettings> {
         Field(key: "enabled") { (settings: inout GestureSettings, node: TOMLNode, place: Place) throws(ConfigError) in
-            let names = GestureKind.allCases.map(\.rawValue)
-            var enabled: Set<GestureKind> = []
-            for element in try Values.array(node, key: "enabled", place: place) {
-                guard case .string(let name) = element.value else {
-                    throw place.invalid("enabled", "must list gesture names as strings, not \(element.value.typeName)", line: element.line)
-                }
-                guard let kind = GestureKind(rawValue: name) else {
-                    throw place.error(
-                        "unknown gesture '\(name)' in 'enabled'\(suggestion(for: name, among: names)); gestures are \(quotedList(names))",
-                        line: element.line
-                    )
-                }
-                guard enabled.insert(kind).inserted else {
-                    throw place.invalid("enabled", "lists '\(name)' twice", line: element.line)
-                }
+            settings.enabled = try gestureKinds(node, key: "enabled", place: place)
+        }
+    }
+
+    /// An array of gesture names, each at most once.
+    static func gestureKinds(_ node: TOMLNode, key: String, place: Place) throws(ConfigError) -> Set<GestureKind> {
+        let names = GestureKind.allCases.map(\.rawValue)
+        var kinds: Set<GestureKind> = []
+        for element in try Values.array(node, key: key, place: place) {
+            guard case .string(let name) = element.value else {
+                throw place.invalid(key, "must list gesture names as strings, not \(element.value.typeName)", line: element.line)
             }
-            settings.enabled = enabled
+            guard let kind = GestureKind(rawValue: name) else {
+                throw place.error(
+                    "unknown gesture '\(name)' in '\(key)'\(suggestion(for: name, among: names)); gestures are \(quotedList(names))",
+                    line: element.line
+                )
             }
+            guard kinds.insert(kind).inserted else {
+                throw place.invalid(key, "lists '\(name)' twice", line: element.line)
+            }
+        }
+        return kinds
+    }
+
+    // MARK: [[region]] composition (docs/gestures.md, "Regions and composition")
+
+    static var regionComposition: [Field<Region>] {
+        [
+            .boolean("fall-through", \.fallThrough),
+            Field(key: "simultaneous") { (region: inout Region, node: TOMLNode, place: Place) throws(ConfigError) in
+                region.simultaneous = try gestureKinds(node, key: "simultaneous", place: place)
+            },
+            Field(key: "high-priority") { (region: inout Region, node: TOMLNode, place: Place) throws(ConfigError) in
+                region.highPriority = try gestureKinds(node, key: "high-priority", place: place)
+            },
+        ]
     }
 
     // MARK: [geometry] and [[device]] geometry

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not Foundation: 50 MB of ICU in every statically linked client (README "Debian package")
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,13 +32,9 @@ public final class GestureClient: @unchecked Sendable {
         received.map(\.message)
     }
 
-    private init(fd: Int32) {
+    private init(fd: Int32, received: AsyncThrowingStream<ReceivedLine, Error>) {
         self.fd = fd
-        var continuation: AsyncThrowingStream<ReceivedLine, Error>.Continuation!
-        received = AsyncThrowingStream { continuation = $0 }
-        let reader = LineReader(fd: fd, continuation: continuation)
-        let thread = Thread { reader.run() }
-        thread.start()
+        self.received = received
     }
 
     deinit {
@@ -65,27 +65,41 @@ public final class GestureClient: @unchecked Sendable {
             default: throw .failed(path: path, reason: String(cString: strerror(code)))
             }
         }
-        return GestureClient(fd: fd)
+        let (received, continuation) = AsyncThrowingStream<ReceivedLine, Error>.makeStream()
+        let started = LineReader(fd: fd, continuation: continuation).start()
+        guard started == 0 else {
+            close(fd)
+            throw .failed(path: path, reason: "cannot start the reader thread: \(String(cString: strerror(started)))")
+        }
+        return GestureClient(fd: fd, received: received)
     }
 
     /// Chooses the events to receive; nil means all. `regions` may contain nil for
     /// gestures outside every region.
     public func subscribe(gestures: [String]? = nil, regions: [String?]? = nil, devices: [String]? = nil, touches: Bool = false) throws {
-        var request: [String: Any] = ["type": "subscribe", "touches": touches]
-        if let gestures { request["gestures"] = gestures }
-        if let regions { request["regions"] = regions.map { $0 as Any? ?? NSNull() } }
-        if let devices { request["devices"] = devices }
-        try send(request)
+        try send(Request(type: "subscribe", touches: touches, gestures: gestures, regions: regions, devices: devices))
     }
 
     /// Asks for a `pong`.
-    public func ping() throws { try send(["type": "ping"]) }
+    public func ping() throws { try send(Request(type: "ping")) }
 
     /// Asks for a `status`.
-    public func requestStatus() throws { try send(["type": "status"]) }
+    public func requestStatus() throws { try send(Request(type: "status")) }
 
-    private func send(_ request: [String: Any]) throws {
-        var data = try JSONSerialization.data(withJSONObject: request, options: [.sortedKeys])
+    /// A client request as docs/protocol.md spells it: absent fields are left out, a nil
+    /// region is `null`.
+    private struct Request: Encodable {
+        var type: String
+        var touches: Bool?
+        var gestures: [String]?
+        var regions: [String?]?
+        var devices: [String]?
+    }
+
+    private func send(_ request: Request) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var data = try encoder.encode(request)
         data.append(UInt8(ascii: "\n"))
         let sent = data.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         if sent != data.count { throw ConnectionError.failed(path: "", reason: "send: \(String(cString: strerror(errno)))") }
@@ -121,6 +135,23 @@ private final class LineReader: @unchecked Sendable {
     init(fd: Int32, continuation: AsyncThrowingStream<ReceivedLine, Error>.Continuation) {
         self.fd = fd
         self.continuation = continuation
+    }
+
+    /// Runs `run()` on a detached POSIX thread (a blocking `recv` has no place on the
+    /// cooperative pool); 0, or pthread_create's error number.
+    func start() -> Int32 {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let result = pthread_create(&thread, nil, { context in
+            Unmanaged<LineReader>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<LineReader>.fromOpaque(context).release()
+            return result
+        }
+        pthread_detach(thread)
+        return 0
     }
 
     func run() {

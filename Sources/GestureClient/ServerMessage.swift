@@ -23,8 +23,12 @@ public struct GestureMessage: Codable, Sendable, Hashable {
     public var region: String?
     public var fingers: Int
     public var location: Location
+    /// `location` in the region's own space, 0…1 from its top-left (nil outside regions).
+    public var localLocation: Location?
     public var count: Int?
     public var startLocation: Location?
+    /// `startLocation` in the region's own space (drag and swipe in a region).
+    public var localStartLocation: Location?
     public var translation: Location?
     public var velocity: Location?
     public var predictedEndLocation: Location?

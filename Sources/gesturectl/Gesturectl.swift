@@ -1,6 +1,5 @@
 import ArgumentParser
 import GestureCore
-import Foundation
 import GestureClient
 #if canImport(Glibc)
 import Glibc
@@ -102,23 +101,41 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
     return nil
 }
 
+/// `value` with exactly `digits` fraction digits, as `%.<digits>f` prints it (Foundation's
+/// `String(format:)` would link 50 MB of ICU into gesturectl).
+func fixed(_ value: Double, digits: Int) -> String {
+    var scale: UInt64 = 1
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (value.magnitude * Double(scale)).rounded()
+    guard value.isFinite, scaled < 9.0e18 else { return "\(value)" }
+    let units = UInt64(scaled)
+    var text = units == 0 || value >= 0 ? "" : "-"
+    text += String(units / scale)
+    if digits > 0 {
+        let fraction = String(units % scale)
+        text += "." + String(repeating: "0", count: digits - fraction.count) + fraction
+    }
+    return text
+}
+
 /// One human-readable line per message; nil for the greeting.
 func describe(_ message: ServerMessage) -> String? {
-    func point(_ p: Location) -> String { String(format: "(%.3f, %.3f)", p.x, p.y) }
-    func seconds(_ micros: UInt64) -> String { String(format: "%.3f", Double(micros) / 1_000_000) }
+    func point(_ p: Location) -> String { "(\(fixed(p.x, digits: 3)), \(fixed(p.y, digits: 3)))" }
+    func seconds(_ micros: UInt64) -> String { fixed(Double(micros) / 1_000_000, digits: 3) }
     switch message {
     case .hello(let hello):
         let names = hello.devices.map(\.name).joined(separator: ", ")
         return "# connected to \(hello.server) \(hello.version), devices: \(names.isEmpty ? "none" : names)"
     case .gesture(let g):
         var line = "\(seconds(g.time)) \(g.device) [\(g.region ?? "-")] \(g.gesture) \(g.phase) #\(g.id) fingers=\(g.fingers) at \(point(g.location))"
+        if let local = g.localLocation { line += " local=\(point(local))" }
         if let count = g.count { line += " count=\(count)" }
         if let translation = g.translation { line += " translation=\(point(translation))" }
         if let velocity = g.velocity { line += " velocity=\(point(velocity))" }
         if let direction = g.direction { line += " direction=\(direction)" }
         if let edge = g.edge { line += " edge=\(edge)" }
-        if let scale = g.scale { line += String(format: " scale=%.3f", scale) }
-        if let rotation = g.rotation { line += String(format: " rotation=%.1f°", rotation) }
+        if let scale = g.scale { line += " scale=\(fixed(scale, digits: 3))" }
+        if let rotation = g.rotation { line += " rotation=\(fixed(rotation, digits: 1))°" }
         return line
     case .device(let d):
         return "\(seconds(d.time)) device \(d.phase): \(d.device)"

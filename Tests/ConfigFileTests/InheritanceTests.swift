@@ -151,6 +151,37 @@ private func load(_ text: String) throws -> Configuration {
         #expect(try load("[daemon]\nsocket-mode = \"640\"").daemon.socketMode == 0o640)
     }
 
+    @Test func compositionKeysOfRegions() throws {
+        let config = try load("""
+        [[region]]
+        name = "page"
+        rect = [0, 0, 1, 1]
+        simultaneous = ["tap"]
+        high-priority = ["swipe", "long-press"]
+
+        [[region]]
+        name = "dead"
+        rect = [0, 0, 0.1, 0.1]
+        fall-through = false
+        enabled = []
+
+        [[device]]
+        match-name = "*"
+        [[device.region]]
+        name = "corner"
+        rect = [0, 0, 0.2, 0.2]
+        enabled = ["long-press"]
+        high-priority = ["long-press"]
+        """)
+        let page = config.engine.regions[0]
+        #expect(page.simultaneous == [.tap] && page.highPriority == [.swipe, .longPress] && page.fallThrough)
+        let dead = config.engine.regions[1]
+        #expect(!dead.fallThrough && dead.simultaneous.isEmpty && dead.highPriority.isEmpty && dead.settings.enabled.isEmpty)
+        #expect(config.devices[0].engine?.regions[0].highPriority == [.longPress])
+        // The defaults: every touch falls through, nothing runs beside or above.
+        #expect(Region(name: "x", rect: .unit) == Region(name: "x", rect: .unit, fallThrough: true, simultaneous: [], highPriority: []))
+    }
+
     @Test func regionsMayBeWrittenAsAnInlineArray() throws {
         let config = try load("region = [\n  { name = \"a\", rect = [0, 0, 0.5, 1] },\n  { name = \"b\", rect = [0.5, 0, 0.5, 1] },\n]\n")
         #expect(config.engine.regions.map(\.name) == ["a", "b"])

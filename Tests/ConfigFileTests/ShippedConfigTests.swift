@@ -80,7 +80,7 @@ let shippedConfigPath = repositoryFile("config/gestured.toml")
                 current?.append(line)
             }
         }
-        #expect(blocks.count == 3)
+        #expect(blocks.count == 5)
         let selection = try ConfigLoader.parse(text: blocks[0], path: "selection example")
         let wanted = selection.settings(forDevice: "ELAN Touchscreen", vendor: 0x04f3, product: 0x010c,
                                         paths: ["/dev/input/event5", "/dev/input/by-id/usb-ELAN_Touchscreen-event-if00"])
@@ -92,5 +92,11 @@ let shippedConfigPath = repositoryFile("config/gestured.toml")
         let button = try ConfigLoader.parse(text: blocks[2], path: "button example")
         #expect(button.engine.regions.first?.settings.tap.exclusive == true)
         #expect(button.engine.regions.first?.settings.tap.maxCount == 2)
+        // The worked examples (their behaviour is replayed in DaemonTests/ComposedReplayTests).
+        let page = try ConfigLoader.parse(text: blocks[3], path: "page of buttons example")
+        #expect(page.engine.regions.map(\.name) == ["page", "play", "next", "row"])
+        let corner = try ConfigLoader.parse(text: blocks[4], path: "hidden corner example")
+        #expect(corner.engine.regions[0].highPriority == [.longPress])
+        #expect(corner.engine.regions[2].fallThrough == false)
     }
 }

@@ -111,5 +111,6 @@ func drag(_ phase: GesturePhase) -> GestureEvent {
                  location: Point(x: 0.25, y: 0.75),
                  details: .drag(DragValues(startLocation: Point(x: 0.2, y: 0.7), translation: Point(x: 0.05, y: 0.05),
                                            velocity: Point(x: 1, y: 1), predictedEndLocation: Point(x: 0.3, y: 0.8),
-                                           predictedEndTranslation: Point(x: 0.1, y: 0.1))))
+                                           predictedEndTranslation: Point(x: 0.1, y: 0.1))),
+                 regionRect: Rect(x: 0, y: 0.5, width: 1, height: 0.5))
 }

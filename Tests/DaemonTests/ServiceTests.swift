@@ -199,6 +199,9 @@ import Glibc
         #expect(lines.contains { $0.contains("device added: Atmel maXTouch Touchscreen") }, "\(lines)")
         #expect(lines.last?.contains("Atmel maXTouch Touchscreen [-] tap ended") == true, "\(lines)")
         #expect(lines.last?.contains("count=1") == true, "\(lines)")
+        // Seconds and coordinates with three decimals ("12.345 … at (0.500, 0.250)").
+        let threeDecimals = #/\d+\.\d{3} .* at \(\d+\.\d{3}, \d+\.\d{3}\) count=1/#
+        #expect(lines.last.flatMap { $0.wholeMatch(of: threeDecimals) } != nil, "\(lines)")
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
     }

@@ -15,6 +15,20 @@ import Testing
         #expect(line(tap) == #"{"type":"gesture","gesture":"tap","phase":"ended","id":3,"seq":3,"time":1000080000,"device":"ELAN Touchscreen","region":null,"fingers":1,"location":{"x":0.5,"y":0.5},"count":1}"# + "\n")
     }
 
+    @Test func regionEventsCarryLocalCoordinatesAsDocumented() throws {
+        let tap = GestureEvent(kind: .tap, phase: .ended, id: 3, time: 1_000_080_000, region: "ok-button", fingers: 1,
+                               location: Point(x: 0.45, y: 0.83), details: .tap(count: 1), regionRect: Rect(x: 0.4, y: 0.8, width: 0.2, height: 0.1))
+        #expect(line(tap) == #"{"type":"gesture","gesture":"tap","phase":"ended","id":3,"seq":3,"time":1000080000,"device":"ELAN Touchscreen","region":"ok-button","fingers":1,"location":{"x":0.45,"y":0.83},"localLocation":{"x":0.25,"y":0.3},"count":1}"# + "\n")
+        let values = DragValues(startLocation: Point(x: 0.5, y: 0.6), translation: Point(x: 0.1, y: 0),
+                                velocity: Point(x: 1, y: 0), predictedEndLocation: Point(x: 1.099, y: 0.6), predictedEndTranslation: Point(x: 0.599, y: 0))
+        let swipe = GestureEvent(kind: .swipe, phase: .ended, id: 9, time: 5, region: "page", fingers: 1, location: Point(x: 0.6, y: 0.6),
+                                 details: .swipe(direction: .right, edge: nil, drag: values), regionRect: Rect(x: 0, y: 0.2, width: 1, height: 0.8))
+        let object = try #require(JSONSerialization.jsonObject(with: Data(line(swipe).utf8)) as? [String: Any])
+        #expect(object["localLocation"] as? [String: Double] == ["x": 0.6, "y": 0.5])
+        #expect(object["localStartLocation"] as? [String: Double] == ["x": 0.5, "y": 0.5])
+        #expect(line(swipe).contains(#""startLocation":{"x":0.5,"y":0.6},"localStartLocation":{"x":0.5,"y":0.5},"translation""#))
+    }
+
     @Test func dragCarriesSwiftUIFieldNamesAndParsesAsJSON() throws {
         let values = DragValues(startLocation: Point(x: 0.1, y: 0.2), translation: Point(x: 0.25, y: -0.125),
                                 velocity: Point(x: 1.23456, y: -0.5), predictedEndLocation: Point(x: 0.96, y: -0.17),

@@ -29,6 +29,69 @@ struct CorpusReplayTests {
         }
     }
 
+    /// The two worked examples of docs/gestures.md at once: a scrolling page of buttons, a
+    /// hidden corner whose long press wins over everything, a panel whose taps fire beside
+    /// its buttons' (`simultaneous`) and a dead zone that keeps its touches.
+    static let composed: Configuration = {
+        var button = GestureSettings()
+        button.enabled = [.press, .tap]
+        var corner = GestureSettings()
+        corner.enabled = [.longPress]
+        corner.longPress.minimumDuration = 1500
+        var deadZone = GestureSettings()
+        deadZone.enabled = [.press]
+        var regions = [
+            Region(name: "page", rect: .unit),
+            Region(name: "panel", rect: Rect(x: 0.5, y: 0.5, width: 0.45, height: 0.45), simultaneous: [.tap]),
+            Region(name: "corner", rect: Rect(x: 0, y: 0, width: 0.25, height: 0.25), settings: corner, highPriority: [.longPress]),
+            Region(name: "dead-zone", rect: Rect(x: 0.9, y: 0, width: 0.1, height: 0.1), settings: deadZone, fallThrough: false),
+        ]
+        for row in 0..<3 {
+            for column in 0..<4 {
+                regions.append(Region(name: "button-\(row)-\(column)",
+                                      rect: Rect(x: 0.05 + Double(column) * 0.23, y: 0.1 + Double(row) * 0.28, width: 0.2, height: 0.2),
+                                      settings: button))
+            }
+        }
+        var configuration = Configuration()
+        configuration.engine = EngineConfiguration(regions: regions)
+        return configuration
+    }()
+
+    @Test("every recording replays with nested regions and keeps the promises", arguments: Corpus.files(of: .recording))
+    func replaysWithRegions(_ relative: String) throws {
+        let replayer = Replayer(configuration: Self.composed)
+        for recording in try RecordingReader.read(path: Corpus.path(relative)) {
+            let events = replayer.gestures(of: recording)
+            // Every touch gets a press: the top level and the dead zone enable it.
+            let violations = GestureStreamValidator.violations(in: events, requirePress: true)
+            #expect(violations.isEmpty, "\(relative): \(violations.prefix(3))")
+            for event in events {
+                let region = Self.composed.engine.regions.first { $0.name == event.region }
+                #expect(event.regionRect == region?.rect, "\(relative): local coordinates of \(event.region ?? "-")")
+            }
+            #expect(replayer.gestures(of: recording) == events, "\(relative): replay is not deterministic")
+        }
+    }
+
+    /// The composed replay is not vacuous: across the corpus, buttons tap and lose touches to
+    /// the page's drags, the page drags and long-presses, the panel's simultaneous taps fire.
+    @Test func regionsOfTheComposedLayoutAllTakePart() throws {
+        var seen: [String: Int] = [:]
+        let replayer = Replayer(configuration: Self.composed)
+        for relative in Corpus.files(of: .recording) {
+            for recording in try RecordingReader.read(path: Corpus.path(relative)) {
+                for event in replayer.gestures(of: recording) {
+                    let region = event.region.map { $0.hasPrefix("button-") ? "button" : $0 } ?? "-"
+                    seen["\(region) \(event.kind.rawValue) \(event.phase.rawValue)", default: 0] += 1
+                }
+            }
+        }
+        for key in ["button tap ended", "button press cancelled", "page drag began", "page long-press began", "panel tap ended", "page swipe ended"] {
+            #expect(seen[key, default: 0] > 0, "\(key) never happened: \(seen.keys.sorted())")
+        }
+    }
+
     @Test("wire output is byte-identical across runs and one line per event")
     func wireOutputIsDeterministic() throws {
         let relative = "evemu-devices/touchscreens/Atmel maXTouch Touchscreen.1-finger-fast-taps.events"

@@ -71,6 +71,18 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sink.bytesWritten)
     }
 
+    // (a') The corpus with nested regions configured (a page, a grid of buttons, a corner):
+    // every touch is offered to several regions.
+    Benchmark("Corpus: pipeline, nested regions") { benchmark in
+        var sink = CountingSink()
+        benchmark.startMeasurement()
+        let start = nanoseconds()
+        replayCorpus(corpus, configuration: nestedRegions, into: &sink)
+        benchmark.stopMeasurement()
+        record(benchmark, events: corpus.eventCount, frames: corpus.frameCount, since: start)
+        blackHole(sink.checksum)
+    }
+
     // What the framework itself counts around an empty measured region: subtract it from
     // the malloc figures above (it is the same for every benchmark).
     Benchmark("Framework overhead (empty measured region)") { benchmark in
@@ -85,13 +97,15 @@ let benchmarks: @Sendable () -> Void = {
     steadyBenchmark("Steady: 10-finger drag+pinch+rotate, 240 Hz + JSON", stream: SyntheticStream.dragPinch(laps: 4), sink: EncodingSink(device: SyntheticStream.device.name))
     steadyBenchmark("Steady: tap / double tap / long press / 2-finger tap (timers)", stream: SyntheticStream.tapLongPress(laps: 8), sink: CountingSink())
     steadyBenchmark("Steady: tap / double tap / long press / 2-finger tap (timers) + JSON", stream: SyntheticStream.tapLongPress(laps: 8), sink: EncodingSink(device: SyntheticStream.device.name))
+    steadyBenchmark("Steady: 10-finger drag+pinch+rotate, nested regions", stream: SyntheticStream.dragPinch(laps: 4), sink: CountingSink(), configuration: nestedRegions)
+    steadyBenchmark("Steady: tap / double tap / long press / 2-finger tap (timers), nested regions", stream: SyntheticStream.tapLongPress(laps: 8), sink: CountingSink(), configuration: nestedRegions)
 }
 
 /// Frames per steady-state iteration.
 let steadyFrames = 1000
 
-func steadyBenchmark<S: CountedSink>(_ name: String, stream: SyntheticStream, sink: S) {
-    let steady = SteadyPipeline(stream: stream, sink: sink)
+func steadyBenchmark<S: CountedSink>(_ name: String, stream: SyntheticStream, sink: S, configuration: EngineConfiguration = EngineConfiguration()) {
+    let steady = SteadyPipeline(stream: stream, sink: sink, configuration: configuration)
     // Warm up over several laps of the stream (every buffer reaches its working size).
     steady.run(frames: stream.frames * 3)
     print("\(name): \(stream.frames) frames, \(stream.events.count) events per pass; warm-up emitted \(steady.gestureCount) gestures")

@@ -149,10 +149,10 @@ public final class SteadyPipeline<S: CountedSink> {
     private var frameIndex = 0
     private var lap: UInt64 = 0
 
-    public init(stream: SyntheticStream, sink: S) {
+    public init(stream: SyntheticStream, sink: S, configuration: EngineConfiguration = EngineConfiguration()) {
         self.stream = stream
         self.sink = sink
-        pipeline = DevicePipeline(device: SyntheticStream.device, geometry: DeviceGeometry(), configuration: EngineConfiguration())
+        pipeline = DevicePipeline(device: SyntheticStream.device, geometry: DeviceGeometry(), configuration: configuration)
     }
 
     /// Runs the next `frames` frames (wrapping to a new lap, later in time, at the end).

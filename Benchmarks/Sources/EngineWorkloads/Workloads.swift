@@ -144,11 +144,33 @@ public func feed<S: GestureSink>(_ events: ArraySlice<InputEvent>, timeOffset: U
 
 /// Replays every recording of the corpus, each through a new pipeline (the per-recording
 /// setup is part of the work), and finishes it as `gestured replay` does.
-public func replayCorpus<S: GestureSink>(_ corpus: Corpus, into sink: inout S, beforeRecording: (inout S, PreparedRecording) -> Void = { _, _ in }) {
+/// `configuration` replaces every recording's gestures and regions (nil: the defaults).
+public func replayCorpus<S: GestureSink>(_ corpus: Corpus, configuration: EngineConfiguration? = nil, into sink: inout S, beforeRecording: (inout S, PreparedRecording) -> Void = { _, _ in }) {
     for recording in corpus.recordings {
         beforeRecording(&sink, recording)
-        var pipeline = DevicePipeline(device: recording.device, geometry: recording.settings.geometry, configuration: recording.settings.engine)
+        var pipeline = DevicePipeline(device: recording.device, geometry: recording.settings.geometry, configuration: configuration ?? recording.settings.engine)
         let lastTime = feed(recording.events[...], into: &pipeline, sink: &sink)
         pipeline.finish(at: lastTime, into: &sink)
     }
 }
+
+/// Nested regions as a kiosk screen has them (docs/gestures.md, the worked examples): a
+/// full-screen scrolling page, a 4 × 3 grid of buttons on it (press and tap only), and a
+/// hidden corner that long-presses over everything. A touch is offered to up to three
+/// regions plus the top level.
+public let nestedRegions: EngineConfiguration = {
+    var button = GestureSettings()
+    button.enabled = [.press, .tap]
+    var corner = GestureSettings()
+    corner.enabled = [.longPress]
+    var regions = [Region(name: "page", rect: Rect(x: 0, y: 0, width: 1, height: 1))]
+    for row in 0..<3 {
+        for column in 0..<4 {
+            regions.append(Region(name: "button-\(row)-\(column)",
+                                  rect: Rect(x: 0.05 + Double(column) * 0.23, y: 0.1 + Double(row) * 0.28, width: 0.2, height: 0.2),
+                                  settings: button))
+        }
+    }
+    regions.append(Region(name: "corner", rect: Rect(x: 0, y: 0, width: 0.3, height: 0.3), settings: corner))
+    return EngineConfiguration(regions: regions)
+}()

@@ -4,12 +4,23 @@ import GestureCore
 // `engine-profile WORKLOAD [PASSES]`: runs one benchmark workload outside the benchmark
 // framework, for valgrind (see docs/performance.md):
 //   valgrind --tool=callgrind .build/release/engine-profile corpus-json 1
-// Workloads: corpus, corpus-json, drag-pinch, tap-long-press.
+// Workloads: corpus, corpus-json, drag-pinch, tap-long-press, and the same with nested
+// regions configured: corpus-regions, drag-pinch-regions, tap-long-press-regions.
 let arguments = CommandLine.arguments.dropFirst()
 let workload = arguments.first ?? "corpus"
 let passes = arguments.dropFirst().first.flatMap { Int($0) } ?? 1
 
 switch workload {
+case "corpus-regions":
+    let corpus = Corpus.load()
+    var sink = CountingSink()
+    for _ in 0..<passes { replayCorpus(corpus, configuration: nestedRegions, into: &sink) }
+    print("\(workload): \(passes) × (\(corpus.eventCount) events, \(corpus.frameCount) frames) -> \(sink.emitted) gestures")
+case "drag-pinch-regions", "tap-long-press-regions":
+    let stream = workload == "drag-pinch-regions" ? SyntheticStream.dragPinch(laps: 4) : SyntheticStream.tapLongPress(laps: 8)
+    let steady = SteadyPipeline(stream: stream, sink: CountingSink(), configuration: nestedRegions)
+    steady.run(frames: stream.frames * passes)
+    print("\(workload): \(stream.frames * passes) frames, \(stream.events.count * passes) events -> \(steady.gestureCount) gestures")
 case "corpus", "corpus-json":
     let corpus = Corpus.load()
     var gestures = 0
@@ -32,5 +43,5 @@ case "drag-pinch", "tap-long-press":
     steady.run(frames: stream.frames * passes)
     print("\(workload): \(stream.frames * passes) frames, \(stream.events.count * passes) events -> \(steady.gestureCount) gestures")
 default:
-    print("unknown workload \(workload): corpus, corpus-json, drag-pinch, tap-long-press")
+    print("unknown workload \(workload): corpus, corpus-json, drag-pinch, tap-long-press, corpus-regions, drag-pinch-regions, tap-long-press-regions")
 }

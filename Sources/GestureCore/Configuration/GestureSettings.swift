@@ -71,8 +71,10 @@ public struct RotateSettings: Sendable, Hashable {
 /// Every recognizer's thresholds plus which gestures are reported: the settings of one
 /// region (or of the whole screen when no regions are configured).
 public struct GestureSettings: Sendable, Hashable {
-    /// The gestures this region reports. Recognizers still arbitrate when their gesture is
-    /// not reported (a disabled drag still stops a moving touch from tapping).
+    /// The gestures this region recognizes and reports. A kind a region leaves out falls
+    /// through to the nearest enclosing region that enables it; one that no region around a
+    /// touch enables still arbitrates, unreported (a disabled drag still stops a moving touch
+    /// from tapping).
     public var enabled: Set<GestureKind> = Set(GestureKind.allCases)
     public var tap = TapSettings()
     public var longPress = LongPressSettings()
@@ -85,17 +87,32 @@ public struct GestureSettings: Sendable, Hashable {
 }
 
 /// A named rectangle of the screen with its own gestures and thresholds. Regions nest: a
-/// touch belongs to the innermost (smallest) region containing its start point.
+/// touch is offered to every region containing its start point, innermost (smallest) first,
+/// then to the top level; for each kind the innermost region that enables it recognizes it
+/// (docs/gestures.md, "Regions and composition").
 public struct Region: Sendable, Hashable {
     public var name: String
     /// In normalised screen space.
     public var rect: Rect
     public var settings: GestureSettings
+    /// false: the region keeps every touch that starts in it; enclosing regions and the top
+    /// level never see those touches (`fall-through = false`).
+    public var fallThrough: Bool
+    /// Kinds recognized and reported here even when another region of the touch recognizes
+    /// it too: both fire (SwiftUI's `simultaneousGesture`).
+    public var simultaneous: Set<GestureKind>
+    /// Kinds for which this region wins over the regions inside it (SwiftUI's
+    /// `highPriorityGesture`).
+    public var highPriority: Set<GestureKind>
 
-    public init(name: String, rect: Rect, settings: GestureSettings = GestureSettings()) {
+    public init(name: String, rect: Rect, settings: GestureSettings = GestureSettings(), fallThrough: Bool = true,
+                simultaneous: Set<GestureKind> = [], highPriority: Set<GestureKind> = []) {
         self.name = name
         self.rect = rect
         self.settings = settings
+        self.fallThrough = fallThrough
+        self.simultaneous = simultaneous
+        self.highPriority = highPriority
     }
 }
 

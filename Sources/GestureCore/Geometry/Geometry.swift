@@ -51,4 +51,10 @@ public struct Rect: Sendable, Hashable {
     }
 
     public var area: Double { width * height }
+
+    /// `point` (normalised screen space) relative to this rectangle: 0…1 from its top-left
+    /// corner across its width and height (outside 0…1 when the point lies outside).
+    public func local(_ point: Point) -> Point {
+        Point(x: width > 0 ? (point.x - x) / width : 0, y: height > 0 ? (point.y - y) / height : 0)
+    }
 }

@@ -131,7 +131,7 @@ struct DragRecognizer {
     /// Whether the translation exceeds the minimum distance while the drag is possible.
     func wantsToBegin(thresholds: Thresholds) -> Bool {
         switch state {
-        case .possible: translationMM.length > thresholds.dragMinimumDistanceMM
+        case .possible: translationMM.length.exceeds(thresholds.dragMinimumDistanceMM)
         case .idle, .failed, .dragging: false
         }
     }
@@ -158,7 +158,7 @@ struct DragRecognizer {
         }
     }
 
-    /// Another recognizer won the arena.
+    /// Lost: another recognizer (of this region or of another region of the touch) won.
     mutating func fail(_ reason: StaticString, reporter: Reporter) {
         switch state {
         case .possible:
@@ -217,8 +217,8 @@ struct DragRecognizer {
 
     /// swipe: a discrete `ended` right after the drag ended far and fast enough.
     private func swipe<S: GestureSink>(values: DragValues, velocityMM: Point, time: UInt64, fingers: Int, thresholds: Thresholds, surface: PhysicalSize, reporter: Reporter, sink: inout S) {
-        guard translationMM.length >= thresholds.swipeMinimumDistanceMM,
-              velocityMM.length >= thresholds.swipeMinimumVelocityMMPerSecond else { return }
+        guard translationMM.length.reaches(thresholds.swipeMinimumDistanceMM),
+              velocityMM.length.reaches(thresholds.swipeMinimumVelocityMMPerSecond) else { return }
         let direction: SwipeDirection = abs(translationMM.x) >= abs(translationMM.y)
             ? (translationMM.x >= 0 ? .right : .left)
             : (translationMM.y >= 0 ? .down : .up)
@@ -238,7 +238,7 @@ struct DragRecognizer {
             case .top: location.y * surface.height
             case .bottom: (1 - location.y) * surface.height
             }
-            if distance <= bestDistance {
+            if !distance.exceeds(bestDistance) {
                 best = edge
                 bestDistance = distance
             }

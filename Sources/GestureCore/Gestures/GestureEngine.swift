@@ -1,21 +1,26 @@
-/// Turns touch frames into gestures for one device: routes every touch sequence to the
-/// innermost region containing its first touch, runs that region's recognizers, and fires
-/// their timers. Pure and deterministic: time enters only with frames and with
-/// `advance(to:)`; `nextDeadline` says when the caller must call `advance(to:)` next.
+/// Turns touch frames into gestures for one device. Every touch is offered to the regions
+/// around its first point, innermost first, and to the top level (its *chain*, cut after a
+/// region with `fall-through = false`); each region runs the recognizers of the kinds it
+/// owns for that touch (`RegionRoles`), and the engine relays every win to the other regions
+/// holding the same contacts, so that one arena decides across regions. Pure and
+/// deterministic: time enters only with frames and with `advance(to:)`; `nextDeadline`
+/// says when the caller must call `advance(to:)` next.
 ///
-/// Semantics, state diagrams and every decision: docs/gestures.md.
+/// Semantics, state diagrams, the arbitration diagram and every decision: docs/gestures.md.
 public struct GestureEngine {
-    /// Configured regions sorted by area (smallest first, so the first that contains a
-    /// point is the innermost), then the defaults last.
+    /// Configured regions sorted by area (smallest first, so the regions containing a point
+    /// come innermost first), then the top level last.
     private var regions: [RegionRecognizers]
-    /// Which region each live contact belongs to.
-    private var routes: [(contact: UInt32, region: Int)] = []
+    /// Wins of this step waiting to be relayed to the other regions of their touch.
+    private var claims: [ArenaClaim] = []
+    /// A region has a press to report at the end of the step.
+    private var pressesToReport = false
     private let surface: PhysicalSize
     private var lastTime: UInt64 = 0
     private var generation: UInt32 = 0
 
-    /// Routes one contact when a frame mentions it; grows only beyond this many contacts.
-    private static let routeCapacity = 32
+    /// Claims one step holds without growing its storage.
+    private static let claimCapacity = 16
 
     /// Receives every recognizer state transition as "region recognizer: old → input → new"
     /// (nil: no strings are built at all).
@@ -32,10 +37,13 @@ public struct GestureEngine {
         let sorted = configuration.regions.enumerated()
             .sorted { ($0.element.rect.area, $0.offset) < ($1.element.rect.area, $1.offset) }
             .map(\.element)
-        regions = sorted.map { RegionRecognizers(name: $0.name, rect: $0.rect, settings: $0.settings) }
-        regions.append(RegionRecognizers(name: nil, rect: nil, settings: configuration.defaults))
+        regions = sorted.enumerated().map { index, region in
+            RegionRecognizers(index: index, name: region.name, rect: region.rect, settings: region.settings, fallThrough: region.fallThrough,
+                              simultaneous: region.simultaneous, highPriority: region.highPriority)
+        }
+        regions.append(RegionRecognizers(index: regions.count, name: nil, rect: nil, settings: configuration.defaults))
         self.surface = surface
-        routes.reserveCapacity(Self.routeCapacity)
+        claims.reserveCapacity(Self.claimCapacity)
     }
 
     /// The earliest pending timer (µs), nil if none.
@@ -57,20 +65,16 @@ public struct GestureEngine {
         advance(to: time, into: &sink)
         generation &+= 1
         var downInFrame = 0
-        var onlyRegion: Int?
-        var severalRegions = false
         for contact in frame.contacts {
-            let region: Int
-            if let known = routes.firstIndex(where: { $0.contact == contact.id }) {
-                region = routes[known].region
-                regions[region].update(contact, generation: generation)
-            } else {
+            var known = false
+            for index in regions.indices where regions[index].update(contact, generation: generation) {
+                known = true
+            }
+            if !known {
                 switch contact.phase {
                 case .began, .moved:
                     // A contact first seen moving was down before we could observe it.
-                    region = regionIndex(containing: contact.location)
-                    routes.append((contact.id, region))
-                    regions[region].add(contact, unobserved: contact.startedUnobserved || contact.phase == .moved, generation: generation)
+                    offer(contact, unobserved: contact.startedUnobserved || contact.phase == .moved)
                 case .ended, .cancelled:
                     continue
                 }
@@ -79,14 +83,20 @@ public struct GestureEngine {
             case .began, .moved: downInFrame += 1
             case .ended, .cancelled: break
             }
-            if onlyRegion == nil { onlyRegion = region } else if onlyRegion != region { severalRegions = true }
         }
-        // Fingers counted by BTN_TOOL_* but not tracked belong to the only region touched.
-        let extraFingersRegion = (frame.fingerCount > downInFrame && !severalRegions) ? onlyRegion : nil
+        // Fingers counted by BTN_TOOL_* but not tracked belong to the regions that hold
+        // every contact of the frame.
+        let untracked = frame.fingerCount > downInFrame
         for index in regions.indices where !regions[index].isIdle {
-            regions[index].finishFrame(time: time, generation: generation, deviceFingers: index == extraFingersRegion ? frame.fingerCount : 0, surface: surface, sink: &sink)
+            let deviceFingers = untracked && regions[index].holdsAll(of: frame) ? frame.fingerCount : 0
+            regions[index].finishFrame(time: time, generation: generation, deviceFingers: deviceFingers, surface: surface, claims: &claims, sink: &sink)
+            if regions[index].hasPressToReport { pressesToReport = true }
+            if !claims.isEmpty { relayClaims(time: time, into: &sink) }
         }
-        pruneRoutes()
+        for index in regions.indices where !regions[index].isIdle {
+            regions[index].endFrame()
+        }
+        if pressesToReport { flushPresses(into: &sink) }
     }
 
     /// Fires every timer with a deadline at or before `time`, in deadline order, each event
@@ -94,20 +104,125 @@ public struct GestureEngine {
     public mutating func advance<S: GestureSink>(to time: UInt64, into sink: inout S) {
         let time = max(time, lastTime)
         while let (index, deadline) = earliestTimer(), deadline <= time {
-            regions[index].fireTimers(upTo: deadline, sink: &sink)
+            regions[index].fireTimers(upTo: deadline, claims: &claims, sink: &sink)
+            if regions[index].hasPressToReport { pressesToReport = true }
+            if !claims.isEmpty { relayClaims(time: deadline, into: &sink) }
+            if pressesToReport { flushPresses(into: &sink) }
         }
         lastTime = time
     }
 
     /// Device removed or SYN_DROPPED: fires due timers, then every gesture in flight ends
-    /// `cancelled`, held-back exclusive taps are reported, and every contact is forgotten
-    /// (contacts still down come back as unobserved ones).
+    /// `cancelled` (presses last), held-back exclusive taps are reported, and every contact
+    /// is forgotten (contacts still down come back as unobserved ones, ignored until they lift).
     public mutating func cancelAll<S: GestureSink>(at time: UInt64, into sink: inout S) {
         advance(to: time, into: &sink)
         for index in regions.indices {
             regions[index].cancelAll(time: lastTime, sink: &sink)
         }
-        routes.removeAll(keepingCapacity: true)
+        flushPresses(into: &sink)
+    }
+
+    // MARK: Regions and composition
+
+    /// Offers a new contact to every region of its chain that has a role for it (or is
+    /// already tracking a sequence it joins). A finger that lands where its press would be
+    /// is ignoring its fingers (after a palm, or a start nobody saw) joins that ignored
+    /// sequence alone: like the fingers already there, it yields nothing until they all lift.
+    private mutating func offer(_ contact: Contact, unobserved: Bool) {
+        let point = contact.location
+        let end = chainEnd(at: point)
+        let pressOwner = owner(of: .press, chainEnd: end, at: point)
+        if let pressOwner, regions[pressOwner].isIgnoring {
+            regions[pressOwner].add(contact, unobserved: unobserved, generation: generation, roles: .none, touch: contact.id)
+            return
+        }
+        // The finger joins the sequence of its press region when that one is busy: the
+        // sequences it starts elsewhere belong to that touch (and its press).
+        let touch = pressOwner.flatMap { regions[$0].trackedTouch } ?? contact.id
+        for index in 0...end where encloses(index, point) {
+            let roles = roles(of: index, chainEnd: end, at: point)
+            if !regions[index].isIdle || !roles.isEmpty {
+                regions[index].add(contact, unobserved: unobserved, generation: generation, roles: roles, touch: touch)
+            }
+        }
+    }
+
+    private func encloses(_ index: Int, _ point: Point) -> Bool {
+        regions[index].rect?.contains(point) ?? true
+    }
+
+    /// The last region of the chain at `point`: the first (innermost) region containing it
+    /// that keeps its touches, else the top level.
+    private func chainEnd(at point: Point) -> Int {
+        for index in regions.indices where encloses(index, point) && !regions[index].fallThrough {
+            return index
+        }
+        return regions.count - 1
+    }
+
+    /// The region of the chain that owns `kind`: the outermost one that lists it in
+    /// `high-priority` (and enables it), else the innermost one that enables it, else, for
+    /// the kinds that arbitrate, the innermost region, which runs it unreported (a gesture
+    /// left out still arbitrates); nil when no region runs it.
+    private func owner(of kind: GestureKind, chainEnd end: Int, at point: Point) -> Int? {
+        var innermost: Int?
+        var enabling: Int?
+        var highPriority: Int?
+        for index in 0...end where encloses(index, point) {
+            let region = regions[index]
+            if innermost == nil { innermost = index }
+            guard region.enabled.contains(kind) else { continue }
+            if enabling == nil { enabling = index }
+            if region.highPriority.contains(kind) { highPriority = index }
+        }
+        if let owner = highPriority ?? enabling { return owner }
+        switch kind {
+        case .tap, .longPress, .drag, .pinch, .rotate: return innermost
+        case .press, .swipe: return nil
+        }
+    }
+
+    /// What region `index` does for a touch starting at `point`.
+    private func roles(of index: Int, chainEnd end: Int, at point: Point) -> RegionRoles {
+        let region = regions[index]
+        var roles = RegionRoles.none
+        for kind in RegionRoles.everyKind {
+            if owner(of: kind, chainEnd: end, at: point) == index {
+                roles.exclusive.insert(kind)
+            } else if region.simultaneous.contains(kind) && region.enabled.contains(kind) {
+                roles.simultaneous.insert(kind)
+            }
+        }
+        for kind in RegionRoles.everyKind where roles.runs(kind) && region.enabled.contains(kind) {
+            roles.reported.insert(kind)
+        }
+        return roles
+    }
+
+    /// Tells every other region holding a contact of a winner's region that it lost that
+    /// touch, or, for a cancelled sequence, that its sequence is cancelled too (innermost
+    /// first; a region told twice changes nothing the second time).
+    private mutating func relayClaims<S: GestureSink>(time: UInt64, into sink: inout S) {
+        var next = 0
+        while next < claims.count {
+            let claim = claims[next]
+            next += 1
+            for index in regions.indices where index != claim.region && !regions[index].isIdle
+                && regions[index].sharesContact(with: regions[claim.region].contacts) {
+                regions[index].yield(to: claim, time: time, claims: &claims, sink: &sink)
+                if regions[index].hasPressToReport { pressesToReport = true }
+            }
+        }
+        claims.removeAll(keepingCapacity: true)
+    }
+
+    /// Reports the presses that ended in this step, after every other gesture.
+    private mutating func flushPresses<S: GestureSink>(into sink: inout S) {
+        pressesToReport = false
+        for index in regions.indices where regions[index].hasPressToReport {
+            regions[index].flushPress(sink: &sink)
+        }
     }
 
     private func earliestTimer() -> (Int, UInt64)? {
@@ -118,24 +233,5 @@ public struct GestureEngine {
             earliest = (index, deadline)
         }
         return earliest
-    }
-
-    private func regionIndex(containing location: Point) -> Int {
-        for index in regions.indices {
-            guard let rect = regions[index].rect else { return index }
-            if rect.contains(location) { return index }
-        }
-        return regions.count - 1
-    }
-
-    private mutating func pruneRoutes() {
-        var index = 0
-        while index < routes.count {
-            if regions[routes[index].region].owns(routes[index].contact) {
-                index += 1
-            } else {
-                routes.remove(at: index)
-            }
-        }
     }
 }

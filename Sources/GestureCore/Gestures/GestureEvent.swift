@@ -84,15 +84,24 @@ public struct GestureEvent: Sendable, Hashable {
     public var id: UInt64
     /// Microseconds: the timestamp of the input that caused it, or a timer's deadline.
     public var time: UInt64
-    /// The configured region the touch started in, nil when no regions are configured
-    /// (or the touch started outside all of them).
+    /// The configured region that recognized it (the innermost region around the touch's
+    /// start that enables this kind, see docs/gestures.md), nil for the top level.
     public var region: String?
     public var fingers: Int
     /// Normalised screen location (for multi-finger gestures, the centroid).
     public var location: Point
     public var details: GestureDetails
+    /// The rectangle of `region` in normalised screen space (nil with `region`): what the
+    /// region-local coordinates are relative to.
+    public var regionRect: Rect?
+    /// The touch the event belongs to: the first contact (`Contact.id`) of the touch whose
+    /// press brackets it (a finger that joins a busy region's sequence belongs to that
+    /// sequence's touch). The gestures of one touch share it across regions. Not on the wire;
+    /// for checkers (`GestureStreamValidator`) and tests. 0 when unknown.
+    public var touch: UInt32
 
-    public init(kind: GestureKind, phase: GesturePhase, id: UInt64, time: UInt64, region: String?, fingers: Int, location: Point, details: GestureDetails = .none) {
+    public init(kind: GestureKind, phase: GesturePhase, id: UInt64, time: UInt64, region: String?, fingers: Int, location: Point,
+                details: GestureDetails = .none, regionRect: Rect? = nil, touch: UInt32 = 0) {
         self.kind = kind
         self.phase = phase
         self.id = id
@@ -101,6 +110,22 @@ public struct GestureEvent: Sendable, Hashable {
         self.fingers = fingers
         self.location = location
         self.details = details
+        self.regionRect = regionRect
+        self.touch = touch
+    }
+
+    /// `location` in the region's own space (SwiftUI's `.local`): 0…1 across the region's
+    /// rectangle from its top-left; nil for the top level.
+    public var localLocation: Point? { regionRect.map { $0.local(location) } }
+
+    /// The drag's (or swipe's) `startLocation` in the region's own space; nil for the top
+    /// level and for gestures without a start location.
+    public var localStartLocation: Point? {
+        guard let regionRect else { return nil }
+        switch details {
+        case .drag(let values), .swipe(_, _, let values): return regionRect.local(values.startLocation)
+        case .none, .tap, .pinch, .rotate: return nil
+        }
     }
 }
 

@@ -5,7 +5,15 @@
 /// - phases: `began` → `changed`* → exactly one `ended` or `cancelled`;
 /// - discrete gestures (tap, swipe) are exactly one `ended`; one id, one kind, one region;
 /// - time never goes backwards within one gesture;
-/// - at the end (`finish()`), no gesture is left open.
+/// - at the end (`finish()`), no gesture is left open;
+/// - press brackets everything (checked per touch, `GestureEvent.touch`, and region): a
+///   region has one press open at a time; a press `ended` comes after every gesture of its
+///   touch and region (none is still open); a press `cancelled` comes after the gestures it
+///   carried are cancelled (none of them is cancelled at the same moment after it);
+/// - with `requirePress` (every touch reports a press: the configuration enables press at
+///   the top level and in every region with `fall-through = false`), a continuous gesture
+///   begins only for a touch that pressed (after SYN_DROPPED, a finger still down never
+///   yields a drag without a press around it).
 public struct GestureStreamValidator {
     /// A broken guarantee, with the offending event.
     public struct Violation: Error, CustomStringConvertible, Hashable {
@@ -18,14 +26,32 @@ public struct GestureStreamValidator {
         }
     }
 
+    /// Where a press belongs: its touch and its region.
+    private struct PressKey: Hashable {
+        var touch: UInt32
+        var region: String?
+    }
+
     private var open: [UInt64: GestureEvent] = [:]
     private var finished: Set<UInt64> = []
+    /// The press open in each region.
+    private var openPresses: [String?: GestureEvent] = [:]
+    /// Touches whose press began (contact ids are never reused by a tracker).
+    private var pressedTouches: Set<UInt32> = []
+    /// Presses cancelled, with the moment, for the "cancelled after its press" check.
+    private var cancelledPresses: [PressKey: UInt64] = [:]
+    private let requirePress: Bool
     public private(set) var violations: [Violation] = []
 
-    public init() {}
+    /// - Parameter requirePress: check that every continuous gesture's touch pressed first
+    ///   (only when the configuration gives every touch a press).
+    public init(requirePress: Bool = true) {
+        self.requirePress = requirePress
+    }
 
     /// Checks one event.
     public mutating func check(_ event: GestureEvent) {
+        checkBrackets(event)
         if finished.contains(event.id) {
             violations.append(Violation(message: "event after its gesture finished", event: event))
             return
@@ -74,6 +100,40 @@ public struct GestureStreamValidator {
         }
     }
 
+    private mutating func checkBrackets(_ event: GestureEvent) {
+        let key = PressKey(touch: event.touch, region: event.region)
+        switch (event.kind, event.phase) {
+        case (.press, .began):
+            if openPresses[event.region] != nil {
+                violations.append(Violation(message: "a second press in a region whose press is open", event: event))
+            }
+            openPresses[event.region] = event
+            pressedTouches.insert(event.touch)
+            cancelledPresses[key] = nil
+        case (.press, .ended):
+            openPresses[event.region] = nil
+            let carried = open.values.filter { $0.kind != .press && $0.touch == event.touch && $0.region == event.region }
+            if !carried.isEmpty {
+                violations.append(Violation(message: "press ended before the \(carried[0].kind.rawValue) of its touch", event: event))
+            }
+        case (.press, .cancelled):
+            openPresses[event.region] = nil
+            cancelledPresses[key] = event.time
+        case (.press, .changed):
+            break
+        case (.longPress, .began), (.drag, .began), (.pinch, .began), (.rotate, .began):
+            if requirePress && !pressedTouches.contains(event.touch) {
+                violations.append(Violation(message: "a gesture of a touch that never pressed", event: event))
+            }
+        case (.longPress, .cancelled), (.drag, .cancelled), (.pinch, .cancelled), (.rotate, .cancelled):
+            if let time = cancelledPresses[key], time == event.time, let began = open[event.id], began.touch == event.touch {
+                violations.append(Violation(message: "cancelled after its press (the press must come last)", event: event))
+            }
+        case (.longPress, _), (.drag, _), (.pinch, _), (.rotate, _), (.tap, _), (.swipe, _):
+            break
+        }
+    }
+
     /// Declares the stream complete: every gesture still open is a violation.
     public mutating func finish() {
         for event in open.values.sorted(by: { $0.id < $1.id }) {
@@ -83,8 +143,8 @@ public struct GestureStreamValidator {
     }
 
     /// Validates a whole stream.
-    public static func violations(in events: [GestureEvent]) -> [Violation] {
-        var validator = GestureStreamValidator()
+    public static func violations(in events: [GestureEvent], requirePress: Bool = true) -> [Violation] {
+        var validator = GestureStreamValidator(requirePress: requirePress)
         for event in events { validator.check(event) }
         validator.finish()
         return validator.violations

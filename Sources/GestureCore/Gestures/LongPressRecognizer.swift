@@ -1,7 +1,8 @@
 /// long-press: waits from touch-down for the minimum duration while no finger moves beyond
 /// the maximum distance; at that deadline (a timer, stamped with the deadline) it claims the
-/// arena and reports `began`; then `changed` on movement, `ended` on the last lift,
-/// `cancelled` on cancel.
+/// arena and, told it won, reports `began`; then `changed` on movement, `ended` on the last
+/// lift, `cancelled` on cancel. Its timer also ends the region's tap (held too long) when
+/// the region runs a tap but no long press of its own.
 struct LongPressRecognizer {
     private enum State {
         case idle
@@ -27,18 +28,19 @@ struct LongPressRecognizer {
         }
     }
 
-    mutating func touchDown(time: UInt64, unobserved: Bool, duration: UInt64, reporter: Reporter) {
+    mutating func touchDown(time: UInt64, duration: UInt64, reporter: Reporter) {
         switch state {
         case .idle:
-            state = unobserved ? .failed : .waiting(deadline: time.saturatingAdd(duration))
+            state = .waiting(deadline: time.saturatingAdd(duration))
             reporter.transition("long-press", State.idle, "touch-down", state)
         case .waiting, .failed, .pressing:
             break
         }
     }
 
-    /// Moved too far, lifted early, pushed out of the arena, an unobserved finger joined,
-    /// the touch left the region, or a pinch/rotate began. No effect once pressing.
+    /// Lost: moved too far, pushed out of the arena (by a gesture of this region or of
+    /// another region of the touch), an unobserved finger joined, the touch left the region,
+    /// a pinch/rotate began, or the deadline passed without a claim. No effect once pressing.
     mutating func fail(_ reason: StaticString, reporter: Reporter) {
         switch state {
         case .waiting:
@@ -50,20 +52,15 @@ struct LongPressRecognizer {
         }
     }
 
-    /// The deadline passed with the finger down. `wins` says whether it claimed the arena
-    /// (it does not claim when long press is disabled).
-    mutating func deadlineReached<S: GestureSink>(time: UInt64, wins: Bool, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
+    /// Won the arena at its deadline: `began`, stamped with the deadline.
+    mutating func begin<S: GestureSink>(time: UInt64, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
         switch state {
         case .waiting:
             let old = state
-            if wins {
-                let id = reporter.newID(.longPress, &sink)
-                state = .pressing(id: id)
-                reporter.emit(.longPress, .began, id: id, time: time, fingers: fingers, location: location, into: &sink)
-            } else {
-                state = .failed
-            }
-            reporter.transition("long-press", old, "deadline", state)
+            let id = reporter.newID(.longPress, &sink)
+            state = .pressing(id: id)
+            reporter.emit(.longPress, .began, id: id, time: time, fingers: fingers, location: location, into: &sink)
+            reporter.transition("long-press", old, "deadline-won", state)
         case .idle, .failed, .pressing:
             break
         }

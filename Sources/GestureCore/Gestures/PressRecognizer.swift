@@ -1,64 +1,100 @@
 /// press: `began` at the sequence's first touch-down, `ended` at its last lift whatever the
-/// touch became, `cancelled` when the primary touch leaves the region or the sequence is
-/// cancelled. One press per sequence; never for a touch that started unobserved.
+/// touch became, `cancelled` when the primary touch leaves the region, when a gesture of an
+/// enclosing region wins the touch, or when the sequence is cancelled. One press per
+/// sequence, and one more for a finger that joins it when its press is over or it had none
+/// (`RegionRecognizers`); never for a sequence that started unobserved.
+///
+/// The end of a press is held until the engine has run every region for the step (`flush`),
+/// so that it comes after every other gesture of the touch, in every region: the press
+/// brackets everything, on the last lift and on every cancellation path alike.
 struct PressRecognizer {
     private enum State {
         case idle
         case pressing(id: UInt64)
-        /// This sequence's press is over (cancelled, or never began); waits for the last lift.
+        /// Over (`phase` ended or cancelled) and reported at the next `flush`. Afterwards
+        /// `idle` when the sequence is over too, else `done`.
+        case closing(id: UInt64, phase: GesturePhase, time: UInt64, location: Point, fingers: Int, sequenceOver: Bool)
+        /// This sequence's press is over; waits for the last lift.
         case done
     }
 
-    private var state: State = .idle
+    private var state: State = .idle {
+        didSet {
+            switch state {
+            case .closing: isClosing = true
+            case .idle, .pressing, .done: isClosing = false
+            }
+        }
+    }
+
+    /// Over and waiting for `flush` (kept as a flag: the engine asks every step).
+    private(set) var isClosing = false
 
     var isPressing: Bool {
         switch state {
         case .pressing: true
-        case .idle, .done: false
+        case .idle, .closing, .done: false
         }
     }
 
-    mutating func touchDown<S: GestureSink>(time: UInt64, location: Point, fingers: Int, unobserved: Bool, reporter: Reporter, sink: inout S) {
+    mutating func touchDown<S: GestureSink>(time: UInt64, location: Point, fingers: Int, reporter: Reporter, sink: inout S) {
         switch state {
-        case .idle:
-            if unobserved {
-                state = .done
-            } else {
-                let id = reporter.newID(.press, &sink)
-                state = .pressing(id: id)
-                reporter.emit(.press, .began, id: id, time: time, fingers: fingers, location: location, into: &sink)
-            }
-            reporter.transition("press", State.idle, "touch-down", state)
-        case .pressing, .done:
+        case .idle, .done:
+            let old = state
+            let id = reporter.newID(.press, &sink)
+            state = .pressing(id: id)
+            reporter.emit(.press, .began, id: id, time: time, fingers: fingers, location: location, into: &sink)
+            reporter.transition("press", old, "touch-down", state)
+        case .pressing, .closing:
             break
         }
     }
 
-    /// The primary touch left the region, or the sequence was cancelled.
-    mutating func cancel<S: GestureSink>(time: UInt64, location: Point, fingers: Int, reporter: Reporter, sink: inout S) {
+    /// The primary touch left the region, an enclosing region's gesture won the touch, or
+    /// the sequence was cancelled.
+    mutating func cancel(time: UInt64, location: Point, fingers: Int, _ reason: StaticString, reporter: Reporter) {
         switch state {
         case .pressing(let id):
-            reporter.emit(.press, .cancelled, id: id, time: time, fingers: fingers, location: location, into: &sink)
             let old = state
-            state = .done
-            reporter.transition("press", old, "cancel", state)
-        case .idle, .done:
+            state = .closing(id: id, phase: .cancelled, time: time, location: location, fingers: fingers, sequenceOver: false)
+            reporter.transition("press", old, reason, state)
+        case .idle, .closing, .done:
             break
         }
     }
 
-    mutating func lastLift<S: GestureSink>(time: UInt64, location: Point, fingers: Int, reporter: Reporter, sink: inout S) {
+    mutating func lastLift(time: UInt64, location: Point, fingers: Int, reporter: Reporter) {
         let old = state
         switch state {
         case .pressing(let id):
-            reporter.emit(.press, .ended, id: id, time: time, fingers: fingers, location: location, into: &sink)
+            state = .closing(id: id, phase: .ended, time: time, location: location, fingers: fingers, sequenceOver: true)
+        case .closing(let id, let phase, let time, let location, let fingers, _):
+            state = .closing(id: id, phase: phase, time: time, location: location, fingers: fingers, sequenceOver: true)
         case .idle, .done:
-            break
+            state = .idle
         }
-        state = .idle
         reporter.transition("press", old, "last-lift", state)
     }
 
-    /// Forget everything (the sequence's contacts are gone after a cancel).
-    mutating func reset() { state = .idle }
+    /// Reports a press that ended or was cancelled in this step (after every other gesture).
+    mutating func flush<S: GestureSink>(reporter: Reporter, sink: inout S) {
+        switch state {
+        case .closing(let id, let phase, let time, let location, let fingers, let sequenceOver):
+            reporter.emit(.press, phase, id: id, time: time, fingers: fingers, location: location, into: &sink)
+            state = sequenceOver ? .idle : .done
+        case .idle, .pressing, .done:
+            break
+        }
+    }
+
+    /// Forget the sequence (its contacts are gone after a cancel). A press still to be
+    /// reported is kept for the next `flush`.
+    mutating func reset() {
+        switch state {
+        case .closing(let id, let phase, let time, let location, let fingers, _):
+            state = .closing(id: id, phase: phase, time: time, location: location, fingers: fingers, sequenceOver: true)
+        case .idle, .pressing, .done:
+            state = .idle
+        }
+    }
 }

@@ -16,26 +16,174 @@ struct TrackedContact {
     var seen: UInt32
 }
 
-/// One region (or the defaults) with its touch sequence and recognizers. A sequence starts
-/// at the first touch-down in the region and ends at its last lift; fingers that go down in
-/// the region meanwhile join it.
+/// What one region does for one touch sequence, decided by the engine from the regions
+/// around the sequence's first touch (docs/gestures.md, "Regions and composition").
+struct RegionRoles: Sendable, Hashable {
+    /// Kinds this region recognizes for the touch in competition with the other regions:
+    /// it is their owner (the innermost region that enables them, or the outermost that
+    /// lists them in `high-priority`; a kind nobody enables is run, unreported, by the
+    /// innermost region, so that it still arbitrates).
+    var exclusive: GestureKindSet
+    /// Kinds recognized here alongside their owner (`simultaneous`): never competing with
+    /// another region's gestures.
+    var simultaneous: GestureKindSet
+    /// Of those, the kinds this region enables: what it reports.
+    var reported: GestureKindSet
+
+    static let none = RegionRoles(exclusive: .none, simultaneous: .none, reported: .none)
+
+    var isEmpty: Bool { exclusive.isEmpty && simultaneous.isEmpty }
+
+    func runs(_ kind: GestureKind) -> Bool { exclusive.contains(kind) || simultaneous.contains(kind) }
+
+    /// Every kind, stored once (`allCases` may build an array on each call).
+    static let everyKind: [GestureKind] = GestureKind.allCases
+}
+
+/// A member of one region that won the touch, as the engine relays it to the other regions
+/// holding any of the same contacts.
+struct ArenaClaim: Sendable, Hashable {
+    /// The index of the winning region in the engine (larger: encloses the smaller ones a
+    /// touch shares with it).
+    var region: Int
+    /// The members that lose by it in the other regions (those of another interpretation:
+    /// a tap defeats long press and drag, a drag defeats tap and long press, a pinch or
+    /// rotate defeats tap and long press).
+    var defeats: GestureArena.Members
+    /// The kinds the winner owns (a tap, a long press; a drag and/or a swipe): a member of
+    /// another region owning one of the same kinds for another finger loses too. (A drag
+    /// owned here and a swipe owned there are one movement and go on together.)
+    var kinds = GestureKindSet.none
+    /// The region's sequence was cancelled (a palm among its fingers): the sequences that
+    /// share a finger with it are cancelled too, so no gesture outlives the press around it.
+    var cancels = false
+}
+
+/// One frame's motion of a region's fingers, summed once and before any decision: pure
+/// arithmetic on the contacts, no recognizer state.
+struct FrameMotion {
+    /// Fingers still down after this frame.
+    var down = 0
+    /// Fingers down in both the previous frame and this one (joins and lifts never jump).
+    var continuing = 0
+    /// Fingers taking part: contacts, or more when the device counts more (BTN_TOOL_*).
+    var fingers = 0
+    /// Centroid of every contact of the frame, lifting ones included.
+    var centroid = Point.zero
+    /// Mean movement of the continuing fingers since the previous frame.
+    var delta = Point.zero
+    var deltaMM = Point.zero
+    /// Farthest any finger is from where it touched down (mm).
+    var maximumTravelMM = 0.0
+    /// Every finger of the sequence is outside the region's rectangle (false for the top level).
+    var allOutside = false
+    var anyMoved = false
+    /// Fingers that touched down in this frame, and fingers that lifted in it.
+    var joined = 0
+    var lifting = 0
+    /// A finger joined or lifted.
+    var fingersChanged: Bool { joined > 0 || lifting > 0 }
+    /// With two or more continuing fingers: their spread now over their spread before, the
+    /// change of spread (mm) and their mean turn around the centroid (degrees).
+    var spreadRatio = 1.0
+    var spreadChangeMM = 0.0
+    var degrees = 0.0
+
+    /// Fingers closer than this to their centroid carry no usable angle (mm).
+    static let minimumRadiusForAngleMM = 0.5
+    /// A spread below this cannot serve as a scale reference (mm).
+    static let minimumSpreadMM = 0.1
+
+    init() {}
+
+    @inline(__always)
+    init(contacts: [TrackedContact], rect: Rect?, deviceFingers: Int) {
+        var previousSum = Point.zero, currentSum = Point.zero
+        var previousSumMM = Point.zero, currentSumMM = Point.zero
+        var locationSum = Point.zero
+        var outside = 0
+        for contact in contacts {
+            if contact.lifting { lifting += 1 } else { down += 1 }
+            if contact.joined { joined += 1 }
+            if let rect, !rect.contains(contact.location) { outside += 1 }
+            locationSum = locationSum + contact.location
+            maximumTravelMM = max(maximumTravelMM, contact.millimetres.distance(to: contact.startMM))
+            guard !contact.joined else { continue }
+            continuing += 1
+            previousSum = previousSum + contact.previousLocation
+            currentSum = currentSum + contact.location
+            previousSumMM = previousSumMM + contact.previousMM
+            currentSumMM = currentSumMM + contact.millimetres
+            if contact.location != contact.previousLocation { anyMoved = true }
+        }
+        fingers = max(contacts.count, deviceFingers)
+        allOutside = outside > 0 && outside == contacts.count
+        centroid = contacts.isEmpty ? .zero : locationSum / Double(contacts.count)
+        guard continuing > 0 else { return }
+        let n = Double(continuing)
+        delta = (currentSum - previousSum) / n
+        deltaMM = (currentSumMM - previousSumMM) / n
+        guard continuing >= 2 else { return }
+        let previousCentroidMM = previousSumMM / n
+        let currentCentroidMM = currentSumMM / n
+        var previousSpread = 0.0, currentSpread = 0.0, turn = 0.0, turning = 0.0
+        for contact in contacts where !contact.joined {
+            let before = contact.previousMM - previousCentroidMM
+            let after = contact.millimetres - currentCentroidMM
+            previousSpread += before.length
+            currentSpread += after.length
+            if before.length >= Self.minimumRadiusForAngleMM && after.length >= Self.minimumRadiusForAngleMM {
+                let cross = before.x * after.y - before.y * after.x
+                let dot = before.x * after.x + before.y * after.y
+                turn += Trigonometry.atan2(cross, dot) * Trigonometry.degreesPerRadian
+                turning += 1
+            }
+        }
+        previousSpread /= n
+        currentSpread /= n
+        spreadRatio = previousSpread >= Self.minimumSpreadMM ? currentSpread / previousSpread : 1
+        spreadChangeMM = currentSpread - previousSpread
+        degrees = turning > 0 ? turn / turning : 0
+    }
+}
+
+/// One region (or the top level) with its touch sequence and recognizers. A sequence starts
+/// at the first touch-down the engine offers the region and ends at its last lift; fingers
+/// offered meanwhile join it. Which recognizers run, and which report, is the sequence's
+/// `RegionRoles`; the engine relays wins between regions (`yield`).
 struct RegionRecognizers {
     private enum Sequence {
         case idle
         case tracking(primary: UInt32)
-        /// Cancelled (palm, cancel-all): its fingers are ignored until the last one lifts.
-        case cancelled
+        /// Cancelled (palm, cancel-all), or begun by a finger that was already down (stream
+        /// started mid-touch, SYN_DROPPED): its fingers are ignored until the last one lifts.
+        case ignored
     }
 
-    /// nil for the defaults (no region rectangle: press is never cancelled by leaving).
+    /// Index in the engine's region list (innermost first).
+    let index: Int
+    /// nil for the top level (no region rectangle: press is never cancelled by leaving).
     let rect: Rect?
+    let enabled: GestureKindSet
+    let fallThrough: Bool
+    let simultaneous: GestureKindSet
+    let highPriority: GestureKindSet
     var reporter: Reporter
     let thresholds: Thresholds
     private var sequence: Sequence = .idle
     private(set) var contacts: [TrackedContact] = []
     private var cancelRequested = false
+    /// Roles for the next sequence, set when its first contact is added.
+    private var nextRoles = RegionRoles.none
+    /// The touch the next sequence's events are stamped with (`GestureEvent.touch`).
+    private var nextTouch: UInt32 = 0
+    /// A finger joined whose press belongs to this region: the press begins (again) for it.
+    private var joinerPresses = false
+    private var roles = RegionRoles.none
     /// Most fingers the device counted (BTN_TOOL_*) during the sequence.
     private var countedFingers = 0
+    /// Some finger of the sequence has stayed on the region's rectangle.
+    private var fingersInside = true
     private var arena = GestureArena()
     private var press = PressRecognizer()
     private var tap = TapRecognizer()
@@ -46,14 +194,16 @@ struct RegionRecognizers {
 
     /// Contacts one region keeps without growing its storage.
     static let contactCapacity = 16
-    /// Fingers closer than this to their centroid carry no usable angle (mm).
-    static let minimumRadiusForAngleMM = 0.5
-    /// A spread below this cannot serve as a scale reference (mm).
-    static let minimumSpreadMM = 0.1
 
-    init(name: String?, rect: Rect?, settings: GestureSettings) {
+    init(index: Int, name: String?, rect: Rect?, settings: GestureSettings, fallThrough: Bool = true,
+         simultaneous: Set<GestureKind> = [], highPriority: Set<GestureKind> = []) {
+        self.index = index
         self.rect = rect
-        reporter = Reporter(region: name, enabled: EnabledGestures(settings.enabled), log: nil)
+        enabled = GestureKindSet(settings.enabled)
+        self.fallThrough = fallThrough
+        self.simultaneous = GestureKindSet(simultaneous)
+        self.highPriority = GestureKindSet(highPriority)
+        reporter = Reporter(region: name, rect: rect, reported: .none, log: nil)
         thresholds = Thresholds(settings)
         contacts.reserveCapacity(Self.contactCapacity)
     }
@@ -61,11 +211,37 @@ struct RegionRecognizers {
     var isIdle: Bool {
         switch sequence {
         case .idle: contacts.isEmpty
-        case .tracking, .cancelled: false
+        case .tracking, .ignored: false
+        }
+    }
+
+    /// The touch this region's live sequence stamps its events with; nil when not tracking.
+    var trackedTouch: UInt32? {
+        switch sequence {
+        case .tracking: reporter.touch
+        case .idle, .ignored: nil
+        }
+    }
+
+    /// Ignoring its fingers until they all lift (cancelled, or begun unobserved).
+    var isIgnoring: Bool {
+        switch sequence {
+        case .ignored: true
+        case .idle, .tracking: false
         }
     }
 
     func owns(_ id: UInt32) -> Bool { contacts.contains { $0.id == id } }
+
+    /// Whether this region's sequence holds any of `others`.
+    func sharesContact(with others: [TrackedContact]) -> Bool {
+        contacts.contains { contact in others.contains { $0.id == contact.id } }
+    }
+
+    /// Whether every contact of `frame` belongs to this region's sequence.
+    func holdsAll(of frame: TouchFrame) -> Bool {
+        frame.contacts.allSatisfy { owns($0.id) }
+    }
 
     /// The earliest timer this region needs.
     var nextDeadline: UInt64? {
@@ -79,7 +255,17 @@ struct RegionRecognizers {
 
     // MARK: Input from the engine
 
-    mutating func add(_ contact: Contact, unobserved: Bool, generation: UInt32) {
+    /// Offers a contact that touched down (or was first seen) in this region's chain;
+    /// `roles` and `touch` (the touch whose press brackets it) apply when it starts a new
+    /// sequence.
+    mutating func add(_ contact: Contact, unobserved: Bool, generation: UInt32, roles: RegionRoles, touch: UInt32) {
+        if contacts.isEmpty {
+            nextRoles = roles
+            nextTouch = touch
+        }
+        if case .tracking = sequence, roles.reported.contains(.press), roles.exclusive.contains(.press), !unobserved {
+            joinerPresses = true
+        }
         contacts.append(TrackedContact(
             id: contact.id, startLocation: contact.location, startMM: contact.millimetres,
             previousLocation: contact.location, previousMM: contact.millimetres,
@@ -88,8 +274,10 @@ struct RegionRecognizers {
         update(contact, generation: generation)
     }
 
-    mutating func update(_ contact: Contact, generation: UInt32) {
-        guard let index = contacts.firstIndex(where: { $0.id == contact.id }) else { return }
+    /// Updates the contact if this region's sequence holds it; returns whether it does.
+    @discardableResult
+    mutating func update(_ contact: Contact, generation: UInt32) -> Bool {
+        guard let index = contacts.firstIndex(where: { $0.id == contact.id }) else { return false }
         contacts[index].location = contact.location
         contacts[index].millimetres = contact.millimetres
         contacts[index].seen = generation
@@ -102,51 +290,90 @@ struct RegionRecognizers {
             contacts[index].lifting = true
             cancelRequested = true
         }
+        return true
     }
 
     /// Runs the recognizers on the frame's changes (after every contact was `add`ed or
-    /// `update`d). Contacts the frame did not mention count as lifted.
-    mutating func finishFrame<S: GestureSink>(time: UInt64, generation: UInt32, deviceFingers: Int, surface: PhysicalSize, sink: inout S) {
+    /// `update`d). Contacts the frame did not mention count as lifted. Wins of this region's
+    /// exclusive members go to `claims` for the engine to relay; the engine calls `endFrame`
+    /// once every region has run.
+    mutating func finishFrame<S: GestureSink>(time: UInt64, generation: UInt32, deviceFingers: Int, surface: PhysicalSize, claims: inout [ArenaClaim], sink: inout S) {
         if contacts.isEmpty { return }
         for index in contacts.indices where contacts[index].seen != generation {
             contacts[index].lifting = true
         }
         switch sequence {
-        case .cancelled:
+        case .ignored:
             cancelRequested = false
-            endFrame()
             return
         case .idle:
-            if cancelRequested {
+            if cancelRequested || contacts[0].unobserved {
                 cancelRequested = false
-                sequence = .cancelled
-                endFrame()
+                sequence = .ignored
+                reporter.transition("sequence", Sequence.idle, "touch-down-unobserved-or-cancelled", sequence)
                 return
             }
             beginSequence(time: time, deviceFingers: deviceFingers, sink: &sink)
         case .tracking:
             if cancelRequested {
-                cancel(time: time, deviceFingers: deviceFingers, sink: &sink)
+                cancel(time: time, deviceFingers: deviceFingers, claims: &claims, sink: &sink)
                 return
             }
         }
-        guard case .tracking(let primary) = sequence else { return }
-        trackFrame(time: time, primary: primary, deviceFingers: deviceFingers, surface: surface, sink: &sink)
+        guard case .tracking = sequence else { return }
+        countedFingers = max(countedFingers, deviceFingers)
+        let motion = FrameMotion(contacts: contacts, rect: rect, deviceFingers: deviceFingers)
+        decide(motion, time: time, surface: surface, claims: &claims, sink: &sink)
     }
 
     /// Fires the timers due at or before `time`, each stamped with its own deadline.
-    mutating func fireTimers<S: GestureSink>(upTo time: UInt64, sink: inout S) {
+    mutating func fireTimers<S: GestureSink>(upTo time: UInt64, claims: inout [ArenaClaim], sink: inout S) {
         if let deadline = longPress.deadline, deadline <= time {
             // Held for the long-press duration: it is no tap, whatever else happens.
-            tap.fail(time: deadline, "held-too-long", reporter: reporter, sink: &sink)
-            arena.leave(.tap)
-            let wins = reporter.enabled.contains(.longPress) && arena.claim(.longPress)
-            if wins { drag.fail("long-press-won", reporter: reporter) }
-            longPress.deadlineReached(time: deadline, wins: wins, fingers: contacts.count, location: centroid(), reporter: reporter, sink: &sink)
+            let moment = Moment(time: deadline, fingers: contacts.count, location: centroid())
+            settle(arena.reject(.tap), "held-too-long", at: moment, claims: &claims, sink: &sink)
+            // A long press this region does not report (disabled, or only the tap's timer)
+            // does not claim: in a region without long press, a held touch may still drag.
+            let mayClaim = roles.reported.contains(.longPress)
+            settle(mayClaim ? arena.claim(.longPress) : arena.reject(.longPress), "deadline", at: moment, claims: &claims, sink: &sink)
+            // The timer is spent whatever the arena said (a long press that runs only as the
+            // tap's timer is no member to be told).
+            longPress.fail("deadline", reporter: reporter)
         }
         if let deadline = tap.deadline, deadline <= time {
             tap.deadlineReached(time: deadline, reporter: reporter, sink: &sink)
         }
+    }
+
+    /// A member of another region that holds one of this sequence's contacts won the touch
+    /// (`ArenaClaim`): this region's exclusive members of another interpretation lose (its
+    /// simultaneous ones go on). When the winner encloses this region and none of this
+    /// region's own gestures can still take the touch, the press ends `cancelled`: the touch
+    /// was taken from this region, as a scroll view cancels the touches of the button it
+    /// scrolls.
+    mutating func yield<S: GestureSink>(to claim: ArenaClaim, time: UInt64, claims: inout [ArenaClaim], sink: inout S) {
+        guard case .tracking = sequence else { return }
+        if claim.cancels {
+            cancel(time: time, deviceFingers: 0, claims: &claims, sink: &sink)
+            return
+        }
+        let moment = Moment(time: time, fingers: contacts.count, location: centroid())
+        for member in GestureArena.everyMember where isExclusive(member)
+            && (claim.defeats.contains(member) || !exclusiveKinds(of: member).intersection(claim.kinds).isEmpty) {
+            settle(arena.reject(member), "other-region-won", at: moment, claims: &claims, sink: &sink)
+        }
+        if claim.region > index && !holdsTouch {
+            press.cancel(time: time, location: moment.location, fingers: moment.fingers, "enclosing-region-won", reporter: reporter)
+        }
+    }
+
+    /// A press ended or was cancelled in this step and waits for `flushPress`.
+    var hasPressToReport: Bool { press.isClosing }
+
+    /// Reports a press that ended in this step; the engine calls it after every region ran,
+    /// so the press comes after every other gesture of its touch.
+    mutating func flushPress<S: GestureSink>(sink: inout S) {
+        press.flush(reporter: reporter, sink: &sink)
     }
 
     /// Device removed or SYN_DROPPED: every gesture in flight ends `cancelled`, held-back
@@ -154,8 +381,10 @@ struct RegionRecognizers {
     mutating func cancelAll<S: GestureSink>(time: UInt64, sink: inout S) {
         switch sequence {
         case .tracking:
-            cancel(time: time, deviceFingers: 0, sink: &sink)
-        case .idle, .cancelled:
+            // Every region cancels: nothing to relay.
+            var relayed: [ArenaClaim] = []
+            cancel(time: time, deviceFingers: 0, claims: &relayed, sink: &sink)
+        case .idle, .ignored:
             tap.flushHeldBack(time: time, reporter: reporter, sink: &sink)
         }
         contacts.removeAll(keepingCapacity: true)
@@ -164,177 +393,8 @@ struct RegionRecognizers {
         resetRecognizers()
     }
 
-    // MARK: Sequence
-
-    private mutating func beginSequence<S: GestureSink>(time: UInt64, deviceFingers: Int, sink: inout S) {
-        let first = contacts[0]
-        sequence = .tracking(primary: first.id)
-        reporter.transition("sequence", Sequence.idle, "touch-down", sequence)
-        arena.reset()
-        countedFingers = 0
-        let fingers = max(contacts.count, deviceFingers)
-        press.touchDown(time: time, location: first.location, fingers: fingers, unobserved: first.unobserved, reporter: reporter, sink: &sink)
-        tap.sequenceBegan(time: time, location: first.startLocation, locationMM: first.startMM, unobserved: first.unobserved, thresholds: thresholds, reporter: reporter, sink: &sink)
-        longPress.touchDown(time: time, unobserved: first.unobserved, duration: thresholds.longPressDurationUS, reporter: reporter)
-        if first.unobserved {
-            arena.leave(.tap)
-            arena.leave(.longPress)
-        }
-        drag.touchDown(time: time, location: centroid(), locationMM: centroidMM(), reporter: reporter)
-        contacts[0].joined = false
-    }
-
-    private mutating func cancel<S: GestureSink>(time: UInt64, deviceFingers: Int, sink: inout S) {
-        let fingers = max(contacts.count, deviceFingers)
-        let location = centroid()
-        tap.cancel(time: time, reporter: reporter, sink: &sink)
-        press.cancel(time: time, location: location, fingers: fingers, reporter: reporter, sink: &sink)
-        longPress.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
-        drag.cancel(time: time, fingers: fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
-        pinch.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
-        rotate.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
-        cancelRequested = false
-        let old = sequence
-        sequence = .cancelled
-        reporter.transition("sequence", old, "cancel", sequence)
-        endFrame()
-    }
-
-    /// One frame of a live sequence: joins, slop, pinch/rotate, drag, lifts, end.
-    private mutating func trackFrame<S: GestureSink>(time: UInt64, primary: UInt32, deviceFingers: Int, surface: PhysicalSize, sink: inout S) {
-        countedFingers = max(countedFingers, deviceFingers)
-        // Joins.
-        for contact in contacts where contact.joined {
-            tap.fingerJoined(time: time, location: contact.startLocation, locationMM: contact.startMM, unobserved: contact.unobserved, thresholds: thresholds, reporter: reporter, sink: &sink)
-            if contact.unobserved { longPress.fail("unobserved-finger-joined", reporter: reporter) }
-        }
-
-        // Motion of the fingers that were already down (joins and lifts never jump).
-        var continuing = 0
-        var down = 0
-        var previousSum = Point.zero, currentSum = Point.zero
-        var previousSumMM = Point.zero, currentSumMM = Point.zero
-        var maximumTravelMM = 0.0
-        var primaryLocation: Point?
-        var anyMoved = false
-        var fingersChanged = false
-        for contact in contacts {
-            if !contact.lifting { down += 1 }
-            if contact.joined || contact.lifting { fingersChanged = true }
-            if contact.id == primary { primaryLocation = contact.location }
-            maximumTravelMM = max(maximumTravelMM, contact.millimetres.distance(to: contact.startMM))
-            guard !contact.joined else { continue }
-            continuing += 1
-            previousSum = previousSum + contact.previousLocation
-            currentSum = currentSum + contact.location
-            previousSumMM = previousSumMM + contact.previousMM
-            currentSumMM = currentSumMM + contact.millimetres
-            if contact.location != contact.previousLocation { anyMoved = true }
-        }
-        let fingers = max(contacts.count, deviceFingers)
-        let location = centroid()
-
-        // The primary touch left the region: the press is cancelled, and the touch is
-        // no tap or long press of this region any more.
-        if let rect, let primaryLocation, press.isPressing, !rect.contains(primaryLocation) {
-            press.cancel(time: time, location: primaryLocation, fingers: fingers, reporter: reporter, sink: &sink)
-            failTapAndLongPress(time: time, "left-region", sink: &sink)
-        }
-
-        // Slop.
-        if maximumTravelMM > thresholds.tapSlopMM {
-            tap.fail(time: time, "beyond-slop", reporter: reporter, sink: &sink)
-            arena.leave(.tap)
-        }
-        if maximumTravelMM > thresholds.longPressMaximumDistanceMM {
-            longPress.fail("beyond-maximum-distance", reporter: reporter)
-            arena.leave(.longPress)
-        }
-
-        // Pinch and rotate.
-        if continuing >= 2 {
-            let n = Double(continuing)
-            let previousCentroidMM = previousSumMM / n
-            let currentCentroidMM = currentSumMM / n
-            var previousSpread = 0.0, currentSpread = 0.0, turn = 0.0, turning = 0.0
-            for contact in contacts where !contact.joined {
-                let before = contact.previousMM - previousCentroidMM
-                let after = contact.millimetres - currentCentroidMM
-                previousSpread += before.length
-                currentSpread += after.length
-                if before.length >= Self.minimumRadiusForAngleMM && after.length >= Self.minimumRadiusForAngleMM {
-                    let cross = before.x * after.y - before.y * after.x
-                    let dot = before.x * after.x + before.y * after.y
-                    turn += Trigonometry.atan2(cross, dot) * Trigonometry.degreesPerRadian
-                    turning += 1
-                }
-            }
-            previousSpread /= n
-            currentSpread /= n
-            let ratio = previousSpread >= Self.minimumSpreadMM ? currentSpread / previousSpread : 1
-            let degrees = turning > 0 ? turn / turning : 0
-            let mayBegin = !longPress.hasBegun
-            let pinchBegan = pinch.moved(time: time, spreadRatio: ratio, spreadChangeMM: currentSpread - previousSpread, degrees: degrees, mayBegin: mayBegin, fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
-            let rotateBegan = rotate.moved(time: time, spreadRatio: ratio, spreadChangeMM: currentSpread - previousSpread, degrees: degrees, mayBegin: mayBegin, fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
-            if pinchBegan || rotateBegan {
-                failTapAndLongPress(time: time, "pinch-or-rotate-began", sink: &sink)
-            }
-        }
-
-        // Drag.
-        if continuing > 0 {
-            let n = Double(continuing)
-            drag.moved(time: time, delta: (currentSum - previousSum) / n, deltaMM: (currentSumMM - previousSumMM) / n)
-        }
-        if drag.wantsToBegin(thresholds: thresholds) {
-            if !longPress.hasBegun && arena.claim(.drag) {
-                failTapAndLongPress(time: time, "drag-won", sink: &sink)
-                drag.begin(time: time, fingers: fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
-            } else {
-                drag.fail("arena-lost", reporter: reporter)
-                arena.leave(.drag)
-            }
-        } else if anyMoved || (fingersChanged && down > 0) {
-            drag.changed(time: time, fingers: fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
-        }
-        if anyMoved {
-            longPress.moved(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
-        }
-
-        // Lifts.
-        for contact in contacts where contact.lifting {
-            tap.fingerLifted(time: time, thresholds: thresholds, reporter: reporter, sink: &sink)
-        }
-        if down < 2 {
-            pinch.fingersBelowTwo(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
-            rotate.fingersBelowTwo(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
-        }
-        if down == 0 {
-            drag.lastLift(time: time, fingers: fingers, thresholds: thresholds, surface: surface, reporter: reporter, sink: &sink)
-            longPress.lastLift(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
-            if tap.isPossible && arena.claim(.tap) {
-                tap.recognize(time: time, deviceFingers: countedFingers, thresholds: thresholds, reporter: reporter, sink: &sink)
-            } else {
-                tap.sequenceEnded(time: time, reporter: reporter, sink: &sink)
-            }
-            press.lastLift(time: time, location: location, fingers: fingers, reporter: reporter, sink: &sink)
-            arena.reset()
-            let old = sequence
-            sequence = .idle
-            reporter.transition("sequence", old, "last-lift", sequence)
-        }
-        endFrame()
-    }
-
-    private mutating func failTapAndLongPress<S: GestureSink>(time: UInt64, _ reason: StaticString, sink: inout S) {
-        tap.fail(time: time, reason, reporter: reporter, sink: &sink)
-        arena.leave(.tap)
-        longPress.fail(reason, reporter: reporter)
-        arena.leave(.longPress)
-    }
-
     /// Drops lifted contacts and makes this frame's positions the previous ones.
-    private mutating func endFrame() {
+    mutating func endFrame() {
         contacts.removeAll { $0.lifting }
         for index in contacts.indices {
             contacts[index].previousLocation = contacts[index].location
@@ -343,7 +403,7 @@ struct RegionRecognizers {
         }
         if contacts.isEmpty {
             switch sequence {
-            case .cancelled:
+            case .ignored:
                 sequence = .idle
                 resetRecognizers()
             case .idle, .tracking:
@@ -352,8 +412,213 @@ struct RegionRecognizers {
         }
     }
 
+    // MARK: Sequence
+
+    /// When and where a decision happens, for the members told about it.
+    private struct Moment {
+        var time: UInt64
+        var fingers: Int
+        var location: Point
+    }
+
+    /// Whether a gesture this region owns has taken the touch or still may: an exclusive
+    /// arena member still in, or a pinch or rotate it owns and reports.
+    private var holdsTouch: Bool {
+        GestureArena.everyMember.contains { isExclusive($0) && arena.admits($0) }
+            || (roles.exclusive.contains(.pinch) && roles.reported.contains(.pinch))
+            || (roles.exclusive.contains(.rotate) && roles.reported.contains(.rotate))
+    }
+
+    private func isExclusive(_ member: GestureArena.Member) -> Bool {
+        !exclusiveKinds(of: member).isEmpty
+    }
+
+    /// The kinds `member` recognizes here in competition with other regions.
+    private func exclusiveKinds(of member: GestureArena.Member) -> GestureKindSet {
+        var kinds = GestureKindSet.none
+        switch member {
+        case .tap:
+            if roles.exclusive.contains(.tap) { kinds.insert(.tap) }
+        case .longPress:
+            if roles.exclusive.contains(.longPress) { kinds.insert(.longPress) }
+        case .drag:
+            if roles.exclusive.contains(.drag) { kinds.insert(.drag) }
+            if roles.exclusive.contains(.swipe) { kinds.insert(.swipe) }
+        }
+        return kinds
+    }
+
+    private mutating func beginSequence<S: GestureSink>(time: UInt64, deviceFingers: Int, sink: inout S) {
+        let first = contacts[0]
+        roles = nextRoles
+        reporter.reported = roles.reported
+        reporter.touch = nextTouch
+        sequence = .tracking(primary: first.id)
+        reporter.transition("sequence", Sequence.idle, "touch-down", sequence)
+        countedFingers = 0
+        fingersInside = true
+        joinerPresses = false
+        var members = GestureArena.Members.none
+        if roles.runs(.tap) { members.insert(.tap) }
+        if roles.runs(.longPress) { members.insert(.longPress) }
+        if roles.runs(.drag) || roles.runs(.swipe) { members.insert(.drag) }
+        arena.open(with: members)
+        if roles.runs(.press) {
+            press.touchDown(time: time, location: first.location, fingers: max(contacts.count, deviceFingers), reporter: reporter, sink: &sink)
+        }
+        if members.contains(.tap) {
+            tap.sequenceBegan(time: time, location: first.startLocation, locationMM: first.startMM, thresholds: thresholds, reporter: reporter, sink: &sink)
+        }
+        // The long-press timer also ends a tap held too long.
+        if members.contains(.longPress) || members.contains(.tap) {
+            longPress.touchDown(time: time, duration: thresholds.longPressDurationUS, reporter: reporter)
+        }
+        if members.contains(.drag) {
+            drag.touchDown(time: time, location: centroid(), locationMM: centroidMM(), reporter: reporter)
+        }
+        contacts[0].joined = false
+    }
+
+    /// Cancels every gesture of the sequence (the press is reported last, at the engine's
+    /// flush) and has the sequences sharing its fingers cancelled too.
+    private mutating func cancel<S: GestureSink>(time: UInt64, deviceFingers: Int, claims: inout [ArenaClaim], sink: inout S) {
+        let fingers = max(contacts.count, deviceFingers)
+        let location = centroid()
+        tap.cancel(time: time, reporter: reporter, sink: &sink)
+        longPress.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
+        drag.cancel(time: time, fingers: fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
+        pinch.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
+        rotate.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
+        press.cancel(time: time, location: location, fingers: fingers, "cancel", reporter: reporter)
+        cancelRequested = false
+        let old = sequence
+        sequence = .ignored
+        reporter.transition("sequence", old, "cancel", sequence)
+        claims.append(ArenaClaim(region: index, defeats: .none, cancels: true))
+    }
+
+    /// The decisions of one frame of a live sequence, made on its motion summary: joins,
+    /// leaving the region, slop, pinch/rotate, drag, lifts, end.
+    private mutating func decide<S: GestureSink>(_ motion: FrameMotion, time: UInt64, surface: PhysicalSize, claims: inout [ArenaClaim], sink: inout S) {
+        let moment = Moment(time: time, fingers: motion.fingers, location: motion.centroid)
+        if joinerPresses {
+            // A finger whose press is this region's joined a sequence that had none (its
+            // first touch pressed elsewhere), or whose press is over: it presses now.
+            joinerPresses = false
+            fingersInside = true
+            roles.exclusive.insert(.press)
+            roles.reported.insert(.press)
+            reporter.reported = roles.reported
+            let joiner = contacts.last { $0.joined } ?? contacts[0]
+            press.touchDown(time: time, location: joiner.location, fingers: motion.fingers, reporter: reporter, sink: &sink)
+        }
+        for contact in contacts where motion.joined > 0 && contact.joined {
+            tap.fingerJoined(time: time, location: contact.startLocation, locationMM: contact.startMM, unobserved: contact.unobserved, thresholds: thresholds, reporter: reporter, sink: &sink)
+            if contact.unobserved { settle(arena.reject(.longPress), "unobserved-finger-joined", at: moment, claims: &claims, sink: &sink) }
+        }
+
+        // Every finger left the region: the press is cancelled, and the touch is no tap or
+        // long press of this region any more (its other gestures go on).
+        if fingersInside && motion.allOutside {
+            fingersInside = false
+            press.cancel(time: time, location: motion.centroid, fingers: motion.fingers, "left-region", reporter: reporter)
+            rejectTapAndLongPress("left-region", at: moment, claims: &claims, sink: &sink)
+        }
+
+        // Slop.
+        if motion.maximumTravelMM.exceeds(thresholds.tapSlopMM) {
+            settle(arena.reject(.tap), "beyond-slop", at: moment, claims: &claims, sink: &sink)
+        }
+        if motion.maximumTravelMM.exceeds(thresholds.longPressMaximumDistanceMM) {
+            settle(arena.reject(.longPress), "beyond-maximum-distance", at: moment, claims: &claims, sink: &sink)
+        }
+
+        // Pinch and rotate: not arena members; when one begins, tap and long press lose
+        // here, and in the other regions of the touch when this region owns it.
+        if motion.continuing >= 2 {
+            let mayBegin = !longPress.hasBegun
+            var began = false
+            if roles.runs(.pinch) {
+                let pinchBegan = pinch.moved(time: time, spreadRatio: motion.spreadRatio, spreadChangeMM: motion.spreadChangeMM, degrees: motion.degrees, mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter, sink: &sink)
+                began = began || (pinchBegan && roles.exclusive.contains(.pinch))
+                if pinchBegan { rejectTapAndLongPress("pinch-began", at: moment, claims: &claims, sink: &sink) }
+            }
+            if roles.runs(.rotate) {
+                let rotateBegan = rotate.moved(time: time, spreadRatio: motion.spreadRatio, spreadChangeMM: motion.spreadChangeMM, degrees: motion.degrees, mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter, sink: &sink)
+                began = began || (rotateBegan && roles.exclusive.contains(.rotate))
+                if rotateBegan { rejectTapAndLongPress("rotate-began", at: moment, claims: &claims, sink: &sink) }
+            }
+            if began { claims.append(ArenaClaim(region: index, defeats: GestureArena.Members([.tap, .longPress]))) }
+        }
+
+        // Drag.
+        if motion.continuing > 0 {
+            drag.moved(time: time, delta: motion.delta, deltaMM: motion.deltaMM)
+        }
+        if drag.wantsToBegin(thresholds: thresholds) {
+            // A long press that has begun holds the touch: the drag loses.
+            let verdict = longPress.hasBegun ? arena.reject(.drag) : arena.claim(.drag)
+            settle(verdict, "moved-beyond-minimum", at: moment, claims: &claims, sink: &sink)
+        } else if motion.anyMoved || (motion.fingersChanged && motion.down > 0) {
+            drag.changed(time: time, fingers: motion.fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
+        }
+        if motion.anyMoved {
+            longPress.moved(time: time, fingers: motion.fingers, location: motion.centroid, reporter: reporter, sink: &sink)
+        }
+
+        // Lifts.
+        for _ in 0..<motion.lifting {
+            tap.fingerLifted(time: time, thresholds: thresholds, reporter: reporter, sink: &sink)
+        }
+        if motion.down < 2 && !(pinch.isIdle && rotate.isIdle) {
+            pinch.fingersBelowTwo(time: time, fingers: motion.fingers, location: motion.centroid, reporter: reporter, sink: &sink)
+            rotate.fingersBelowTwo(time: time, fingers: motion.fingers, location: motion.centroid, reporter: reporter, sink: &sink)
+        }
+        if motion.down == 0 {
+            drag.lastLift(time: time, fingers: motion.fingers, thresholds: thresholds, surface: surface, reporter: reporter, sink: &sink)
+            longPress.lastLift(time: time, fingers: motion.fingers, location: motion.centroid, reporter: reporter, sink: &sink)
+            if tap.isPossible {
+                settle(arena.claim(.tap), "last-lift", at: moment, claims: &claims, sink: &sink)
+            }
+            tap.sequenceEnded(time: time, reporter: reporter, sink: &sink)
+            press.lastLift(time: time, location: motion.centroid, fingers: motion.fingers, reporter: reporter)
+            let old = sequence
+            sequence = .idle
+            reporter.transition("sequence", old, "last-lift", sequence)
+        }
+    }
+
+    /// Tells the members what `verdict` decided: the winner that it won (it begins, or is
+    /// recognized), the losers that they lost. A win of a member this region owns
+    /// (`RegionRoles.exclusive`) is a claim on the touch, relayed by the engine to the other
+    /// regions holding its contacts.
+    private mutating func settle<S: GestureSink>(_ verdict: GestureArena.Verdict, _ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim], sink: inout S) {
+        if verdict.losers.contains(.tap) { tap.fail(time: moment.time, reason, reporter: reporter, sink: &sink) }
+        if verdict.losers.contains(.longPress) { longPress.fail(reason, reporter: reporter) }
+        if verdict.losers.contains(.drag) { drag.fail(reason, reporter: reporter) }
+        guard let winner = verdict.winner else { return }
+        let defeats: GestureArena.Members
+        switch winner {
+        case .tap:
+            tap.recognize(time: moment.time, deviceFingers: countedFingers, thresholds: thresholds, reporter: reporter, sink: &sink)
+            defeats = GestureArena.Members([.longPress, .drag])
+        case .longPress:
+            longPress.begin(time: moment.time, fingers: moment.fingers, location: moment.location, reporter: reporter, sink: &sink)
+            defeats = GestureArena.Members([.tap, .drag])
+        case .drag:
+            drag.begin(time: moment.time, fingers: moment.fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
+            defeats = GestureArena.Members([.tap, .longPress])
+        }
+        if isExclusive(winner) { claims.append(ArenaClaim(region: index, defeats: defeats, kinds: exclusiveKinds(of: winner))) }
+    }
+
+    private mutating func rejectTapAndLongPress<S: GestureSink>(_ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim], sink: inout S) {
+        settle(arena.reject(.tap), reason, at: moment, claims: &claims, sink: &sink)
+        settle(arena.reject(.longPress), reason, at: moment, claims: &claims, sink: &sink)
+    }
+
     private mutating func resetRecognizers() {
-        arena.reset()
+        arena.open(with: .none)
         press.reset()
         tap.reset()
         longPress.reset()

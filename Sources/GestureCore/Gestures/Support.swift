@@ -34,15 +34,27 @@ extension UInt64 {
     }
 }
 
-/// The gestures a region reports, as bits (a `Set` lookup hashes; this is one AND).
-struct EnabledGestures: Sendable, Hashable {
+/// A set of gesture kinds as bits (a `Set` lookup hashes; this is one AND): what a region
+/// enables, reports, or lists in `simultaneous` / `high-priority`.
+struct GestureKindSet: Sendable, Hashable {
     private var bits: UInt8 = 0
 
+    static let none = GestureKindSet()
+
+    init() {}
+
     init(_ kinds: Set<GestureKind>) {
-        for kind in kinds { bits |= Self.bit(kind) }
+        for kind in kinds { insert(kind) }
     }
 
     func contains(_ kind: GestureKind) -> Bool { bits & Self.bit(kind) != 0 }
+    mutating func insert(_ kind: GestureKind) { bits |= Self.bit(kind) }
+    var isEmpty: Bool { bits == 0 }
+    func intersection(_ other: GestureKindSet) -> GestureKindSet {
+        var intersection = self
+        intersection.bits &= other.bits
+        return intersection
+    }
 
     private static func bit(_ kind: GestureKind) -> UInt8 {
         switch kind {
@@ -55,6 +67,26 @@ struct EnabledGestures: Sendable, Hashable {
         case .rotate: 1 << 6
         }
     }
+}
+
+/// Threshold comparisons allow for floating-point rounding, so that "≥ 100 mm/s" holds at
+/// exactly 100 mm/s and "≥ 10 mm" at exactly 10 mm wherever the stroke starts (the velocity
+/// and the accumulated translation are sums of many small terms, whose last bits depend on
+/// the absolute position). The slack is relative: 1e-9 of the threshold (at least 1e-9 of
+/// its unit), a nanometre on a millimetre threshold, far below any physical meaning.
+enum Tolerance {
+    static let relative = 1e-9
+
+    /// The rounding slack allowed around `threshold`.
+    static func slack(_ threshold: Double) -> Double { relative * max(1, abs(threshold)) }
+}
+
+extension Double {
+    /// `self ≥ threshold` ("at least"), allowing for rounding.
+    func reaches(_ threshold: Double) -> Bool { self >= threshold - Tolerance.slack(threshold) }
+
+    /// `self > threshold` ("more than") by more than rounding.
+    func exceeds(_ threshold: Double) -> Bool { self > threshold + Tolerance.slack(threshold) }
 }
 
 /// A region's settings converted once to the units the recognizers compare in
@@ -103,20 +135,26 @@ struct Thresholds: Sendable {
 /// (the region name is a retained String), so copying it per call costs nothing.
 struct Reporter {
     let region: String?
-    let enabled: EnabledGestures
+    /// The region's rectangle (nil for the top level), for region-local coordinates.
+    let rect: Rect?
+    /// What the current touch sequence reports here: the kinds this region owns or runs
+    /// simultaneously for it, among those it enables (`RegionRoles`).
+    var reported: GestureKindSet
+    /// The touch sequence's first contact, stamped on every event (`GestureEvent.touch`).
+    var touch: UInt32 = 0
     var log: ((String) -> Void)?
 
-    /// A fresh id for a gesture that will be reported; 0 (no id spent) when it is disabled.
+    /// A fresh id for a gesture that will be reported; 0 (no id spent) when it is not.
     func newID<S: GestureSink>(_ kind: GestureKind, _ sink: inout S) -> UInt64 {
-        enabled.contains(kind) ? sink.nextGestureID() : 0
+        reported.contains(kind) ? sink.nextGestureID() : 0
     }
 
     func emit<S: GestureSink>(
         _ kind: GestureKind, _ phase: GesturePhase, id: UInt64, time: UInt64,
         fingers: Int, location: Point, details: GestureDetails = .none, into sink: inout S
     ) {
-        guard enabled.contains(kind) else { return }
-        sink.emit(GestureEvent(kind: kind, phase: phase, id: id, time: time, region: region, fingers: fingers, location: location, details: details))
+        guard reported.contains(kind) else { return }
+        sink.emit(GestureEvent(kind: kind, phase: phase, id: id, time: time, region: region, fingers: fingers, location: location, details: details, regionRect: rect, touch: touch))
     }
 
     /// Logs "region recognizer: old → input → new"; builds no string when nobody listens.

@@ -59,7 +59,7 @@ struct TapRecognizer {
     }
 
     /// First touch-down of a sequence: decides whether it continues the previous tap.
-    mutating func sequenceBegan<S: GestureSink>(time: UInt64, location: Point, locationMM: Point, unobserved: Bool, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func sequenceBegan<S: GestureSink>(time: UInt64, location: Point, locationMM: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
         var predecessor: TapRecord?
         var heldBack = false
         switch chain {
@@ -74,18 +74,14 @@ struct TapRecognizer {
         chain = .empty
         if let record = predecessor {
             let inTime = time.saturatingSubtract(record.lift) <= thresholds.multiTapIntervalUS
-            let near = record.locationMM.distance(to: locationMM) <= thresholds.multiTapDistanceMM
-            if !(inTime && near) || unobserved {
+            let near = !record.locationMM.distance(to: locationMM).exceeds(thresholds.multiTapDistanceMM)
+            if !(inTime && near) {
                 if heldBack { report(record, time: time, reporter: reporter, sink: &sink) }
                 predecessor = nil
             }
         }
         let old = sequence
-        if unobserved {
-            sequence = .failed
-        } else {
-            sequence = .possible(Candidate(firstDown: time, firstLift: nil, fingers: 1, startSum: location, startSumMM: locationMM, predecessor: predecessor, predecessorHeldBack: heldBack))
-        }
+        sequence = .possible(Candidate(firstDown: time, firstLift: nil, fingers: 1, startSum: location, startSumMM: locationMM, predecessor: predecessor, predecessorHeldBack: heldBack))
         reporter.transition("tap", old, "touch-down", sequence)
     }
 
@@ -121,8 +117,9 @@ struct TapRecognizer {
         }
     }
 
-    /// This sequence cannot be a tap. In exclusive mode the tap it was continuing is
-    /// reported now with its own count (require-to-fail resolved).
+    /// This sequence cannot be a tap (it lost the arena, or failed on its own). In exclusive
+    /// mode the tap it was continuing is reported now with its own count (require-to-fail
+    /// resolved).
     mutating func fail<S: GestureSink>(time: UInt64, _ reason: StaticString, reporter: Reporter, sink: inout S) {
         switch sequence {
         case .possible(let candidate):
@@ -137,7 +134,7 @@ struct TapRecognizer {
         }
     }
 
-    /// All fingers lifted and the arena let the tap win.
+    /// All fingers lifted and the tap won the arena.
     mutating func recognize<S: GestureSink>(time: UInt64, deviceFingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
         switch sequence {
         case .possible(let candidate):

@@ -37,6 +37,14 @@ struct TransformRecognizer {
         }
     }
 
+    /// Not tracking two fingers (nothing to end when fewer than two remain).
+    var isIdle: Bool {
+        switch state {
+        case .idle: true
+        case .tracking, .active: false
+        }
+    }
+
     var isActive: Bool {
         switch state {
         case .active: true
@@ -64,7 +72,7 @@ struct TransformRecognizer {
             case .pinch: thresholds.pinchMinimumSpreadChangeMM
             case .rotate: thresholds.rotateMinimumDegrees
             }
-            if mayBegin && abs(newProgress) >= threshold {
+            if mayBegin && abs(newProgress).reaches(threshold) {
                 let id = reporter.newID(gestureKind, &sink)
                 let old = state
                 state = .active(id: id, value: newValue)

@@ -15,7 +15,9 @@ public enum WireEncoder {
     /// Fraction digits for rotation in degrees.
     public static let angleDigits = 2
 
-    /// Appends one gesture event line, e.g.
+    /// Appends one gesture event line; an event of a region also carries `localLocation`
+    /// (and `localStartLocation` after `startLocation`): the point in the region's own
+    /// 0…1 space. E.g.
     /// `{"type":"gesture","gesture":"tap","phase":"ended","id":3,"seq":3,"time":1000080000,"device":"ELAN Touchscreen","region":null,"fingers":1,"location":{"x":0.5,"y":0.5},"count":1}`.
     public static func appendGesture(_ event: GestureEvent, seq: UInt64, device: String, to writer: inout JSONWriter) {
         writer.beginObject()
@@ -39,6 +41,10 @@ public enum WireEncoder {
         writer.integer(event.fingers)
         writer.key("location")
         writer.point(event.location, digits: locationDigits)
+        if let rect = event.regionRect {
+            writer.key("localLocation")
+            writer.point(rect.local(event.location), digits: locationDigits)
+        }
         switch event.details {
         case .none:
             break
@@ -46,13 +52,13 @@ public enum WireEncoder {
             writer.key("count")
             writer.integer(count)
         case .drag(let values):
-            appendDragValues(values, to: &writer)
+            appendDragValues(values, regionRect: event.regionRect, to: &writer)
         case .swipe(let direction, let edge, let values):
             writer.key("direction")
             writer.raw(wireName(direction))
             writer.key("edge")
             if let edge { writer.raw(wireName(edge)) } else { writer.null() }
-            appendDragValues(values, to: &writer)
+            appendDragValues(values, regionRect: event.regionRect, to: &writer)
         case .pinch(let scale):
             writer.key("scale")
             writer.number(scale, digits: scaleDigits)
@@ -129,9 +135,13 @@ public enum WireEncoder {
         }
     }
 
-    private static func appendDragValues(_ values: DragValues, to writer: inout JSONWriter) {
+    private static func appendDragValues(_ values: DragValues, regionRect: Rect?, to writer: inout JSONWriter) {
         writer.key("startLocation")
         writer.point(values.startLocation, digits: locationDigits)
+        if let regionRect {
+            writer.key("localStartLocation")
+            writer.point(regionRect.local(values.startLocation), digits: locationDigits)
+        }
         writer.key("translation")
         writer.point(values.translation, digits: locationDigits)
         writer.key("velocity")

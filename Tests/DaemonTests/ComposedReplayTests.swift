@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// Region composition through the configuration file path: the worked examples of
+/// docs/configuration.md, taken from the guide itself, written to a file and given to the
+/// real `gestured replay --config`, over the bundled demo recording and over a recording
+/// written here from the demo's device description.
+@Suite struct ComposedReplayTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let demo = repository.appendingPathComponent("demo/demo.events").path
+
+    /// The ```toml block under `### heading` in docs/configuration.md.
+    static func guideExample(_ heading: String) throws -> String {
+        let guide = try String(contentsOfFile: repository.appendingPathComponent("docs/configuration.md").path, encoding: .utf8)
+        guard let section = guide.range(of: "### \(heading)\n"),
+              let start = guide.range(of: "```toml\n", range: section.upperBound..<guide.endIndex),
+              let end = guide.range(of: "\n```", range: start.upperBound..<guide.endIndex) else {
+            throw TestFailure(description: "no TOML example under '### \(heading)' in docs/configuration.md")
+        }
+        return String(guide[start.upperBound..<end.lowerBound])
+    }
+
+    /// `gestured replay --config` with `toml`: the gesture lines, as JSON objects.
+    static func replay(_ recording: String, toml: String, in directory: TemporaryDirectory) throws -> [[String: Any]] {
+        let config = directory.file("gestured-\(toml.hashValue).toml")
+        try toml.write(toFile: config, atomically: true, encoding: .utf8)
+        let checked = try runToCompletion("gestured", ["check-config", config])
+        #expect(checked.status == 0, "\(checked.output)\(checked.error)")
+        let run = try runToCompletion("gestured", ["replay", "--config", config, recording])
+        #expect(run.status == 0, "\(run.error)")
+        return try run.output.split(separator: "\n").map(jsonObject)
+    }
+
+    /// "region gesture.phase" for every line.
+    static func summary(_ lines: [[String: Any]], _ filter: (String) -> Bool = { _ in true }) -> [String] {
+        lines.compactMap { line in
+            let region = line["region"] as? String ?? "-"
+            guard filter(region) else { return nil }
+            return "\(region) \(line["gesture"] as? String ?? "?").\(line["phase"] as? String ?? "?")"
+        }
+    }
+
+    static func point(_ line: [String: Any], _ key: String) -> (x: Double, y: Double)? {
+        guard let point = line[key] as? [String: Double], let x = point["x"], let y = point["y"] else { return nil }
+        return (x, y)
+    }
+
+    @Test func aScrollingPageOfButtons() throws {
+        let directory = TemporaryDirectory()
+        let lines = try Self.replay(Self.demo, toml: try Self.guideExample("A scrolling page of buttons"), in: directory)
+        let summary = Self.summary(lines).filter { !$0.hasSuffix(".changed") }
+        // The tap on `play`, with its local coordinates.
+        #expect(Array(summary.prefix(3)) == ["play press.began", "play tap.ended", "play press.ended"])
+        let tap = try #require(lines.first { $0["gesture"] as? String == "tap" })
+        let local = try #require(Self.point(tap, "localLocation"))
+        #expect(abs(local.x - 0.5) < 0.01 && abs(local.y - 0.5) < 0.01)
+        // The double tap on `next` (exclusive): one tap, count 2.
+        let nextTaps = lines.filter { $0["region"] as? String == "next" && $0["gesture"] as? String == "tap" }
+        #expect(nextTaps.map { $0["count"] as? Int } == [2])
+        // The hold on `row`: the page's long press, the row's press cancelled, no tap.
+        // The drag from `row`: the page's drag, the row's press cancelled again.
+        #expect(Self.summary(lines) { $0 == "row" } == ["row press.began", "row press.cancelled", "row press.began", "row press.cancelled"])
+        #expect(summary.contains("page long-press.began") && summary.contains("page long-press.ended"))
+        let drags = lines.filter { $0["gesture"] as? String == "drag" }
+        #expect(!drags.isEmpty && drags.allSatisfy { $0["region"] as? String == "page" })
+        #expect(drags.allSatisfy { Self.point($0, "localStartLocation") != nil && Self.point($0, "localLocation") != nil })
+        // The edge swipe, the two-finger tap and the pinch are the page's.
+        let swipe = try #require(lines.first { $0["gesture"] as? String == "swipe" })
+        #expect(swipe["region"] as? String == "page" && swipe["edge"] as? String == "right")
+        #expect(lines.contains { $0["gesture"] as? String == "tap" && $0["region"] as? String == "page" && $0["fingers"] as? Int == 2 })
+        #expect(lines.contains { $0["gesture"] as? String == "pinch" && $0["region"] as? String == "page" })
+        #expect(!lines.contains { $0["region"] == nil || $0["region"] is NSNull }, "the page covers the demo's every touch")
+        // Each press comes after every other gesture of its touch (the last lift).
+        #expect(summary.suffix(2) == ["page pinch.ended", "page press.ended"])
+    }
+
+    /// An evemu recording on the demo's device: one finger held at (x, y) for `hold` s,
+    /// trembling by one unit (a long press reports that as `changed`).
+    static func hold(atX x: Int, y: Int, seconds hold: Double, in directory: TemporaryDirectory) throws -> String {
+        let demo = try String(contentsOfFile: Self.demo, encoding: .utf8)
+        var lines = demo.split(separator: "\n").filter { !$0.hasPrefix("E:") }.map(String.init)
+        var time = 0.5
+        func frame(_ events: [(String, String, Int)]) {
+            let stamp = String(format: "%.6f", time)
+            for (type, code, value) in events { lines.append("E: \(stamp) \(type) \(code) \(value)") }
+            lines.append("E: \(stamp) 0000 0000 0")
+            time += 0.01
+        }
+        frame([("0003", "002f", 0), ("0003", "0039", 7), ("0003", "0035", x), ("0003", "0036", y), ("0001", "014a", 1)])
+        while time < 0.5 + hold {
+            frame([("0003", "002f", 0), ("0003", "0035", x + Int(time * 100) % 2), ("0003", "0036", y)])
+        }
+        frame([("0003", "002f", 0), ("0003", "0039", -1), ("0001", "014a", 0)])
+        let path = directory.file("hold.events")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aKioskWithAHiddenCornerLongPressOverEverything() throws {
+        let directory = TemporaryDirectory()
+        let toml = try Self.guideExample("A kiosk with a hidden corner long press over everything")
+        // A 2.5 s hold on the help button (in the corner): the corner's long press at 2 s.
+        let recording = try Self.hold(atX: 994, y: 562, seconds: 2.5, in: directory)
+        let held = try Self.replay(recording, toml: toml, in: directory)
+        #expect(Self.summary(held).filter { !$0.hasSuffix(".changed") } == ["help-button press.began", "operator-corner long-press.began",
+                                       "help-button press.cancelled", "operator-corner long-press.ended"])
+        let began = try #require(held.first { $0["gesture"] as? String == "long-press" })
+        #expect(began["time"] as? Int == 2_500_000, "touch-down at 0.5 s + the corner's 2000 ms")
+
+        // Without `high-priority`, the button's own long press takes the touch at 500 ms.
+        let plain = toml.replacingOccurrences(of: "high-priority = [\"long-press\"]\n", with: "")
+        #expect(plain != toml)
+        let own = try Self.replay(recording, toml: plain, in: directory)
+        #expect(Self.summary(own).filter { !$0.hasSuffix(".changed") } == ["help-button press.began", "help-button long-press.began",
+                                      "help-button long-press.ended", "help-button press.ended"])
+
+        // On the demo, the tap in the corner is the button's; the rest is the top level's.
+        let demo = try Self.replay(Self.demo, toml: toml, in: directory)
+        #expect(Array(Self.summary(demo).prefix(3)) == ["help-button press.began", "help-button tap.ended", "help-button press.ended"])
+        #expect(Self.summary(demo).dropFirst(3).allSatisfy { $0.hasPrefix("- ") })
+    }
+}
+
+/// The daemon stopping is one more path on which the press brackets everything: a finger
+/// held when SIGTERM comes ends its long press `cancelled` first, its press last, before
+/// the device goes and the goodbye.
+@Suite struct StoppingCancelsPressLastTests {
+    @Test func stoppingMidHoldCancelsTheLongPressThenThePress() throws {
+        let directory = TemporaryDirectory()
+        let recording = try ComposedReplayTests.hold(atX: 994, y: 562, seconds: 20, in: directory)
+        let daemon = try DaemonProcess(extraArguments: ["--replay", recording, "--wait-for-subscriber"])
+        _ = try daemon.notify.wait(for: "READY=1")
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try client.readMessage(ofType: "hello")
+        client.send(#"{"type":"subscribe","gestures":["press","long-press"]}"# + "\n")
+        var seen: [String] = []
+        while !seen.contains("long-press began") {
+            let message = try client.readMessage()
+            if message["type"] as? String == "gesture" {
+                seen.append("\(message["gesture"] as? String ?? "?") \(message["phase"] as? String ?? "?")")
+            }
+        }
+        daemon.signal(SIGTERM)
+        var last: [String: Any] = [:]
+        while last["type"] as? String != "goodbye" {
+            last = try client.readMessage()
+            switch last["type"] as? String {
+            case "gesture": seen.append("\(last["gesture"] as? String ?? "?") \(last["phase"] as? String ?? "?")")
+            case "device": seen.append("device \(last["phase"] as? String ?? "?")")
+            default: break
+            }
+        }
+        #expect(try daemon.waitForExit() == 0)
+        #expect(seen.filter { !$0.hasSuffix("changed") }
+            == ["press began", "long-press began", "long-press cancelled", "press cancelled", "device removed"])
+    }
+}

@@ -1,0 +1,74 @@
+"""docs/protocol.md, read by the test so it cannot drift: every example line decodes, and
+encodes back to the same JSON object; every message type and gesture kind the document
+names is one the client knows."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+import gestured_client as gc
+from conftest import REPO
+
+#: The document (another checkout's with GESTURED_PROTOCOL_DOC, to try a branch's).
+DOC = Path(os.environ.get("GESTURED_PROTOCOL_DOC", REPO / "docs" / "protocol.md"))
+REQUEST_TYPES = {"subscribe", "ping"}
+
+
+def example_lines() -> List[str]:
+    blocks = re.findall(r"```json\n(.*?)```", DOC.read_text(), flags=re.S)
+    return [line for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def named_in_doc(row_start: str) -> List[str]:
+    """The backquoted names of the line of the document starting with `row_start`."""
+    line = next(line for line in DOC.read_text().splitlines() if line.startswith(row_start))
+    return re.findall(r"`([a-z-]+)`", line.split(":", 1)[1] if ":" in line else line)
+
+
+def test_the_document_has_examples_of_every_server_message() -> None:
+    types = {json.loads(line)["type"] for line in example_lines()}
+    assert types >= {"hello", "gesture", "touch", "device", "pong", "status", "error", "overflow", "goodbye"}
+
+
+@pytest.mark.parametrize("line", [line for line in example_lines() if json.loads(line)["type"] not in REQUEST_TYPES])
+def test_every_example_decodes_and_encodes_back(line: str) -> None:
+    message = gc.decode(line)
+    assert not isinstance(message, gc.Unknown), message
+    assert message.to_wire() == json.loads(line)
+    assert gc.decode(line.encode() + b"\n") == message
+
+
+@pytest.mark.parametrize("line", [line for line in example_lines() if json.loads(line)["type"] == "subscribe"])
+def test_every_example_request_is_what_the_client_sends(line: str) -> None:
+    fields: Dict[str, Any] = json.loads(line)
+    fields.pop("type")
+    request = gc.Subscribe.of(**fields)
+    assert json.loads(gc.encode(request)) == json.loads(line)
+
+
+def test_every_message_type_the_document_lists_is_known() -> None:
+    types = named_in_doc("| `type` |")
+    assert "gesture" in types and "goodbye" in types, types
+    for kind in types:
+        assert not isinstance(_decode_or_problem(kind), gc.Unknown), kind
+
+
+def _decode_or_problem(kind: str) -> object:
+    """A line of `kind` with no other fields: a known type needs fields (ProtocolError),
+    an unknown one decodes as Unknown."""
+    try:
+        return gc.decode(json.dumps({"type": kind}))
+    except gc.ProtocolError as error:
+        return error
+
+
+def test_every_gesture_kind_the_document_lists_is_known() -> None:
+    kinds = named_in_doc("- `gesture`:")
+    assert len(kinds) >= 7, kinds
+    assert {kind.value for kind in gc.GestureKind} == set(kinds)

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Builds the Debian package gestured_<version>_<arch>.deb (README "Debian package").
+#
+#   scripts/package-deb.sh [--bin-path DIR] [--output DIR]
+#
+#   --bin-path DIR  take gestured and gesturectl from DIR, as printed by
+#                   scripts/build-release.sh (so a test run builds once); without it, this
+#                   script runs scripts/build-release.sh
+#   --output DIR    where the .deb is written (default: .build/deb)
+#
+# The last line on standard output is the path of the .deb; progress goes to standard error.
+#
+# Contents: the binaries in /usr/bin (stripped; the Swift runtime linked in statically, no
+# Swift library needed on the target), the units of systemd/ in /lib/systemd/system with
+# their /usr/local/bin paths rewritten to /usr/bin (scripts/packaging.sh), the access group in
+# /usr/lib/sysusers.d/gestured.conf, config/gestured.toml as the conffile
+# /etc/gestured/gestured.toml, copyright, changelog and manual pages in /usr/share. The
+# maintainer scripts are packaging/deb/{postinst,prerm,postrm}; Depends is computed by
+# dpkg-shlibdeps from the binaries plus what those scripts and the units call.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+absolute() { [[ "$1" == /* ]] && echo "$1" || echo "$PWD/$1"; }
+
+bin_path=""
+output="$root/.build/deb"
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --bin-path) bin_path=$(absolute "$2"); shift ;;
+        --output) output=$(absolute "$2"); shift ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        *) echo "package-deb.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+say() { echo "package-deb: $*" >&2; }
+fail() { echo "package-deb: $*" >&2; exit 1; }
+cd "$root"
+source scripts/packaging.sh
+
+./scripts/install-deps.sh --with-package >&2
+
+version=$(gestured_version)
+[[ -n "$version" ]] || fail "no gesturedVersion in Sources/GestureCore/Version.swift"
+changelog_version=$(dpkg-parsechangelog -l packaging/deb/changelog -S Version)
+[[ "$changelog_version" == "$version" ]] ||
+    fail "packaging/deb/changelog starts with $changelog_version, but gesturedVersion is $version: add a changelog entry"
+arch=$(dpkg --print-architecture)
+# Every timestamp in the package is the changelog's date, so the same binaries pack to the
+# same bytes (dpkg-deb also reads SOURCE_DATE_EPOCH).
+SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l packaging/deb/changelog -S Timestamp)
+export SOURCE_DATE_EPOCH
+
+if [[ -z "$bin_path" ]]; then
+    say "building a release (scripts/build-release.sh)"
+    bin_path=$(scripts/build-release.sh gestured gesturectl)
+fi
+for binary in gestured gesturectl; do
+    [[ -x "$bin_path/$binary" ]] || fail "no executable $bin_path/$binary"
+    # The target has no Swift runtime: refuse a build that needs one (built without
+    # --static-swift-stdlib, it needs libswiftCore.so and friends from the toolchain).
+    dynamic=$(swift_runtime_needs "$bin_path/$binary")
+    [[ -z "$dynamic" ]] || fail "$bin_path/$binary needs the Swift runtime from the toolchain ($(echo $dynamic)): build it with --static-swift-stdlib"
+done
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+package="$stage/gestured"
+install -d -m 0755 "$package/DEBIAN" "$package/usr/bin" "$package/lib/systemd/system" \
+    "$package/usr/lib/sysusers.d" "$package/etc/gestured" "$package/usr/share/doc/gestured" \
+    "$package/usr/share/man/man1"
+
+say "staging version $version for $arch from $bin_path"
+for binary in gestured gesturectl; do
+    # As dh_strip does: no symbol table or debug information (the Swift metadata sections
+    # the runtime reads are allocated and stay).
+    strip --remove-section=.comment --remove-section=.note --strip-unneeded \
+        -o "$package/usr/bin/$binary" "$bin_path/$binary"
+    chmod 0755 "$package/usr/bin/$binary"
+done
+for unit in gestured.service gestured.socket; do
+    unit_for_prefix /usr "systemd/$unit" >"$package/lib/systemd/system/$unit"
+done
+install -m 0644 systemd/gestured.sysusers "$package/usr/lib/sysusers.d/gestured.conf"
+install -m 0644 config/gestured.toml "$package/etc/gestured/gestured.toml"
+echo /etc/gestured/gestured.toml >"$package/DEBIAN/conffiles"
+install -m 0755 packaging/deb/postinst packaging/deb/prerm packaging/deb/postrm "$package/DEBIAN/"
+
+# copyright: packaging/deb/copyright with the text of LICENSE as its MIT license paragraph.
+license_text=$(awk '/^Permission/ { body = 1 } body { print ($0 == "" ? " ." : " " $0) }' LICENSE)
+awk -v text="$license_text" '$0 == "@LICENSE@" { print text; next } { print }' packaging/deb/copyright \
+    >"$package/usr/share/doc/gestured/copyright"
+gzip -9n <packaging/deb/changelog >"$package/usr/share/doc/gestured/changelog.gz"
+
+# Manual pages from the commands' own help (swift-argument-parser's generate-manual, built
+# from the checkout SwiftPM resolved; the same tool its `generate-manual` plugin runs).
+if [[ ! -d .build/checkouts/swift-argument-parser ]]; then
+    swift package resolve >&2
+fi
+manual_tool=.build/generate-manual/debug/generate-manual
+say "building swift-argument-parser's generate-manual (log: .build/generate-manual.log)"
+# Its own warnings (it is the root package of this build) are not ours: they go to the log.
+swift build --package-path .build/checkouts/swift-argument-parser --scratch-path .build/generate-manual \
+    --product generate-manual >.build/generate-manual.log 2>&1 ||
+    { cat .build/generate-manual.log >&2; fail "building generate-manual failed"; }
+manual_date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)
+for binary in gestured gesturectl; do
+    "$manual_tool" "$package/usr/bin/$binary" --section 1 --date "$manual_date" \
+        --authors "gestured developers" --output-directory "$stage" >&2
+    gzip -9n <"$stage/$binary.1" >"$package/usr/share/man/man1/$binary.1.gz"
+done
+
+# Depends: the shared libraries the binaries load (dpkg-shlibdeps reads the shlibs/symbols
+# files of the installed packages that provide them: libevdev2, libsystemd0, libc6, …),
+# and what the maintainer scripts and units run that no Essential package provides:
+# systemd-sysusers (systemd, or the standalone one; adduser's addgroup where neither is
+# installed) and /bin/kill for ExecReload= (procps).
+mkdir -p "$stage/shlibs/debian"
+printf 'Source: gestured\n\nPackage: gestured\nArchitecture: any\n' >"$stage/shlibs/debian/control"
+shlibs=$(cd "$stage/shlibs" && dpkg-shlibdeps -O "$package/usr/bin/gestured" "$package/usr/bin/gesturectl" |
+    sed -n 's/^shlibs:Depends=//p')
+[[ -n "$shlibs" ]] || fail "dpkg-shlibdeps found no library dependencies"
+depends="$shlibs, systemd | systemd-standalone-sysusers | systemd-sysusers | adduser, procps"
+
+(cd "$package" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z |
+    xargs -0 md5sum >DEBIAN/md5sums)
+installed_size=$(du -s -k --apparent-size --exclude=DEBIAN "$package" | cut -f1)
+maintainer="${DEBFULLNAME:-gestured developers} <${DEBEMAIL:-maintainers@gestured.example}>"
+sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maintainer|" \
+    -e "s|@INSTALLED_SIZE@|$installed_size|" -e "s/@DEPENDS@/$depends/" \
+    packaging/deb/control.in >"$package/DEBIAN/control"
+
+find "$package" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
+mkdir -p "$output"
+deb="$(cd "$output" && pwd)/gestured_${version}_${arch}.deb"
+dpkg-deb --root-owner-group --build "$package" "$deb" >&2
+say "built $deb ($(du -h "$deb" | cut -f1), installed $((installed_size / 1024)) MiB)"
+echo "$deb"

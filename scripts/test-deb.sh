@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Checks the Debian package on this machine without installing it (installing would start
+# services and change /etc here; the VM tier installs it under a real systemd):
+#
+#   scripts/test-deb.sh [DEB]      (default: builds it with scripts/package-deb.sh)
+#
+# It reads the package with dpkg-deb and checks its control fields, Depends, file list,
+# conffiles, maintainer scripts and md5sums; that the units, the sysusers file and the
+# configuration are those of systemd/ and config/ (the units with /usr/local/bin rewritten
+# to /usr/bin and nothing else changed); that systemd-sysusers creates the group from the
+# packaged file and systemd-analyze verify accepts the packaged units (both in a scratch
+# root); that the binaries run, report the version and load no Swift runtime; and that
+# lintian reports no error and no warning. Ends with "N passed, N failed"; exit 1 on a failure.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+deb=${1:+$(cd "$(dirname "$1")" && pwd)/$(basename "$1")}
+cd "$root"
+source scripts/packaging.sh
+
+./scripts/install-deps.sh --with-package --with-lintian
+[[ -n "$deb" ]] || deb=$(scripts/package-deb.sh | tail -n 1)
+[[ -f "$deb" ]] || { echo "test-deb: no package at $deb" >&2; exit 1; }
+
+passed=0
+failed=0
+# check DESCRIPTION COMMAND...: runs COMMAND; its output is shown only when it fails.
+check() {
+    local description=$1 output
+    shift
+    if output=$("$@" 2>&1); then
+        passed=$((passed + 1))
+        echo "ok - $description"
+    else
+        failed=$((failed + 1))
+        echo "FAIL - $description"
+        [[ -z "$output" ]] || sed 's/^/    /' <<<"$output"
+    fi
+}
+# same FILE_A FILE_B: the files are identical (a diff when not).
+same() { diff -u "$1" "$2"; }
+# contains TEXT NEEDLE: TEXT contains NEEDLE (says what it got when not).
+contains() { [[ "$1" == *"$2"* ]] || { echo "'$2' not in: $1"; return 1; }; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tree="$work/tree"
+dpkg-deb --extract "$deb" "$tree"
+dpkg-deb --control "$deb" "$work/DEBIAN"
+field() { dpkg-deb --field "$deb" "$1"; }
+version=$(gestured_version)
+arch=$(dpkg --print-architecture)
+echo "test-deb: $deb"
+
+check "the file is named gestured_<version>_<arch>.deb" [ "$(basename "$deb")" = "gestured_${version}_${arch}.deb" ]
+check "Package: gestured" [ "$(field Package)" = gestured ]
+check "Version is gesturedVersion ($version)" [ "$(field Version)" = "$version" ]
+check "Architecture is dpkg's ($arch)" [ "$(field Architecture)" = "$arch" ]
+depends=$(field Depends)
+for dependency in "libc6 (>=" "libevdev2 (>=" "libsystemd0 (>=" \
+    "systemd | systemd-standalone-sysusers | systemd-sysusers | adduser" procps; do
+    check "Depends names $dependency" contains "$depends" "$dependency"
+done
+check "Depends names no Swift runtime package" bash -c '! grep -qi swift <<<"$1"' _ "$depends"
+
+expected_files="./etc/gestured/gestured.toml
+./lib/systemd/system/gestured.service
+./lib/systemd/system/gestured.socket
+./usr/bin/gesturectl
+./usr/bin/gestured
+./usr/lib/sysusers.d/gestured.conf
+./usr/share/doc/gestured/changelog.gz
+./usr/share/doc/gestured/copyright
+./usr/share/man/man1/gesturectl.1.gz
+./usr/share/man/man1/gestured.1.gz"
+check "the package holds exactly the expected files" \
+    diff -u <(echo "$expected_files") <(cd "$tree" && find . -type f -o -type l | LC_ALL=C sort)
+check "everything is owned by root:root" \
+    bash -c '! dpkg-deb --contents "$1" | awk "\$2 != \"root/root\"" | grep .' _ "$deb"
+check "the binaries are mode 0755, other files 0644, directories 0755" bash -c '
+    cd "$1" && ! find . \( -type f ! -path "./usr/bin/*" ! -perm 0644 \) -o \( -type d ! -perm 0755 \) | grep . &&
+    ! find usr/bin -type f ! -perm 0755 | grep .' _ "$tree"
+check "conffiles: /etc/gestured/gestured.toml" same <(echo /etc/gestured/gestured.toml) "$work/DEBIAN/conffiles"
+check "the conffile is config/gestured.toml" same config/gestured.toml "$tree/etc/gestured/gestured.toml"
+check "the sysusers file is systemd/gestured.sysusers" same systemd/gestured.sysusers "$tree/usr/lib/sysusers.d/gestured.conf"
+check "md5sums match the files" bash -c 'cd "$1" && md5sum --check --quiet "$2"' _ "$tree" "$work/DEBIAN/md5sums"
+for script in postinst prerm postrm; do
+    check "$script is packaging/deb/$script, executable, valid sh" bash -c \
+        'cmp "$1" "$2" && [ -x "$2" ] && sh -n "$2"' _ "packaging/deb/$script" "$work/DEBIAN/$script"
+done
+
+for unit in gestured.service gestured.socket; do
+    packaged="$tree/lib/systemd/system/$unit"
+    check "$unit is systemd/$unit with /usr/local/bin rewritten to /usr/bin" \
+        same <(unit_for_prefix /usr "systemd/$unit") "$packaged"
+    check "$unit names no /usr/local path" bash -c '! grep -n /usr/local "$1"' _ "$packaged"
+done
+check "gestured.service runs /usr/bin/gestured" \
+    grep -qx 'ExecStart=/usr/bin/gestured run --config /etc/gestured/gestured.toml' "$tree/lib/systemd/system/gestured.service"
+
+# A scratch root: the package's files, the host's unit files (targets the units refer to)
+# and what ExecReload= runs, so systemd-analyze checks the packaged units as installed,
+# ExecStart=/usr/bin/gestured included, and the manual pages Documentation= names.
+scratch="$work/root"
+cp -a "$tree" "$scratch"
+cp -an /lib/systemd/system/. "$scratch/lib/systemd/system/"
+install -D /bin/kill "$scratch/bin/kill"
+check "systemd-analyze verify accepts the installed units" env MANPATH="$scratch/usr/share/man" \
+    systemd-analyze verify --root="$scratch" /lib/systemd/system/gestured.service /lib/systemd/system/gestured.socket
+mkdir -p "$scratch/etc"
+touch "$scratch/etc/group" "$scratch/etc/passwd"
+check "systemd-sysusers creates the group gestured from the packaged file" bash -c \
+    'systemd-sysusers --root="$1" gestured.conf && grep -q "^gestured:x:[0-9]*:$" "$1/etc/group"' _ "$scratch"
+
+for binary in gestured gesturectl; do
+    check "$binary --version prints $version" [ "$("$tree/usr/bin/$binary" --version)" = "$version" ]
+    check "$binary needs no Swift library" [ -z "$(swift_runtime_needs "$tree/usr/bin/$binary")" ]
+    check "$binary loads nothing from the Swift toolchain (ldd)" bash -c '! ldd "$1" | grep -E "swift|Foundation|/opt/"' _ "$tree/usr/bin/$binary"
+done
+check "gestured check-config accepts the packaged configuration" \
+    "$tree/usr/bin/gestured" check-config "$tree/etc/gestured/gestured.toml"
+
+lintian_output="$work/lintian.txt"
+# --fail-on error,warning: what the issue and Debian's archive reject; the informational
+# tags that remain are printed and explained in README "Debian package".
+if lintian --display-info --fail-on error,warning "$deb" >"$lintian_output" 2>&1; then lintian_status=0; else lintian_status=$?; fi
+# One line per tag, with how often it was raised.
+grep -E '^[EWI]: ' "$lintian_output" | awk '{ print $1, $3 }' | sort | uniq -c | sed 's/^ */    lintian: /' || true
+check "lintian reports no error and no warning" bash -c 'exit "$1"' _ "$lintian_status"
+
+echo "test-deb: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]

@@ -1,0 +1,306 @@
+#!/bin/bash
+# The systemd tier's checks, run inside the VM by Debian's systemd (PID 1) as the oneshot
+# unit vm-test.service, after vm/test-systemd.sh installed the package with `dpkg -i` in
+# the new root before boot (as an image build does).
+#
+#   vm/systemd/checks.sh DEB
+#
+# Each check prints `PASS name` or `FAIL name: reason`; the script ends with `N passed,
+# N failed` and exits 1 on any failure. The evidence comes from the running system
+# (systemctl show, /proc, the journal, real clients run as real users), never from the
+# unit files.
+set -uo pipefail
+
+deb=${1:?usage: vm/systemd/checks.sh DEB}
+demo=$PWD/demo/demo.events
+work=/run/vm-tier
+mkdir -p "$work"
+passed=0
+failed=0
+started=$SECONDS
+log() { echo "systemd-tier [$((SECONDS - started))s]: $*"; }
+
+# check NAME FUNCTION [ARG...]: PASS when it succeeds; else FAIL with what it printed.
+check() {
+    local name=$1
+    shift
+    local output begun=$SECONDS
+    if output=$("$@" 2>&1); then
+        passed=$((passed + 1))
+        echo "PASS $name  [$((SECONDS - begun)) s]${output:+  ($(printf '%s' "$output" | tail -n 1))}"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $name  [$((SECONDS - begun)) s]: $(printf '%s' "$output" | tail -n 15)"
+    fi
+}
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds; fails after SECONDS.
+wait_for() {
+    local until=$((SECONDS + $1))
+    shift
+    until "$@" >/dev/null 2>&1; do
+        ((SECONDS < until)) || return 1
+        sleep 0.2
+    done
+}
+
+fail() { echo "$*"; return 1; }
+property() { systemctl show -p "$2" --value "$1"; }
+main_pid() { property gestured.service MainPID; }
+is_active() { [[ $(systemctl is-active "$1" 2>/dev/null) == active ]]; }
+journal() { journalctl -u gestured.service -o short --no-pager; }
+journal_has() { journal | grep -q -- "$1"; }
+status_field() { awk -v field="$2:" '$1 == field { $1 = ""; sub(/^ /, ""); print }' "/proc/$1/status"; }
+gesture_lines() { grep -c '"type":"gesture"' "$1" 2>/dev/null || true; }
+has_device() { gesturectl status --json | grep -q '"name":"ELAN Touchscreen"'; }
+has_hello() { grep -q '"type":"hello"' "$1"; }
+# subscribe NAME: a member of the group gestured subscribes; output in $work/NAME.jsonl.
+subscribe() {
+    runuser -u kiosk -- gesturectl subscribe --json > "$work/$1.jsonl" 2> "$work/$1.err" &
+    echo $!
+}
+gone() { ! kill -0 "$1" 2>/dev/null; }
+ends_with_goodbye() { tail -n 1 "$1" | grep -q '"type":"goodbye"' || fail "last line of $1: $(tail -n 1 "$1")"; }
+# Plays the demo recording (tap, double tap, long press, drag, edge swipe, two-finger tap,
+# pinch) into the touchscreen and lets the stream settle.
+play_demo() { evemu-play "$node" < "$demo"; sleep 2; }
+
+# --- boot ------------------------------------------------------------------------------
+installed_and_enabled() {
+    dpkg-query -W -f='${Status}' gestured | grep -q "install ok installed" || fail "dpkg: $(dpkg-query -W -f='${Status}' gestured 2>&1)" || return 1
+    local unit state
+    for unit in gestured.socket gestured.service; do
+        state=$(systemctl is-enabled "$unit" 2>&1)
+        [[ $state == enabled ]] || fail "$unit is $state" || return 1
+    done
+}
+started_by_boot() {
+    is_active gestured.socket || fail "gestured.socket is $(systemctl is-active gestured.socket)" || return 1
+    is_active gestured.service || { systemctl status gestured.service --no-pager; return 1; }
+    local status
+    status=$(gesturectl status --json) || fail "gesturectl status failed" || return 1
+    # Our own status request must be the first connection the daemon ever accepted.
+    [[ $status == *'"connections":1,'* || $status == *'"connections":1}'* ]] || fail "not the first connection: $status"
+}
+log "waiting for gestured.service (enabled by the package, started by boot)"
+wait_for 120 is_active gestured.service
+check "the package is installed and both units are enabled" installed_and_enabled
+check "boot started gestured.socket and gestured.service, before any client connected" started_by_boot
+
+# --- hardening, seen in the running process --------------------------------------------
+runs_as_dynamic_user() {
+    local pid uid name groups input access
+    pid=$(main_pid)
+    uid=$(status_field "$pid" Uid | awk '{print $1}')
+    ((uid >= 61184 && uid <= 65519)) || fail "uid $uid is outside the dynamic range 61184-65519" || return 1
+    name=$(getent passwd "$uid" | cut -d: -f1)
+    [[ $name == gestured-daemon ]] || fail "uid $uid is '$name', expected gestured-daemon" || return 1
+    [[ $(property gestured.service DynamicUser) == yes ]] || fail "DynamicUser is not yes" || return 1
+    groups=" $(status_field "$pid" Groups) "
+    input=$(getent group input | cut -d: -f3)
+    access=$(getent group gestured | cut -d: -f3)
+    [[ $groups == *" $input "* ]] || fail "groups [$groups] lack input ($input)" || return 1
+    [[ $groups != *" $access "* ]] || fail "the daemon is in the socket's access group" || return 1
+    echo "uid $uid ($name), groups$groups"
+}
+privileges_dropped() {
+    local pid field value
+    pid=$(main_pid)
+    for field in CapEff CapPrm CapBnd CapAmb; do
+        value=$(status_field "$pid" "$field")
+        [[ $value == 0000000000000000 ]] || fail "$field = $value" || return 1
+    done
+    [[ $(status_field "$pid" NoNewPrivs) == 1 ]] || fail "NoNewPrivs is not 1" || return 1
+    [[ $(status_field "$pid" Seccomp) == 2 ]] || fail "no seccomp filter (Seccomp: $(status_field "$pid" Seccomp))"
+}
+sandboxed() {
+    local pid options interfaces exposure
+    pid=$(main_pid)
+    options=$(awk '$5 == "/" { print $6 }' "/proc/$pid/mountinfo" | tail -n 1)
+    [[ $options == ro* ]] || fail "/ is mounted $options in the service's namespace" || return 1
+    # No IP at all: the socket families the manager enforces (by seccomp, Seccomp: 2 above).
+    local families
+    families=$(property gestured.service RestrictAddressFamilies)
+    [[ $families == "AF_UNIX AF_NETLINK" || $families == "AF_NETLINK AF_UNIX" ]] || fail "RestrictAddressFamilies: $families" || return 1
+    [[ $(property gestured.service IPAddressDeny) == *"0.0.0.0/0"* ]] || fail "IPAddressDeny: $(property gestured.service IPAddressDeny)" || return 1
+    ! nsenter -t "$pid" -m test -e /home/kiosk 2>/dev/null || fail "/home is visible to the service" || return 1
+    exposure=$(systemd-analyze security gestured.service 2>/dev/null | grep 'Overall exposure' | grep -o '[0-9][0-9]*\.[0-9]*' | head -n 1)
+    awk -v e="$exposure" 'BEGIN { exit !(e != "" && e + 0 < 2.0) }' || fail "systemd-analyze security: exposure '$exposure'" || return 1
+    echo "systemd-analyze security: $exposure"
+}
+useradd --create-home --groups gestured kiosk
+useradd --create-home stranger
+check "runs as the dynamic user gestured-daemon, with group input and no other" runs_as_dynamic_user
+check "no capabilities, no new privileges, a seccomp filter" privileges_dropped
+check "read-only system, no IP sockets, no /home; exposure below 2.0" sandboxed
+
+# --- who may connect ---------------------------------------------------------------------
+stranger_refused() {
+    local output
+    if output=$(runuser -u stranger -- gesturectl status 2>&1); then
+        fail "stranger got: $output"
+        return 1
+    fi
+    [[ $output == *"ermission denied"* ]] || fail "refused, but not for permission: $output" || return 1
+    echo "$output"
+}
+member_allowed() { runuser -u kiosk -- gesturectl ping | grep -qx pong; }
+check "a user outside the group gestured is refused" stranger_refused
+check "a member of the group gestured may connect" member_allowed
+
+# --- a touchscreen created after start ---------------------------------------------------
+evemu-device "$demo" > "$work/evemu-device.out" 2>&1 &
+evemu_pid=$!
+wait_for 30 grep -q /dev/input/event "$work/evemu-device.out"
+node=$(grep -o '/dev/input/event[0-9]*' "$work/evemu-device.out" | head -n 1)
+device_picked_up() {
+    [[ -n $node ]] || fail "evemu-device made no node: $(cat "$work/evemu-device.out")" || return 1
+    wait_for 30 has_device || fail "not in status: $(gesturectl status --json); $(ls -l "$node")"
+}
+journal_names_device() {
+    journal | grep "device added" | grep -q 'device="ELAN Touchscreen"' || { journal | tail -n 5; return 1; }
+    journal | grep "device added" | tail -n 1
+}
+check "a uinput touchscreen created after start is picked up (udev, group input)" device_picked_up
+check "journalctl -u gestured names the device, without -o verbose" journal_names_device
+
+# --- clients before activation, while running, after a restart ---------------------------
+stopped_socket_listens() {
+    ! is_active gestured.service || fail "the service is still active" || return 1
+    is_active gestured.socket || fail "gestured.socket is $(systemctl is-active gestured.socket)" || return 1
+    ! pgrep -x gestured >/dev/null || fail "a gestured process runs: $(pgrep -a -x gestured)"
+}
+both_received_demo() {
+    local before during kind
+    before=$(gesture_lines "$work/before.jsonl")
+    during=$(gesture_lines "$work/during.jsonl")
+    ((before > 100 && before == during)) || fail "before activation: $before gesture lines, while running: $during" || return 1
+    for kind in tap long-press drag swipe pinch; do
+        grep -q "\"gesture\":\"$kind\"" "$work/before.jsonl" || fail "no $kind among them" || return 1
+    done
+    echo "$before gesture lines each"
+}
+clients_told_goodbye() {
+    wait_for 20 gone "$before_pid" && wait_for 20 gone "$during_pid" || fail "a subscriber is still connected" || return 1
+    ends_with_goodbye "$work/before.jsonl" && ends_with_goodbye "$work/during.jsonl"
+}
+after_restart_received() {
+    local n
+    n=$(gesture_lines "$work/after.jsonl")
+    ((n > 100)) || fail "$n gesture lines"
+    echo "$n gesture lines"
+}
+systemctl stop gestured.service
+check "systemctl stop gestured.service: the socket still listens, nothing runs" stopped_socket_listens
+before_pid=$(subscribe before)
+check "a client's connection starts the service (socket activation)" wait_for 60 is_active gestured.service
+wait_for 30 has_hello "$work/before.jsonl"
+wait_for 30 has_device
+during_pid=$(subscribe during)
+wait_for 30 has_hello "$work/during.jsonl"
+play_demo
+check "members connected before activation and while running receive the demo's gestures" both_received_demo
+log "the demo through the kernel gave $(gesture_lines "$work/before.jsonl") gesture lines; gestured replay gives $(gestured replay "$demo" | grep -c '"type":"gesture"')"
+systemctl restart gestured.service
+check "systemctl restart: connected clients get their goodbye" clients_told_goodbye
+wait_for 30 has_device
+after_pid=$(subscribe after)
+wait_for 30 has_hello "$work/after.jsonl"
+play_demo
+check "a member connecting after the restart receives gestures" after_restart_received
+kill "$after_pid" 2>/dev/null
+
+# --- reload --------------------------------------------------------------------------------
+reload_kept_old() {
+    local pid=$1 line
+    wait_for 30 journal_has "reload failed" || { journal | tail -n 5; return 1; }
+    line=$(journal | grep "reload failed" | tail -n 1)
+    [[ $line == *gestured.toml:* ]] || fail "the journal line lacks the file:line reason: $line" || return 1
+    is_active gestured.service && [[ $(main_pid) == "$pid" ]] || fail "the service did not survive the reload" || return 1
+    member_allowed || fail "no pong after the failed reload" || return 1
+    echo "$line"
+}
+pid=$(main_pid)
+cp /etc/gestured/gestured.toml "$work/config.good"
+printf '\n[daemon]\nclient-queue = "lots"\n' >> /etc/gestured/gestured.toml
+systemctl reload gestured.service
+check "systemctl reload with a broken configuration keeps the old one and says why" reload_kept_old "$pid"
+cp "$work/config.good" /etc/gestured/gestured.toml
+systemctl reload gestured.service
+check "systemctl reload with a good configuration applies it" wait_for 30 journal_has "configuration reloaded"
+
+# --- watchdog --------------------------------------------------------------------------------
+restarted_after_watchdog() {
+    local pid=$1 restarts=$2
+    restarted() { local now; now=$(main_pid); [[ $now != 0 && $now != "$pid" ]] && is_active gestured.service; }
+    wait_for 120 restarted || fail "MainPID $(main_pid), $(systemctl is-active gestured.service)" || return 1
+    journal_has "Watchdog timeout" || fail "no watchdog timeout in the journal" || return 1
+    (($(property gestured.service NRestarts) > restarts)) || fail "NRestarts did not grow"
+}
+reconnects() { wait_for 30 has_device && member_allowed; }
+pid=$(main_pid)
+restarts=$(property gestured.service NRestarts)
+log "SIGSTOP to gestured ($pid): WatchdogSec=30 must kill it and Restart= start it again"
+kill -STOP "$pid"
+check "a hung daemon is killed by the watchdog and restarted" restarted_after_watchdog "$pid" "$restarts"
+check "clients reconnect after the watchdog's restart" reconnects
+
+# --- stop ------------------------------------------------------------------------------------
+stop_said_goodbye() {
+    wait_for 20 gone "$stop_pid" || fail "still connected" || return 1
+    ends_with_goodbye "$work/stop.jsonl"
+}
+journal_says_why_stopped() { journal | grep "stopping on signal" | tail -n 1 | grep -q "signal=15" || { journal | tail -n 5; return 1; }; }
+stop_pid=$(subscribe stop)
+wait_for 30 has_hello "$work/stop.jsonl"
+systemctl stop gestured.service
+check "systemctl stop sends clients their goodbye" stop_said_goodbye
+check "the journal's message says why it stopped" journal_says_why_stopped
+
+# --- removal ---------------------------------------------------------------------------------
+removed() {
+    tail -n 3 "$work/dpkg-r.out"
+    ! pgrep -x gestured >/dev/null || fail "gestured still runs" || return 1
+    local unit
+    for unit in gestured.socket gestured.service; do
+        ! is_active "$unit" || fail "$unit is still active" || return 1
+    done
+    [[ ! -e /run/gestured/gestured.sock ]] || fail "the socket file is left" || return 1
+    [[ ! -e /lib/systemd/system/gestured.service && ! -e /usr/bin/gestured ]] || fail "files are left" || return 1
+    [[ -f /etc/gestured/gestured.toml ]] || fail "the configuration went with dpkg -r (it is a conffile)"
+}
+purged() {
+    tail -n 3 "$1"
+    local left
+    left=$(find /etc /lib/systemd /usr/lib/systemd /usr/lib/sysusers.d /var/lib/systemd /run -name '*gestured*' 2>/dev/null)
+    [[ -z $left ]] || fail "left behind: $left" || return 1
+    ! getent group gestured >/dev/null || fail "the group gestured is left" || return 1
+    [[ $(dpkg-query -W -f='${Status}' gestured 2>/dev/null) != *installed* || $(dpkg-query -W -f='${Status}' gestured) == *not-installed* ]] \
+        || fail "dpkg: $(dpkg-query -W -f='${Status}' gestured)" || return 1
+    ! pgrep -x gestured >/dev/null || fail "gestured still runs" || return 1
+    local units
+    units=$(systemctl list-units --all --no-legend 'gestured*')
+    [[ -z $units ]] || fail "units still loaded: $units"
+}
+live_install_runs() {
+    tail -n 3 "$work/dpkg-i.out"
+    wait_for 60 is_active gestured.service || fail "gestured.service is $(systemctl is-active gestured.service)" || return 1
+    is_active gestured.socket && gesturectl ping | grep -qx pong
+}
+kill "$evemu_pid" 2>/dev/null
+systemctl start gestured.socket
+dpkg -r gestured > "$work/dpkg-r.out" 2>&1
+check "dpkg -r stops everything and removes the program; the configuration stays" removed
+dpkg -P gestured > "$work/dpkg-p.out" 2>&1
+check "dpkg -P leaves nothing running and nothing behind" purged "$work/dpkg-p.out"
+dpkg -i "$deb" > "$work/dpkg-i.out" 2>&1
+check "dpkg -i on the running system starts the socket and the service" live_install_runs
+dpkg -P gestured > "$work/dpkg-p2.out" 2>&1
+check "dpkg -P after a live install leaves nothing running and nothing behind" purged "$work/dpkg-p2.out"
+
+echo "$passed passed, $failed failed ($((SECONDS - started)) s)"
+if ((failed > 0)); then
+    echo "--- journalctl -u gestured.service -u gestured.socket, last 40 lines ---"
+    journalctl -u gestured.service -u gestured.socket -o short-monotonic --no-pager | tail -n 40
+    exit 1
+fi
