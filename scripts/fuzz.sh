@@ -13,6 +13,10 @@
 #   HARNESS       fuzz-config fuzz-reload fuzz-request fuzz-evemu fuzz-evtest
 #                 fuzz-getevent fuzz-libinput-record fuzz-engine (default: all)
 #
+# Open findings (Fuzz/Findings/HARNESS/: minimized inputs of bugs found and not fixed yet)
+# are replayed first, each said to still fail or to pass now; their violations (the
+# `known` file) are then set aside (FUZZ_KNOWN) so that fuzzing looks for other problems.
+#
 # Seeds: config/*.toml and the TOML examples of docs/configuration.md (fuzz-config,
 # fuzz-reload); the JSON lines of docs/protocol.md (fuzz-request); every recording of the
 # shared corpus ($GESTURED_CORPUS, else ../shared/corpus) and demo/ (the readers), and the
@@ -85,6 +89,23 @@ max_len_for() {
     esac
 }
 
+# libFuzzer, not the Swift runtime's backtracer, must catch a trap: it saves the input.
+export SWIFT_BACKTRACE=enable=no
+findings_dir="$root/Fuzz/Findings"
+known_for() {  # the violations set aside for a harness, joined with |
+    [[ -f "$findings_dir/$1/known" ]] && paste -sd '|' "$findings_dir/$1/known" || true
+}
+for harness in "${harnesses[@]}"; do
+    for file in "$findings_dir/$harness"/*; do
+        [[ -f "$file" && "$(basename "$file")" != known ]] || continue
+        if "$bin/$harness" "$file" >/dev/null 2>&1; then
+            echo "open finding $harness/$(basename "$file"): passes now (fixed? remove it from Fuzz/Findings)"
+        else
+            echo "open finding $harness/$(basename "$file"): still fails (set aside: $(known_for "$harness"))"
+        fi
+    done
+done
+
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo "swift:   $(swift --version 2>&1 | head -1)"
 echo "limits:  $runs inputs or $seconds s per harness, inputs up to 16 KiB (requests 8 KiB, event streams 4 KiB), 10 s and 2 GiB per input"
@@ -96,7 +117,7 @@ for harness in "${harnesses[@]}"; do
     before=$(find "$work/findings" -name "$harness-*" | wc -l)
     started=$(date +%s)
     status=0
-    "$bin/$harness" -runs="$runs" -max_total_time="$seconds" -max_len="$(max_len_for "$harness")" \
+    FUZZ_KNOWN="$(known_for "$harness")" "$bin/$harness" -runs="$runs" -max_total_time="$seconds" -max_len="$(max_len_for "$harness")" \
         -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/findings/$harness-" \
         "$work/corpus/$harness" "$(seeds_for "$harness")" >"$work/logs/$harness.log" 2>&1 || status=$?
     elapsed=$(( $(date +%s) - started ))

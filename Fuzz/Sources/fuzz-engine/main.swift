@@ -8,9 +8,10 @@ import Glibc
 // Raw evdev event streams into the contact tracker and the gesture engine, on a device and
 // a configuration (random nested regions, thresholds, geometry) decoded from the input:
 //
-//   header (72 bytes): device shape, axis ranges and resolution, rotation, calibration,
+//   header (80 bytes): device shape, axis ranges and resolution, rotation, calibration,
 //                      physical size, enabled gestures, thresholds, base time, up to 7
-//                      regions each nested in an earlier one (or the screen)
+//                      regions each nested in an earlier one (or the screen), with their
+//                      composition (fall-through, simultaneous, high-priority kinds)
 //   then 9-byte events: time delta (Int16, × 50 µs, negative: backwards), type (UInt8),
 //                       code (UInt16), value (Int32), little-endian
 //
@@ -20,7 +21,7 @@ import Glibc
 // `fuzz-engine --export-seeds DIR RECORDING…` writes recordings in this format (the
 // header describing the recording's own device), to seed the fuzzer with real input.
 
-let headerSize = 72
+let headerSize = 80
 let eventSize = 9
 
 struct Scenario {
@@ -83,6 +84,7 @@ struct Scenario {
         for index in 0..<7 {
             let parent = reader.integer(UInt8.self)
             let (x, y, w, h) = (reader.fraction(), reader.fraction(), reader.fraction(), reader.fraction())
+            let composition = reader.integer(UInt8.self)
             guard index < regionCount else { continue }
             // Inside an earlier region (nesting) or the whole screen.
             let outer = parent % 2 == 0 || rects.isEmpty ? Rect(x: 0, y: 0, width: 1, height: 1) : rects[Int(parent / 2) % rects.count]
@@ -92,25 +94,43 @@ struct Scenario {
             var settings = defaults
             settings.tap.exclusive = parent & 0x40 != 0
             if parent & 0x20 != 0 { settings.enabled = [.tap, .press] }
-            regions.append(Region(name: "r\(index)", rect: rect, settings: settings))
+            func kinds(_ bits: UInt8, _ choices: [GestureKind]) -> Set<GestureKind> {
+                Set(choices.enumerated().filter { bits & (1 << $0.offset) != 0 }.map(\.element))
+            }
+            regions.append(Region(name: "r\(index)", rect: rect, settings: settings, fallThrough: composition & 1 == 0,
+                                  simultaneous: kinds(composition >> 1, [.drag, .pinch, .tap]),
+                                  highPriority: kinds(composition >> 4, [.drag, .longPress, .swipe, .rotate])))
         }
         engine = EngineConfiguration(defaults: defaults, regions: regions)
     }
+}
+
+/// `FUZZ_TRACE=1 fuzz-engine FILE` prints the scenario, the events and the gestures of one
+/// input (a finding) to standard error.
+let tracing = getenv("FUZZ_TRACE") != nil
+
+func trace(_ text: @autoclosure () -> String) {
+    if tracing { traceLine(text()) }
 }
 
 func run(_ input: UnsafeRawBufferPointer) {
     var reader = ByteReader(input)
     let scenario = Scenario(&reader)
     precondition(reader.offset <= headerSize, "the header holds every scenario field")
+    trace("device: \(scenario.device)\ngeometry: \(scenario.geometry)\nbase time: \(scenario.baseTime)")
+    trace("defaults: \(scenario.engine.defaults)")
+    for region in scenario.engine.regions { trace("region: \(region)") }
     reader = ByteReader(UnsafeRawBufferPointer(rebasing: input[min(input.count, headerSize)...]))
     var pipeline = DevicePipeline(device: scenario.device, geometry: scenario.geometry, configuration: scenario.engine)
-    var sink = CheckedSink()
+    if tracing { pipeline.transitionLog = { trace("  transition: \($0)") } }
+    var sink = CheckedSink(scenario.engine, trace: tracing)
     var time = scenario.baseTime
     var latest: UInt64 = 0
     while reader.remaining >= eventSize {
         time &+= UInt64(bitPattern: Int64(reader.integer(Int16.self)) * 50)
         let event = InputEvent(time: time, type: UInt16(reader.integer(UInt8.self)), code: reader.integer(UInt16.self),
                                value: reader.integer(Int32.self))
+        trace("event: \(event)")
         if let deadline = pipeline.nextDeadline, deadline <= event.time {
             pipeline.advance(to: event.time, into: &sink)
         }
