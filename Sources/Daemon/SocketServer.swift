@@ -408,8 +408,10 @@ public final class SocketServer {
     }
 
     private func reply(_ line: [UInt8], to client: Client) {
-        let overBudget = bufferedBytes > settings.queueMemory && client.bufferedBytes >= fairShare
-        if client.pendingOutput > SocketServer.maxPendingReplyBytes || (overBudget && client.pendingOutput > 0) {
+        // Past the memory budget, a client that does not read (its socket is full) and holds
+        // more than its share gets no more replies queued: it is closed.
+        let overBudget = bufferedBytes > settings.queueMemory && client.bufferedBytes >= fairShare && client.blocked
+        if client.pendingOutput > SocketServer.maxPendingReplyBytes || overBudget {
             log.log(.notice, "closing client: replies unread", client.metadata())
             close(client, farewell: nil)
             return
