@@ -163,6 +163,17 @@ public final class SocketServer {
                     return
                 }
             case .disconnect:
+                // Irreversible: one more try at the socket first (a client that reads,
+                // only slower than a burst, may have made room since it said it was full).
+                if client.blocked {
+                    client.blocked = false
+                    flush(client)
+                    if client.closed { return }
+                    if !isFull(client) {
+                        enqueue(event, to: client)
+                        return
+                    }
+                }
                 counters.slowDisconnects += 1
                 log.log(.notice, "disconnecting slow client", client.metadata(["queued": "\(client.queue.count)"]))
                 close(client, farewell: ControlMessage.goodbye(reason: "too slow: \(client.queue.count) events unread"))
