@@ -88,6 +88,33 @@ struct PressBracketTests {
         #expect(GestureStreamValidator.violations(in: ended).map(\.message) == ["press ended before the long-press of its touch"])
     }
 
+    /// Found by the engine fuzzer: a long press that has begun goes on after its finger
+    /// leaves a small region (whose press is cancelled for it), and the touch is cancelled
+    /// at that same moment. The long press ends after the press, rightly: the press was
+    /// released by the leaving, not cancelled with the touch.
+    @Test func aLongPressOutlivesThePressOfARegionItsFingerLeft() {
+        var corner = Region(name: "corner", rect: Rect(x: 0.4, y: 0.4, width: 0.05, height: 0.05))
+        corner.settings = GestureSettings()
+        var h = GestureHarness(EngineConfiguration(regions: [corner]))
+        h.frame(0, .down(1, 0.425, 0.425))
+        h.advance(to: 600)
+        h.frame(700, .move(1, 0.6, 0.6))
+        h.cancelAll(at: 700)
+        #expect(h.summary.filter { !$0.hasSuffix(".changed") }
+            == ["press.began", "long-press.began", "press.cancelled", "long-press.cancelled"])
+        #expect(h.events(.press).last?.pressCancellation == .released)
+        #expect(GestureStreamValidator.violations(in: h.events).isEmpty)
+        // Without the leaving, the same cancellation ends the long press first and the press
+        // last, as a cancelled touch must.
+        var held = GestureHarness(EngineConfiguration(regions: [corner]))
+        held.frame(0, .down(1, 0.425, 0.425))
+        held.advance(to: 600)
+        held.cancelAll(at: 700)
+        #expect(held.summary == ["press.began", "long-press.began", "long-press.cancelled", "press.cancelled"])
+        #expect(held.events(.press).last?.pressCancellation == .touchCancelled)
+        #expect(GestureStreamValidator.violations(in: held.events).isEmpty)
+    }
+
     @Test func validatorAcceptsAPressLeftBehindByAnEnclosingRegionsDrag() {
         // The button's press is cancelled when the page's drag takes the touch; the drag goes on.
         let events = [

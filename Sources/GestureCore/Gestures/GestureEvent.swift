@@ -76,6 +76,17 @@ public enum GestureDetails: Sendable, Hashable {
     case rotate(degrees: Double)
 }
 
+/// Why a press was cancelled. Not on the wire; for checkers (`GestureStreamValidator`).
+public enum PressCancellation: Sendable, Hashable {
+    /// The touch itself was cancelled (palm, `SYN_DROPPED`, device removed, daemon
+    /// stopping): every gesture it carried was cancelled before the press.
+    case touchCancelled
+    /// The touch goes on without this press (it left the region, or a gesture of an
+    /// enclosing region won it): gestures that go on, such as a long press that has begun,
+    /// outlive the press and end later.
+    case released
+}
+
 /// One gesture event as the engine emits it. The wire adds `type`, `seq` and `device`.
 public struct GestureEvent: Sendable, Hashable {
     public var kind: GestureKind
@@ -99,9 +110,11 @@ public struct GestureEvent: Sendable, Hashable {
     /// sequence's touch). The gestures of one touch share it across regions. Not on the wire;
     /// for checkers (`GestureStreamValidator`) and tests. 0 when unknown.
     public var touch: UInt32
+    /// On a press's `cancelled`: why. Not on the wire; nil for every other event.
+    public var pressCancellation: PressCancellation?
 
     public init(kind: GestureKind, phase: GesturePhase, id: UInt64, time: UInt64, region: String?, fingers: Int, location: Point,
-                details: GestureDetails = .none, regionRect: Rect? = nil, touch: UInt32 = 0) {
+                details: GestureDetails = .none, regionRect: Rect? = nil, touch: UInt32 = 0, pressCancellation: PressCancellation? = nil) {
         self.kind = kind
         self.phase = phase
         self.id = id
@@ -112,6 +125,7 @@ public struct GestureEvent: Sendable, Hashable {
         self.details = details
         self.regionRect = regionRect
         self.touch = touch
+        self.pressCancellation = pressCancellation
     }
 
     /// `location` in the region's own space (SwiftUI's `.local`): 0…1 across the region's

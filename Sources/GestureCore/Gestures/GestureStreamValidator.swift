@@ -118,7 +118,9 @@ public struct GestureStreamValidator {
             }
         case (.press, .cancelled):
             openPresses[event.region] = nil
-            cancelledPresses[key] = event.time
+            // Only a cancelled touch brackets: a press released while its touch goes on
+            // (it left the region) is outlived by the gestures that go on.
+            if event.pressCancellation != .released { cancelledPresses[key] = event.time }
         case (.press, .changed):
             break
         case (.longPress, .began), (.drag, .began), (.pinch, .began), (.rotate, .began):

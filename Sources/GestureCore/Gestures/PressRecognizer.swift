@@ -13,7 +13,7 @@ struct PressRecognizer {
         case pressing(id: UInt64)
         /// Over (`phase` ended or cancelled) and reported at the next `flush`. Afterwards
         /// `idle` when the sequence is over too, else `done`.
-        case closing(id: UInt64, phase: GesturePhase, time: UInt64, location: Point, fingers: Int, sequenceOver: Bool)
+        case closing(id: UInt64, phase: GesturePhase, cancellation: PressCancellation?, time: UInt64, location: Point, fingers: Int, sequenceOver: Bool)
         /// This sequence's press is over; waits for the last lift.
         case done
     }
@@ -52,11 +52,11 @@ struct PressRecognizer {
 
     /// The primary touch left the region, an enclosing region's gesture won the touch, or
     /// the sequence was cancelled.
-    mutating func cancel(time: UInt64, location: Point, fingers: Int, _ reason: StaticString, reporter: Reporter) {
+    mutating func cancel(time: UInt64, location: Point, fingers: Int, _ reason: StaticString, _ cancellation: PressCancellation, reporter: Reporter) {
         switch state {
         case .pressing(let id):
             let old = state
-            state = .closing(id: id, phase: .cancelled, time: time, location: location, fingers: fingers, sequenceOver: false)
+            state = .closing(id: id, phase: .cancelled, cancellation: cancellation, time: time, location: location, fingers: fingers, sequenceOver: false)
             reporter.transition("press", old, reason, state)
         case .idle, .closing, .done:
             break
@@ -67,9 +67,9 @@ struct PressRecognizer {
         let old = state
         switch state {
         case .pressing(let id):
-            state = .closing(id: id, phase: .ended, time: time, location: location, fingers: fingers, sequenceOver: true)
-        case .closing(let id, let phase, let time, let location, let fingers, _):
-            state = .closing(id: id, phase: phase, time: time, location: location, fingers: fingers, sequenceOver: true)
+            state = .closing(id: id, phase: .ended, cancellation: nil, time: time, location: location, fingers: fingers, sequenceOver: true)
+        case .closing(let id, let phase, let cancellation, let time, let location, let fingers, _):
+            state = .closing(id: id, phase: phase, cancellation: cancellation, time: time, location: location, fingers: fingers, sequenceOver: true)
         case .idle, .done:
             state = .idle
         }
@@ -79,8 +79,8 @@ struct PressRecognizer {
     /// Reports a press that ended or was cancelled in this step (after every other gesture).
     mutating func flush<S: GestureSink>(reporter: Reporter, sink: inout S) {
         switch state {
-        case .closing(let id, let phase, let time, let location, let fingers, let sequenceOver):
-            reporter.emit(.press, phase, id: id, time: time, fingers: fingers, location: location, into: &sink)
+        case .closing(let id, let phase, let cancellation, let time, let location, let fingers, let sequenceOver):
+            reporter.emit(.press, phase, id: id, time: time, fingers: fingers, location: location, pressCancellation: cancellation, into: &sink)
             state = sequenceOver ? .idle : .done
         case .idle, .pressing, .done:
             break
@@ -91,8 +91,8 @@ struct PressRecognizer {
     /// reported is kept for the next `flush`.
     mutating func reset() {
         switch state {
-        case .closing(let id, let phase, let time, let location, let fingers, _):
-            state = .closing(id: id, phase: phase, time: time, location: location, fingers: fingers, sequenceOver: true)
+        case .closing(let id, let phase, let cancellation, let time, let location, let fingers, _):
+            state = .closing(id: id, phase: phase, cancellation: cancellation, time: time, location: location, fingers: fingers, sequenceOver: true)
         case .idle, .pressing, .done:
             state = .idle
         }

@@ -363,7 +363,7 @@ struct RegionRecognizers {
             settle(arena.reject(member), "other-region-won", at: moment, claims: &claims, sink: &sink)
         }
         if claim.region > index && !holdsTouch {
-            press.cancel(time: time, location: moment.location, fingers: moment.fingers, "enclosing-region-won", reporter: reporter)
+            press.cancel(time: time, location: moment.location, fingers: moment.fingers, "enclosing-region-won", .released, reporter: reporter)
         }
     }
 
@@ -489,7 +489,7 @@ struct RegionRecognizers {
         drag.cancel(time: time, fingers: fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
         pinch.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
         rotate.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
-        press.cancel(time: time, location: location, fingers: fingers, "cancel", reporter: reporter)
+        press.cancel(time: time, location: location, fingers: fingers, "cancel", .touchCancelled, reporter: reporter)
         cancelRequested = false
         let old = sequence
         sequence = .ignored
@@ -521,7 +521,7 @@ struct RegionRecognizers {
         // long press of this region any more (its other gestures go on).
         if fingersInside && motion.allOutside {
             fingersInside = false
-            press.cancel(time: time, location: motion.centroid, fingers: motion.fingers, "left-region", reporter: reporter)
+            press.cancel(time: time, location: motion.centroid, fingers: motion.fingers, "left-region", .released, reporter: reporter)
             rejectTapAndLongPress("left-region", at: moment, claims: &claims, sink: &sink)
         }
 

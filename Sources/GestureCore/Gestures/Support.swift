@@ -151,10 +151,11 @@ struct Reporter {
 
     func emit<S: GestureSink>(
         _ kind: GestureKind, _ phase: GesturePhase, id: UInt64, time: UInt64,
-        fingers: Int, location: Point, details: GestureDetails = .none, into sink: inout S
+        fingers: Int, location: Point, details: GestureDetails = .none, pressCancellation: PressCancellation? = nil, into sink: inout S
     ) {
         guard reported.contains(kind) else { return }
-        sink.emit(GestureEvent(kind: kind, phase: phase, id: id, time: time, region: region, fingers: fingers, location: location, details: details, regionRect: rect, touch: touch))
+        sink.emit(GestureEvent(kind: kind, phase: phase, id: id, time: time, region: region, fingers: fingers, location: location, details: details,
+                               regionRect: rect, touch: touch, pressCancellation: pressCancellation))
     }
 
     /// Logs "region recognizer: old → input → new"; builds no string when nobody listens.
