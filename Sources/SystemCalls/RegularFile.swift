@@ -1,8 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemPackage
 
 /// Why a file could not be read, in words for the operator ("no such file", "is a FIFO
 /// (named pipe), not a recording", "is 2 MiB; the limit is 1 MiB").
@@ -19,34 +16,45 @@ public enum RegularFile {
     /// The bytes of the file at `path`, at most `limit` of them. `kind` names what the file
     /// should be in messages ("file", "recording").
     public static func read(path: String, limit: Int, kind: String = "file") throws(FileReadError) -> [UInt8] {
-        // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileReadError(message: describe(errno: errno)) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileReadError(message: describe(errno: errno)) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw FileReadError(message: "is a directory, not a \(kind)")
-        case S_IFIFO: throw FileReadError(message: "is a FIFO (named pipe), not a \(kind)")
-        case S_IFSOCK: throw FileReadError(message: "is a socket, not a \(kind)")
-        case S_IFCHR, S_IFBLK: throw FileReadError(message: "is a device, not a \(kind)")
+        // nonBlocking: opening a FIFO must not wait for a writer; it is refused below.
+        // O_NOCTTY: a terminal opened by mistake must not become the daemon's.
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(
+                path, .readOnly, options: [.nonBlocking, .closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+        } catch {
+            throw FileReadError(message: describe(error as? Errno ?? .ioError))
+        }
+        defer { try? fd.close() }
+        let info: Stat
+        do {
+            info = try fd.stat()
+        } catch {
+            throw FileReadError(message: describe(error))
+        }
+        switch info.type {
+        case .regular: break
+        case .directory: throw FileReadError(message: "is a directory, not a \(kind)")
+        case .fifo: throw FileReadError(message: "is a FIFO (named pipe), not a \(kind)")
+        case .socket: throw FileReadError(message: "is a socket, not a \(kind)")
+        case .characterSpecial, .blockSpecial: throw FileReadError(message: "is a device, not a \(kind)")
         default: throw FileReadError(message: "is not a regular file")
         }
-        if info.st_size > limit {
-            throw FileReadError(message: tooLarge(Int(info.st_size), limit: limit))
+        if info.size > limit {
+            throw FileReadError(message: tooLarge(Int(info.size), limit: limit))
         }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var bytes = [UInt8](repeating: 0, count: Int(info.size) + 1)
         var count = 0
         while true {
             if count == bytes.count {
                 guard count <= limit else { throw FileReadError(message: tooLarge(count, limit: limit)) }
                 bytes.append(contentsOf: repeatElement(0, count: min(max(count, 4096), limit + 1 - count)))
             }
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw FileReadError(message: describe(errno: errno))
+            let got: Int
+            do {
+                got = try bytes.withUnsafeMutableBytes { try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
+            } catch {
+                throw FileReadError(message: describe(error as? Errno ?? .ioError))
             }
             if got == 0 { break }
             count += got
@@ -67,15 +75,15 @@ public enum RegularFile {
         "is larger than the limit of \(size(limit)) (\(count) bytes or more)"
     }
 
-    private static func describe(errno code: Int32) -> String {
-        switch code {
-        case ENOENT: "no such file"
-        case ELOOP: "too many levels of symbolic links (a symlink loop?)"
-        case EACCES, EPERM: "permission denied"
-        case ENOTDIR: "a component of the path is not a directory"
-        case ENAMETOOLONG: "the path is too long"
-        case EISDIR: "is a directory"
-        default: String(cString: strerror(code)).lowercased()
+    private static func describe(_ errno: Errno) -> String {
+        switch errno {
+        case .noSuchFileOrDirectory: "no such file"
+        case .tooManySymbolicLinkLevels: "too many levels of symbolic links (a symlink loop?)"
+        case .permissionDenied, .notPermitted: "permission denied"
+        case .notDirectory: "a component of the path is not a directory"
+        case .fileNameTooLong: "the path is too long"
+        case .isDirectory: "is a directory"
+        default: errno.description.lowercased()
         }
     }
 }

@@ -1,53 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
-/// A failed system or library call: the `errno` it reported, the call's name, and the path
-/// it worked on when there is one. The one error type every wrapper in this target throws.
-public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The `errno` value (positive), already converted from libevdev's / sd-*'s `-errno`.
-    public var errno: Int32
-    /// The call that failed, e.g. `open`, `libevdev_new_from_fd`.
-    public var call: String
-    /// The file the call worked on, if any.
-    public var path: String?
-
-    public init(errno: Int32, call: String, path: String? = nil) {
-        self.errno = errno
-        self.call = call
-        self.path = path
-    }
-
-    /// The C library's text for `errno`, e.g. "Permission denied".
-    public var reason: String { String(cString: strerror(errno)) }
-
-    /// What an operator can do about it, when there is a well-known remedy.
-    public var hint: String? {
-        switch (errno, path) {
-        case (EACCES, let path?) where path.hasPrefix("/dev/input"),
-             (EPERM, let path?) where path.hasPrefix("/dev/input"):
-            return "add the user to group `input` (or run the service with SupplementaryGroups=input)"
-        case (ENOENT, "/dev/uinput"?):
-            return "this kernel has no uinput"
-        case (EACCES, "/dev/uinput"?):
-            return "run as root or grant access to /dev/uinput"
-        case (ENOTTY, _) where call.hasPrefix("libevdev_new"),
-             (EINVAL, _) where call.hasPrefix("libevdev_new"):
-            return "not an evdev device"
-        default:
-            return nil
-        }
-    }
-
-    public var description: String {
-        var text = path.map { "\($0): \(reason)" } ?? "\(call): \(reason)"
-        if let hint { text += " — \(hint)" }
-        if path != nil { text += " (\(call))" }
-        return text
-    }
-}
+import SystemPackage
 
 /// The result of a non-blocking call: it did something, or it would have had to wait.
 public enum IOResult<Value> {
@@ -57,9 +9,11 @@ public enum IOResult<Value> {
 
 extension IOResult: Equatable where Value: Equatable {}
 
-/// The one place errno is interpreted (swift-system / NIO `System.swift` style): every
-/// wrapper retries `EINTR`, reports `EAGAIN`/`EWOULDBLOCK` as `.wouldBlock`, and throws any
-/// other failure as a `SystemError`.
+/// The one place errno is interpreted for the calls swift-system does not wrap (sockets,
+/// inotify, ioctl, the `*at` family, and the `-errno` results of libevdev and sd-*): every
+/// wrapper retries `EINTR`, reports `EAGAIN`/`EWOULDBLOCK` as `.wouldBlock` (a value, so a
+/// drained socket costs no thrown error), and throws any other failure as a `SystemError`.
+/// Calls swift-system does wrap go through `adopting`, which names them in the error.
 public enum SystemCall {
     /// Runs a POSIX call that returns -1 and sets `errno` on failure.
     @inline(__always)
@@ -85,7 +39,7 @@ public enum SystemCall {
     ) throws(SystemError) -> T {
         switch try posix(call, path: path, body) {
         case .processed(let value): return value
-        case .wouldBlock: throw SystemError(errno: EAGAIN, call: call, path: path)
+        case .wouldBlock: throw SystemError(.resourceTemporarilyUnavailable, call: call, path: path)
         }
     }
 
@@ -96,7 +50,18 @@ public enum SystemCall {
     ) throws(SystemError) -> Int32 {
         switch try negatedErrno(call, path: path, body) {
         case .processed(let value): return value
-        case .wouldBlock: throw SystemError(errno: EAGAIN, call: call, path: path)
+        case .wouldBlock: throw SystemError(.resourceTemporarilyUnavailable, call: call, path: path)
+        }
+    }
+
+    /// Runs a swift-system call (which retries `EINTR` itself) and names it in the error.
+    /// swift-system throws only `Errno`; anything else would be reported as `EIO`.
+    @inline(__always) @discardableResult
+    public static func adopting<T>(_ call: String, path: String? = nil, _ body: () throws -> T) throws(SystemError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw SystemError(error as? Errno ?? .ioError, call: call, path: path)
         }
     }
 
@@ -111,7 +76,7 @@ public enum SystemCall {
             switch code {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            default: throw SystemError(errno: code, call: call, path: path)
+            default: throw SystemError(Errno(rawValue: code), call: call, path: path)
             }
         }
     }
