@@ -1,12 +1,8 @@
 import CSystemd
-import EvdevInput
 import GestureCore
-import Logging
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Logging
+import SystemCalls
 
 /// The live daemon: one `EventLoop` carrying the socket server, the input sources and
 /// their deadlines, signals (SIGTERM/SIGINT stop, SIGHUP reloads), the watchdog and
@@ -35,7 +31,7 @@ public final class Daemon {
     private final class Attached {
         let source: InputSource
         var watch: IOWatch?
-        var timer: Timer?
+        var timer: LoopTimer?
         init(_ source: InputSource) { self.source = source }
     }
 
@@ -49,7 +45,7 @@ public final class Daemon {
         self.logger = logger
         server = try SocketServer(loop: loop, listener: listener, settings: configuration.daemon, version: version, logger: logger)
         statusTask = try loop.deferredTask { [unowned self] in publishStatus() }
-        server.clientsChanged = { [unowned self] in statusTask?.schedule() }
+        server.clientsChanged = { [unowned self] in scheduleStatus() }
     }
 
     // MARK: Sources
@@ -58,7 +54,7 @@ public final class Daemon {
     public func add(_ source: InputSource) throws(SystemError) {
         let attached = Attached(source)
         if let fd = source.fileDescriptor {
-            attached.watch = try loop.watch(fd: fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned attached] _ in
+            attached.watch = try loop.watch(fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned attached] _ in
                 service(attached) { $0.readAvailable(now: loop.now, into: &$1) }
             }
         }
@@ -68,8 +64,8 @@ public final class Daemon {
         sources[ObjectIdentifier(source)] = attached
         server.deviceAdded(source.device, time: loop.now)
         logger.info("device added", metadata: ["device": "\(source.device.name)", "kind": "\(source.device.kind.rawValue)"])
-        attached.timer?.schedule(at: source.nextDeadline)
-        statusTask?.schedule()
+        scheduleStatus()
+        rearm(attached)
     }
 
     /// Stops reading a device: its gestures in flight are cancelled, clients are told.
@@ -81,7 +77,7 @@ public final class Daemon {
         source.close(now: loop.now, into: &sink)
         server.deviceRemoved(source.device, time: loop.now)
         logger.info("device removed", metadata: ["device": "\(source.device.name)", "reason": "\(reason)"])
-        statusTask?.schedule()
+        scheduleStatus()
         sourceRemoved?(source)
     }
 
@@ -96,9 +92,21 @@ public final class Daemon {
         var sink = sink(for: attached.source)
         switch body(attached.source, &sink) {
         case .active:
-            attached.timer?.schedule(at: attached.source.nextDeadline)
+            rearm(attached)
         case .finished(let reason):
             remove(attached.source, reason: reason)
+        }
+    }
+
+    /// Arms the source's timer for its next deadline. A source whose deadlines cannot be
+    /// kept (sd-event refused the timer) is removed, its gestures cancelled, rather than
+    /// left with gestures that would never end.
+    private func rearm(_ attached: Attached) {
+        do {
+            try attached.timer?.schedule(at: attached.source.nextDeadline)
+        } catch {
+            logger.error("cannot arm the device's timer", metadata: ["device": "\(attached.source.device.name)", "error": "\(error)"])
+            remove(attached.source, reason: "cannot arm its timer: \(error)")
         }
     }
 
@@ -166,6 +174,15 @@ public final class Daemon {
         let devices = sources.count
         let clients = server.clientCount
         return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s")"
+    }
+
+    /// Publishes the status line before the loop next waits.
+    private func scheduleStatus() {
+        do {
+            try statusTask?.schedule()
+        } catch {
+            logger.warning("cannot schedule the status update", metadata: ["error": "\(error)"])
+        }
     }
 
     private func publishStatus() {

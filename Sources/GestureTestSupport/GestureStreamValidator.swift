@@ -1,3 +1,5 @@
+import GestureCore
+
 /// Checks a stream of gesture events against the protocol's guarantees, for tests, the
 /// replay corpus run and the end-to-end driver:
 /// - `id`s: a new id starts with `began` (continuous) or is a single `ended` (discrete);

@@ -26,6 +26,7 @@ public struct UnixSocketAddress: Sendable, Hashable, CustomStringConvertible {
     public var description: String { path }
 
     /// Calls `body` with the address as `bind`, `connect` and `sendto` take it.
+    @discardableResult
     public func withSockaddr<Result, Failure: Error>(
         _ body: (UnsafePointer<sockaddr>, socklen_t) throws(Failure) -> Result
     ) throws(Failure) -> Result {

@@ -1,9 +1,7 @@
 import Foundation
 import Testing
 @testable import ConfigFile
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What no configuration file may do to the process reading it (issue 13): nest deep
 /// enough to overflow the stack, take quadratic time or memory, or make the reader block.

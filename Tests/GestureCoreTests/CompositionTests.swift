@@ -1,5 +1,6 @@
 import Testing
 @testable import GestureCore
+import GestureTestSupport
 
 /// Gesture composition across nested regions (issue 8, docs/gestures.md "Regions and
 /// composition"): fall-through, `simultaneous`, `high-priority`, `fall-through = false`,

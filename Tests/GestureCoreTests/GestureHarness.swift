@@ -1,4 +1,5 @@
 @testable import GestureCore
+import GestureTestSupport
 
 /// Drives a GestureEngine with hand-built frames on a virtual clock (milliseconds in,
 /// microseconds to the engine). The surface is 200 × 100 mm.

@@ -1,5 +1,6 @@
 import Foundation
 import GestureCore
+import GestureTestSupport
 import Testing
 
 @Suite struct WireEncoderTests {

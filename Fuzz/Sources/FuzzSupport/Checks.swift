@@ -1,8 +1,6 @@
 @testable import Daemon
 import GestureCore
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A broken promise: stops the run (libFuzzer saves the input that did it as a crash).
 public func violation(_ message: String) -> Never {

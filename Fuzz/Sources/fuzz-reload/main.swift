@@ -3,9 +3,7 @@ import ConfigFile
 import FuzzSupport
 import GestureCore
 import Logging
-#if canImport(Glibc)
 import Glibc
-#endif
 
 // The live reload path (SIGHUP): a daemon with a looping replay and a subscribed client;
 // each input becomes the configuration file and is reloaded, the loop turns, the client
