@@ -75,9 +75,10 @@ let package = Package(
         .executableTarget(
             name: "gestured",
             dependencies: [
-                "GestureCore", "ConfigFile", "Recordings", "EvdevInput", "Daemon", "SystemCalls",
+                "GestureCore", "ConfigFile", "Recordings", "EvdevInput", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
@@ -118,7 +119,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ConfigFileTests",
-            dependencies: ["ConfigFile", "GestureCore", "GestureTestSupport", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: [
+                "ConfigFile", "GestureCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
         .testTarget(

@@ -6,7 +6,6 @@ import PackageDescription
 /// `swift package benchmark` (or `../scripts/benchmark.sh` from anywhere).
 let package = Package(
     name: "gestured-benchmarks",
-    platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "gestured", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -45,7 +44,11 @@ let package = Package(
         /// (delivery latency to many clients, CPU, memory, idle wakeups). Glibc only.
         .executableTarget(
             name: "daemon-bench",
-            dependencies: [.product(name: "GestureCore", package: "gestured")]
+            dependencies: [
+                .product(name: "GestureCore", package: "gestured"),
+                .product(name: "GestureTestSupport", package: "gestured"),
+                .product(name: "SystemCalls", package: "gestured"),
+            ]
         ),
     ]
 )

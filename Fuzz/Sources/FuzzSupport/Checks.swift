@@ -1,5 +1,6 @@
 @testable import Daemon
 import GestureCore
+import GestureTestSupport
 import Glibc
 
 /// A broken promise: stops the run (libFuzzer saves the input that did it as a crash).

@@ -90,13 +90,6 @@ struct DragRecognizer {
     private(set) var translationMM = Point.zero
     private var velocity = VelocityTracker()
 
-    var isPossible: Bool {
-        switch state {
-        case .possible: true
-        case .idle, .failed, .dragging: false
-        }
-    }
-
     mutating func touchDown(time: UInt64, location: Point, locationMM: Point, reporter: Reporter) {
         switch state {
         case .idle:
