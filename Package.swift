@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "ConfigFileTests",
             dependencies: [
-                "ConfigFile", "GestureCore",
+                "ConfigFile", "GestureCore", "GestureTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
