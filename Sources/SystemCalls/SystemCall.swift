@@ -37,10 +37,7 @@ public enum SystemCall {
     public static func posixBlocking<T: FixedWidthInteger>(
         _ call: String, path: String? = nil, _ body: () -> T
     ) throws(SystemError) -> T {
-        switch try posix(call, path: path, body) {
-        case .processed(let value): return value
-        case .wouldBlock: throw SystemError(.resourceTemporarilyUnavailable, call: call, path: path)
-        }
+        try completed(posix(call, path: path, body), call: call, path: path)
     }
 
     /// Like `negatedErrno`, for calls that can never legitimately return would-block.
@@ -48,7 +45,13 @@ public enum SystemCall {
     public static func negatedErrnoBlocking(
         _ call: String, path: String? = nil, _ body: () -> Int32
     ) throws(SystemError) -> Int32 {
-        switch try negatedErrno(call, path: path, body) {
+        try completed(negatedErrno(call, path: path, body), call: call, path: path)
+    }
+
+    /// The value of a call that must not block; would-block is thrown as `EAGAIN`.
+    @inline(__always)
+    static func completed<T>(_ result: IOResult<T>, call: String, path: String?) throws(SystemError) -> T {
+        switch result {
         case .processed(let value): return value
         case .wouldBlock: throw SystemError(.resourceTemporarilyUnavailable, call: call, path: path)
         }
