@@ -12,7 +12,11 @@ import Glibc
 import SystemCalls
 
 /// The driver's command line (swift-argument-parser, as the other executables).
-struct Options: ParsableArguments {
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gestured-e2e",
+        abstract: "The end-to-end tier: virtual touch devices through uinput, the real gestured, checked as a client sees it.")
+
     @Option(help: ArgumentHelp("The shared recordings.", valueName: "DIR"))
     var corpus = "/work/shared/corpus"
 
