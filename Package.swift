@@ -89,7 +89,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "GestureCore"]),
-        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore", "GestureProtocol"]),
         .testTarget(
             name: "ReplayTests",
             dependencies: [
@@ -97,7 +97,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore"]),
+        .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore", "GestureProtocol"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "EvdevInput", "GestureProtocol", "GestureCore", "GestureClient", "Recordings"]),
     ]
 )

@@ -1,6 +1,7 @@
 import CSystemd
 import EvdevInput
 import GestureCore
+import GestureProtocol
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -59,16 +60,16 @@ public final class Daemon {
         let attached = Attached(source)
         if let fd = source.fileDescriptor {
             attached.watch = try loop.watch(fd: fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned attached] _ in
-                service(attached) { $0.readAvailable(now: loop.now, into: &$1) }
+                service(attached) { $0.readAvailable(now: now, into: &$1) }
             }
         }
         attached.timer = try loop.timer { [unowned self, unowned attached] _ in
-            service(attached) { $0.deadlineReached(now: loop.now, into: &$1) }
+            service(attached) { $0.deadlineReached(now: now, into: &$1) }
         }
         sources[ObjectIdentifier(source)] = attached
-        server.deviceAdded(source.device, time: loop.now)
+        server.deviceAdded(source.device, time: now)
         logger.info("device added", metadata: ["device": "\(source.device.name)", "kind": "\(source.device.kind.rawValue)"])
-        attached.timer?.schedule(at: source.nextDeadline)
+        attached.timer?.schedule(at: source.nextDeadline?.microseconds)
         statusTask?.schedule()
     }
 
@@ -78,12 +79,15 @@ public final class Daemon {
         attached.watch?.cancel()
         attached.timer?.cancel()
         var sink = sink(for: source)
-        source.close(now: loop.now, into: &sink)
-        server.deviceRemoved(source.device, time: loop.now)
+        source.close(now: now, into: &sink)
+        server.deviceRemoved(source.device, time: now)
         logger.info("device removed", metadata: ["device": "\(source.device.name)", "reason": "\(reason)"])
         statusTask?.schedule()
         sourceRemoved?(source)
     }
+
+    /// The loop's monotonic clock as the engine's time.
+    private var now: Timestamp { Timestamp(microseconds: loop.now) }
 
     /// The sources being read.
     public var activeSources: [InputSource] { sources.values.map(\.source) }
@@ -96,7 +100,7 @@ public final class Daemon {
         var sink = sink(for: attached.source)
         switch body(attached.source, &sink) {
         case .active:
-            attached.timer?.schedule(at: attached.source.nextDeadline)
+            attached.timer?.schedule(at: attached.source.nextDeadline?.microseconds)
         case .finished(let reason):
             remove(attached.source, reason: reason)
         }
@@ -151,7 +155,7 @@ public final class Daemon {
             configuration = new
             server.apply(new.daemon)
             for attached in Array(sources.values) {
-                service(attached) { $0.reconfigure(new, now: loop.now, into: &$1) }
+                service(attached) { $0.reconfigure(new, now: now, into: &$1) }
             }
             configurationChanged?(new)
             logger.info("configuration reloaded")

@@ -119,20 +119,20 @@ public final class SocketServer {
     }
 
     /// Records a new device and announces it.
-    public func deviceAdded(_ device: DeviceInfo, time: UInt64) {
+    public func deviceAdded(_ device: DeviceInfo, time: Timestamp) {
         devices.append(device)
         announce(device, added: true, time: time)
     }
 
     /// Forgets a device and announces its removal.
-    public func deviceRemoved(_ device: DeviceInfo, time: UInt64) {
+    public func deviceRemoved(_ device: DeviceInfo, time: Timestamp) {
         if let index = devices.firstIndex(of: device) { devices.remove(at: index) }
         announce(device, added: false, time: time)
     }
 
-    private func announce(_ device: DeviceInfo, added: Bool, time: UInt64) {
+    private func announce(_ device: DeviceInfo, added: Bool, time: Timestamp) {
         counters.events += 1
-        let line = EventLine(DeviceMessage(phase: added ? .added : .removed, seq: 0, time: Timestamp(microseconds: time), device: device))
+        let line = EventLine(DeviceMessage(phase: added ? .added : .removed, seq: 0, time: time, device: device))
         for client in clients.values where client.subscription.accepts(device: device.name) {
             enqueue(line, to: client)
         }

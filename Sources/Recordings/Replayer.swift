@@ -60,7 +60,7 @@ public struct Replayer {
         let device = configuration.settings(forDevice: recording.device.name, vendor: recording.device.vendor, product: recording.device.product, paths: [])
         var pipeline = DevicePipeline(device: recording.device, geometry: device.geometry, configuration: device.engine)
         pipeline.transitionLog = transitionLog
-        var lastTime: UInt64 = 0
+        var lastTime = Timestamp.zero
         for event in recording.events {
             if let deadline = pipeline.nextDeadline, deadline <= event.time {
                 pipeline.advance(to: event.time, into: &sink)

@@ -78,7 +78,7 @@ final class TouchPanel {
     func events(for next: [Int: Spot]) -> [InputEvent] {
         var events: [InputEvent] = []
         func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-            if description.has(type, code) || type == EV.syn { events.append(InputEvent(time: 0, type: type, code: code, value: value)) }
+            if description.has(type, code) || type == EV.syn { events.append(InputEvent(time: .zero, type: type, code: code, value: value)) }
         }
         switch touchProtocol {
         case .slots:

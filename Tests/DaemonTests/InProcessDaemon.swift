@@ -30,14 +30,14 @@ final class PipeSource: InputSource {
     }
 
     var fileDescriptor: Int32? { readEnd }
-    var nextDeadline: UInt64? { nil }
+    var nextDeadline: Timestamp? { nil }
 
     func trigger(_ byte: UInt8) {
         var b = byte
         _ = write(writeEnd, &b, 1)
     }
 
-    func readAvailable(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+    func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         var byte: UInt8 = 0
         while read(readEnd, &byte, 1) == 1 {
             if byte == 0 {
@@ -53,8 +53,8 @@ final class PipeSource: InputSource {
         return .active
     }
 
-    func deadlineReached(now: UInt64, into sink: inout DaemonSink) -> InputStatus { .active }
-    func close(now: UInt64, into sink: inout DaemonSink) {}
+    func deadlineReached(now: Timestamp, into sink: inout DaemonSink) -> InputStatus { .active }
+    func close(now: Timestamp, into sink: inout DaemonSink) {}
 }
 
 /// A daemon running its loop on its own thread, on a socket in a temporary directory.

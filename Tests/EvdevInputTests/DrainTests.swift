@@ -3,13 +3,14 @@ import Glibc
 #endif
 @testable import EvdevInput
 import GestureCore
+import GestureProtocol
 import Testing
 
 /// The read loop of `EvdevDevice.readAvailable`, driven by a script of libevdev results.
 @Suite struct DrainTests {
     typealias Next = EvdevDevice.NextEvent
 
-    static func ev(_ time: UInt64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
+    static func ev(_ time: Timestamp, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
         InputEvent(time: time, type: type, code: code, value: value)
     }
     static let dropped = ev(300, EV.syn, SYN.dropped, 0)
