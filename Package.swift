@@ -4,8 +4,12 @@ import PackageDescription
 /// gestured: touch gestures for Linux kiosks, served over a Unix socket. Linux only.
 ///
 /// Layout (see README "Architecture"), from the bottom up:
+/// - GestureProtocol: the wire protocol (docs/protocol.md) as Swift types, its one encoder
+///   and its one strict decoder; no Foundation, no C. At the bottom: everything that reads or
+///   writes protocol lines (daemon, clients, replay, drivers, benchmarks) shares it.
 /// - GestureCore: pure Swift, no I/O and no C: evdev event model, contact tracking,
-///   recognizers, arena, regions, configuration model, wire encoding.
+///   recognizers, arena, regions, configuration model, typed time and length; speaks the
+///   protocol's vocabulary (gesture kinds, phases, points, timestamps).
 /// - CSystemCalls / SystemCalls: the one system-call layer (swift-system's `FileDescriptor`
 ///   and `Errno` where they fit, our own wrappers for the rest: errno, sockets, the socket
 ///   address, regular files, the monotonic clock).
@@ -24,6 +28,7 @@ let package = Package(
         .executable(name: "gesturectl", targets: ["gesturectl"]),
         .executable(name: "gestured-e2e", targets: ["gestured-e2e"]),
         .library(name: "GestureClient", targets: ["GestureClient"]),
+        .library(name: "GestureProtocol", targets: ["GestureProtocol"]),
         .library(name: "GestureCore", targets: ["GestureCore"]),
         // For the engine benchmark (Benchmarks/), which loads the corpus with the replay readers.
         .library(name: "Recordings", targets: ["Recordings"]),
@@ -46,36 +51,39 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
-        .target(name: "GestureCore"),
+        .target(name: "GestureProtocol"),
+        .target(name: "GestureCore", dependencies: ["GestureProtocol"]),
         .systemLibrary(name: "CSystemCalls"),
         .target(
             name: "SystemCalls",
             dependencies: ["CSystemCalls", .product(name: "SystemPackage", package: "swift-system")]
         ),
-        .target(name: "Recordings", dependencies: ["GestureCore", "SystemCalls"]),
-        .target(name: "ConfigFile", dependencies: ["GestureCore", "SystemCalls"]),
+        .target(name: "Recordings", dependencies: ["GestureCore", "GestureProtocol", "SystemCalls"]),
+        .target(name: "ConfigFile", dependencies: ["GestureCore", "GestureProtocol", "SystemCalls"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(
             name: "EvdevInput",
-            dependencies: ["CEvdev", "GestureCore", "SystemCalls", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "CEvdev", "GestureCore", "GestureProtocol", "SystemCalls", .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .target(
             name: "Daemon",
             dependencies: [
-                "CSystemd", "GestureCore", "EvdevInput", "SystemCalls",
+                "CSystemd", "GestureProtocol", "GestureCore", "EvdevInput", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "GestureClient",
-            dependencies: ["SystemCalls", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["GestureProtocol", "SystemCalls", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .executableTarget(
             name: "gestured",
             dependencies: [
-                "GestureCore", "ConfigFile", "Recordings", "EvdevInput", "Daemon",
+                "GestureCore", "GestureProtocol", "ConfigFile", "Recordings", "EvdevInput", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -92,22 +100,29 @@ let package = Package(
         .target(
             name: "GestureTestSupport",
             dependencies: [
-                "GestureCore", "EvdevInput", "Recordings", "SystemCalls",
+                "GestureCore", "GestureProtocol", "EvdevInput", "Recordings", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
             name: "gestured-e2e",
             dependencies: [
-                "EvdevInput", "Recordings", "GestureCore", "GestureClient", "GestureTestSupport", "SystemCalls",
+                "EvdevInput", "Recordings", "GestureCore", "GestureProtocol", "GestureClient", "GestureTestSupport", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
+            name: "GestureProtocolTests",
+            dependencies: [
+                "GestureProtocol",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
             name: "GestureCoreTests",
             dependencies: [
-                "GestureCore", "GestureTestSupport",
+                "GestureCore", "GestureProtocol", "GestureTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -125,22 +140,22 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
-        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore", "GestureProtocol"]),
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "Recordings", "GestureCore", "GestureTestSupport",
+                "Recordings", "GestureCore", "GestureProtocol", "GestureTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "EvdevInputTests",
-            dependencies: ["EvdevInput", "GestureCore", "GestureTestSupport", "SystemCalls"]
+            dependencies: ["EvdevInput", "GestureCore", "GestureProtocol", "GestureTestSupport", "SystemCalls"]
         ),
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "Daemon", "EvdevInput", "GestureCore", "GestureClient", "GestureTestSupport", "Recordings", "SystemCalls",
+                "Daemon", "GestureProtocol", "GestureCore", "GestureClient", "GestureTestSupport", "Recordings", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]

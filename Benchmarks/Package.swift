@@ -15,6 +15,7 @@ let package = Package(
         .target(
             name: "EngineWorkloads",
             dependencies: [
+                .product(name: "GestureProtocol", package: "gestured"),
                 .product(name: "GestureCore", package: "gestured"),
                 .product(name: "Recordings", package: "gestured"),
             ]
@@ -45,6 +46,7 @@ let package = Package(
         .executableTarget(
             name: "daemon-bench",
             dependencies: [
+                .product(name: "GestureProtocol", package: "gestured"),
                 .product(name: "GestureCore", package: "gestured"),
                 .product(name: "GestureTestSupport", package: "gestured"),
                 .product(name: "SystemCalls", package: "gestured"),

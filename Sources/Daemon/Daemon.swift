@@ -1,5 +1,6 @@
 import CSystemd
 import GestureCore
+import GestureProtocol
 import Glibc
 import Logging
 import SystemCalls
@@ -55,14 +56,14 @@ public final class Daemon {
         let attached = Attached(source)
         if let fd = source.fileDescriptor {
             attached.watch = try loop.watch(fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned attached] _ in
-                service(attached) { $0.readAvailable(now: loop.now, into: &$1) }
+                service(attached) { $0.readAvailable(now: now, into: &$1) }
             }
         }
         attached.timer = try loop.timer { [unowned self, unowned attached] _ in
-            service(attached) { $0.deadlineReached(now: loop.now, into: &$1) }
+            service(attached) { $0.deadlineReached(now: now, into: &$1) }
         }
         sources[ObjectIdentifier(source)] = attached
-        server.deviceAdded(source.device, time: loop.now)
+        server.deviceAdded(source.device, time: now)
         logger.info("device added", metadata: ["device": "\(source.device.name)", "kind": "\(source.device.kind.rawValue)"])
         scheduleStatus()
         rearm(attached)
@@ -74,12 +75,15 @@ public final class Daemon {
         attached.watch?.cancel()
         attached.timer?.cancel()
         var sink = sink(for: source)
-        source.close(now: loop.now, into: &sink)
-        server.deviceRemoved(source.device, time: loop.now)
+        source.close(now: now, into: &sink)
+        server.deviceRemoved(source.device, time: now)
         logger.info("device removed", metadata: ["device": "\(source.device.name)", "reason": "\(reason)"])
         scheduleStatus()
         sourceRemoved?(source)
     }
+
+    /// The loop's monotonic clock as the engine's time.
+    private var now: Timestamp { Timestamp(microseconds: loop.now) }
 
     /// The sources being read.
     public var activeSources: [InputSource] { sources.values.map(\.source) }
@@ -103,7 +107,7 @@ public final class Daemon {
     /// left with gestures that would never end.
     private func rearm(_ attached: Attached) {
         do {
-            try attached.timer?.schedule(at: attached.source.nextDeadline)
+            try attached.timer?.schedule(at: attached.source.nextDeadline?.microseconds)
         } catch {
             logger.error("cannot arm the device's timer", metadata: ["device": "\(attached.source.device.name)", "error": "\(error)"])
             remove(attached.source, reason: "cannot arm its timer: \(error)")
@@ -159,7 +163,7 @@ public final class Daemon {
             configuration = new
             server.apply(new.daemon)
             for attached in Array(sources.values) {
-                service(attached) { $0.reconfigure(new, now: loop.now, into: &$1) }
+                service(attached) { $0.reconfigure(new, now: now, into: &$1) }
             }
             configurationChanged?(new)
             logger.info("configuration reloaded")

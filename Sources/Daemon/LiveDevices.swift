@@ -1,6 +1,7 @@
 import CSystemd
 import EvdevInput
 import GestureCore
+import GestureProtocol
 import Glibc
 import Logging
 import SystemCalls
@@ -35,9 +36,9 @@ public final class EvdevSource: InputSource {
     }
 
     public var fileDescriptor: FileDescriptor? { evdev.fileDescriptor }
-    public var nextDeadline: UInt64? { pipeline.nextDeadline }
+    public var nextDeadline: Timestamp? { pipeline.nextDeadline }
 
-    public func readAvailable(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+    public func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         let outcome: ReadOutcome
         do {
             outcome = try evdev.readAvailable { event in
@@ -63,13 +64,13 @@ public final class EvdevSource: InputSource {
     /// An engine timer is due. Input the kernel has queued meanwhile happened before `now`,
     /// so it is processed first: when the loop runs late, a lift stamped before a long
     /// press's deadline must still make a tap, and the timer must not overtake it.
-    public func deadlineReached(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+    public func deadlineReached(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         if case .finished(let reason) = readAvailable(now: now, into: &sink) { return .finished(reason: reason) }
         pipeline.advance(to: now, into: &sink)
         return .active
     }
 
-    public func reconfigure(_ configuration: Configuration, now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+    public func reconfigure(_ configuration: Configuration, now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         pipeline.cancelAll(at: now, into: &sink)
         switch configuration.useDecision(for: evdev.description, paths: paths) {
         case .use(let settings):
@@ -85,7 +86,7 @@ public final class EvdevSource: InputSource {
         }
     }
 
-    public func close(now: UInt64, into sink: inout DaemonSink) {
+    public func close(now: Timestamp, into sink: inout DaemonSink) {
         pipeline.cancelAll(at: now, into: &sink)
         if evdev.isGrabbed { try? evdev.ungrab() }
     }

@@ -1,5 +1,6 @@
 import CEvdev
 import GestureCore
+import GestureProtocol
 import Glibc
 import SystemCalls
 import SystemPackage
@@ -134,7 +135,7 @@ public final class EvdevDevice {
         var resyncs = 0
         var syncing = false
         var lastWasReport = false
-        var lastTime: UInt64 = 0
+        var lastTime = Timestamp.zero
         func emit(_ value: InputEvent) {
             deliver(value)
             delivered += 1
@@ -169,7 +170,7 @@ public final class EvdevDevice {
 
     /// Converts a kernel `input_event` (timeval) to an `InputEvent` (microseconds).
     static func inputEvent(_ event: input_event) -> InputEvent {
-        InputEvent(time: microseconds(event), type: event.type, code: event.code, value: event.value)
+        InputEvent(time: Timestamp(microseconds: microseconds(event)), type: event.type, code: event.code, value: event.value)
     }
 
     static func microseconds(_ event: input_event) -> UInt64 {

@@ -1,5 +1,6 @@
 import EvdevInput
 import GestureCore
+import GestureProtocol
 import Recordings
 import SystemCalls
 
@@ -44,7 +45,7 @@ public struct TouchFrameWriter: Sendable {
 
     /// The events of one frame going from `fingers` to `next` (absent fingers lift), all at
     /// `time`; `fingers` becomes `next`.
-    public mutating func frame(_ next: [Int: Spot], time: UInt64 = 0) -> [InputEvent] {
+    public mutating func frame(_ next: [Int: Spot], time: Timestamp = .zero) -> [InputEvent] {
         var events: [InputEvent] = []
         func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
             if description.has(type, code) || type == EV.syn { events.append(InputEvent(time: time, type: type, code: code, value: value)) }

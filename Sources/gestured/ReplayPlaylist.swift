@@ -1,4 +1,5 @@
 import Daemon
+import GestureProtocol
 import Logging
 import Recordings
 
@@ -48,7 +49,8 @@ final class ReplayPlaylist {
         next += 1
         let source = ReplaySource(
             description: recording.device, events: recording.events, path: recording.path,
-            configuration: daemon.configuration, speed: speed, loops: loops && recordings.count == 1, now: daemon.loop.now)
+            configuration: daemon.configuration, speed: speed, loops: loops && recordings.count == 1,
+            now: Timestamp(microseconds: daemon.loop.now))
         current = source
         do {
             try daemon.add(source)

@@ -1,6 +1,7 @@
 @testable import Daemon
 import Foundation
 import GestureCore
+import GestureProtocol
 import GestureTestSupport
 import Glibc
 import Logging
@@ -163,7 +164,7 @@ import Testing
         let source = ReplaySource(description: recording.device, events: recording.events, path: demo,
                                   configuration: Configuration(), speed: 1, now: 1_000_000)
         var sink = DaemonSink(server: server, ids: GestureIDAllocator(), device: recording.device.name)
-        let farFuture: UInt64 = 1 << 60
+        let farFuture = Timestamp(microseconds: 1 << 60)
         var calls = 0
         var status = InputStatus.active
         while status == .active, calls < 1000 {

@@ -1,3 +1,4 @@
+import GestureProtocol
 import Daemon
 import Foundation
 import GestureCore
@@ -26,14 +27,14 @@ final class PipeSource: InputSource {
     }
 
     var fileDescriptor: FileDescriptor? { readEnd }
-    var nextDeadline: UInt64? { nil }
+    var nextDeadline: Timestamp? { nil }
 
     func trigger(_ byte: UInt8) {
         var b = byte
         _ = write(writeEnd.rawValue, &b, 1)
     }
 
-    func readAvailable(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+    func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         var byte: UInt8 = 0
         while read(readEnd.rawValue, &byte, 1) == 1 {
             if byte == 0 {
@@ -49,8 +50,8 @@ final class PipeSource: InputSource {
         return .active
     }
 
-    func deadlineReached(now: UInt64, into sink: inout DaemonSink) -> InputStatus { .active }
-    func close(now: UInt64, into sink: inout DaemonSink) {}
+    func deadlineReached(now: Timestamp, into sink: inout DaemonSink) -> InputStatus { .active }
+    func close(now: Timestamp, into sink: inout DaemonSink) {}
 }
 
 /// A daemon running its loop on its own thread, on a socket in a temporary directory.
@@ -100,15 +101,14 @@ final class InProcessDaemon {
 }
 
 func tap(region: String? = nil, fingers: Int = 1) -> GestureEvent {
-    GestureEvent(kind: .tap, phase: .ended, id: 0, time: 1_000_080_000, region: region, fingers: fingers,
-                 location: Point(x: 0.5, y: 0.5), details: .tap(count: 1))
+    GestureEvent(.tap(count: 1), phase: .ended, id: 0, time: 1_000_080_000, region: region, fingers: fingers,
+                 location: Point(x: 0.5, y: 0.5))
 }
 
 func drag(_ phase: GesturePhase) -> GestureEvent {
-    GestureEvent(kind: .drag, phase: phase, id: 0, time: 2_000_000, region: "panel", fingers: 1,
-                 location: Point(x: 0.25, y: 0.75),
-                 details: .drag(DragValues(startLocation: Point(x: 0.2, y: 0.7), translation: Point(x: 0.05, y: 0.05),
-                                           velocity: Point(x: 1, y: 1), predictedEndLocation: Point(x: 0.3, y: 0.8),
-                                           predictedEndTranslation: Point(x: 0.1, y: 0.1))),
+    GestureEvent(.drag(DragValues(startLocation: Point(x: 0.2, y: 0.7), translation: Point(x: 0.05, y: 0.05),
+                                  velocity: Point(x: 1, y: 1), predictedEndLocation: Point(x: 0.3, y: 0.8),
+                                  predictedEndTranslation: Point(x: 0.1, y: 0.1))),
+                 phase: phase, id: 0, time: 2_000_000, region: "panel", fingers: 1, location: Point(x: 0.25, y: 0.75),
                  regionRect: Rect(x: 0, y: 0.5, width: 1, height: 0.5))
 }

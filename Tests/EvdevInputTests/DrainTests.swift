@@ -1,6 +1,7 @@
 import Glibc
 @testable import EvdevInput
 import GestureCore
+import GestureProtocol
 import SystemCalls
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 @Suite struct DrainTests {
     typealias Next = EvdevDevice.NextEvent
 
-    static func ev(_ time: UInt64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
+    static func ev(_ time: Timestamp, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
         InputEvent(time: time, type: type, code: code, value: value)
     }
     static let dropped = ev(300, EV.syn, SYN.dropped, 0)

@@ -1,5 +1,6 @@
 import EvdevInput
 import GestureCore
+import GestureProtocol
 import GestureTestSupport
 import Glibc
 import SystemCalls
@@ -31,16 +32,16 @@ import Testing
         var writer = TouchFrameWriter(device)
         #expect(writer.touchProtocol == expected)
         var tracker = ContactTracker(device: device)
-        var time: UInt64 = 1_000_000
+        var time: Timestamp = 1_000_000
         func play(_ fingers: [Int: Spot]) -> [Contact] {
-            time += 10_000
+            time = time + .microseconds(10_000)
             var frame: TouchFrame?
             for event in writer.frame(fingers, time: time) where tracker.feed(event) {
                 frame = tracker.frame
             }
             return (frame?.contacts ?? []).sorted { $0.location.x < $1.location.x }
         }
-        func expectAt(_ contacts: [Contact], _ spots: [Spot], _ phase: ContactPhase) {
+        func expectAt(_ contacts: [Contact], _ spots: [Spot], _ phase: TouchPhase) {
             #expect(contacts.map(\.phase) == Array(repeating: phase, count: spots.count), "\(device.name): \(contacts)")
             for (contact, spot) in zip(contacts, spots) {
                 #expect(abs(contact.location.x - spot.x) < 0.01 && abs(contact.location.y - spot.y) < 0.01,

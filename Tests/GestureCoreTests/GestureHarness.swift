@@ -1,3 +1,4 @@
+import GestureProtocol
 @testable import GestureCore
 import GestureTestSupport
 
@@ -28,7 +29,7 @@ struct GestureHarness {
         self.init(EngineConfiguration(defaults: settings))
     }
 
-    static func microseconds(_ ms: Double) -> UInt64 { UInt64(ms * 1000) }
+    static func microseconds(_ ms: Double) -> Timestamp { Timestamp(microseconds: UInt64(ms * 1000)) }
 
     static func millimetres(_ p: Point) -> Point { Point(x: p.x * surface.width, y: p.y * surface.height) }
 
@@ -37,9 +38,9 @@ struct GestureHarness {
         frame(at: Self.microseconds(ms), changes)
     }
 
-    mutating func frame(at time: UInt64, _ changes: [Change]) {
+    mutating func frame(at time: Timestamp, _ changes: [Change]) {
         var contacts: [Contact] = []
-        var changed: [UInt32: ContactPhase] = [:]
+        var changed: [UInt32: TouchPhase] = [:]
         for change in changes {
             switch change {
             case .down(let id, let x, let y), .downUnobserved(let id, let x, let y):
@@ -106,7 +107,7 @@ extension GestureEvent {
         switch details {
         case .drag(let values): values
         case .swipe(_, _, let values): values
-        case .none, .tap, .pinch, .rotate: nil
+        case .press, .tap, .longPress, .pinch, .rotate: nil
         }
     }
 }

@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// pinch and rotate (one type, two instances): track two or more fingers from the moment a
 /// second finger is down; `began` once the spread changed by the minimum (pinch) or the
 /// fingers turned by the minimum angle (rotate), `changed` per frame, `ended` when fewer than
@@ -48,7 +50,7 @@ struct TransformRecognizer {
     /// One frame with at least two fingers staying down. `spreadRatio` and `spreadChangeMM`
     /// compare their spread with the previous frame; `degrees` is their mean turn. Returns
     /// true when this frame began the gesture. `mayBegin` is false once a long press began.
-    mutating func moved<S: GestureSink>(time: UInt64, spreadRatio: Double, spreadChangeMM: Double, degrees: Double, mayBegin: Bool, fingers: Int, location: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S) -> Bool {
+    mutating func moved<S: GestureSink>(time: Timestamp, spreadRatio: Double, spreadChangeMM: Double, degrees: Double, mayBegin: Bool, fingers: Int, location: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S) -> Bool {
         let (step, progressStep, ratio): (Double, Double, Bool) = switch kind {
         case .pinch: (spreadRatio, spreadChangeMM, true)
         case .rotate: (degrees, degrees, false)
@@ -69,7 +71,7 @@ struct TransformRecognizer {
                 let id = reporter.newID(gestureKind, &sink)
                 let old = state
                 state = .active(id: id, value: newValue)
-                reporter.emit(gestureKind, .began, id: id, time: time, fingers: fingers, location: location, details: details(newValue), into: &sink)
+                reporter.emit(details(newValue), .began, id: id, time: time, fingers: fingers, location: location, into: &sink)
                 reporter.transition(name, old, "threshold", state)
                 return true
             }
@@ -79,24 +81,24 @@ struct TransformRecognizer {
             let newValue = ratio ? value * step : value + step
             state = .active(id: id, value: newValue)
             if step != (ratio ? 1 : 0) {
-                reporter.emit(gestureKind, .changed, id: id, time: time, fingers: fingers, location: location, details: details(newValue), into: &sink)
+                reporter.emit(details(newValue), .changed, id: id, time: time, fingers: fingers, location: location, into: &sink)
             }
             return false
         }
     }
 
     /// Fewer than two fingers remain (or none: the sequence ended).
-    mutating func fingersBelowTwo<S: GestureSink>(time: UInt64, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
+    mutating func fingersBelowTwo<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
         finish(.ended, "below-two-fingers", time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
     }
 
-    mutating func cancel<S: GestureSink>(time: UInt64, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
+    mutating func cancel<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
         finish(.cancelled, "cancel", time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
     }
 
     mutating func reset() { state = .idle }
 
-    private mutating func finish<S: GestureSink>(_ phase: GesturePhase, _ input: StaticString, time: UInt64, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
+    private mutating func finish<S: GestureSink>(_ phase: GesturePhase, _ input: StaticString, time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
         let old = state
         switch state {
         case .idle:
@@ -104,7 +106,7 @@ struct TransformRecognizer {
         case .tracking:
             break
         case .active(let id, let value):
-            reporter.emit(gestureKind, phase, id: id, time: time, fingers: fingers, location: location, details: details(value), into: &sink)
+            reporter.emit(details(value), phase, id: id, time: time, fingers: fingers, location: location, into: &sink)
         }
         state = .idle
         reporter.transition(name, old, input, state)
