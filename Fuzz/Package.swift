@@ -6,7 +6,7 @@ import PackageDescription
 /// Build and run them with `scripts/fuzz.sh`; docs/reliability.md says what each covers.
 let harnesses: [(name: String, products: [String])] = [
     ("fuzz-config", ["ConfigFile", "GestureCore"]),
-    ("fuzz-reload", ["Daemon", "ConfigFile", "GestureCore"]),
+    ("fuzz-reload", ["Daemon", "ConfigFile", "GestureCore", "SystemCalls"]),
     ("fuzz-request", ["Daemon"]),
     ("fuzz-evemu", []),
     ("fuzz-evtest", []),
@@ -31,6 +31,7 @@ let package = Package(
                 "CFuzzer",
                 .product(name: "Daemon", package: "gestured"),
                 .product(name: "GestureCore", package: "gestured"),
+                .product(name: "GestureTestSupport", package: "gestured"),
                 .product(name: "Recordings", package: "gestured"),
             ]
         ),

@@ -1,13 +1,9 @@
 import CSystemd
-import EvdevInput
 import GestureCore
 import GestureProtocol
-import Logging
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Logging
+import SystemCalls
 
 /// The live daemon: one `EventLoop` carrying the socket server, the input sources and
 /// their deadlines, signals (SIGTERM/SIGINT stop, SIGHUP reloads), the watchdog and
@@ -36,7 +32,7 @@ public final class Daemon {
     private final class Attached {
         let source: InputSource
         var watch: IOWatch?
-        var timer: Timer?
+        var timer: LoopTimer?
         init(_ source: InputSource) { self.source = source }
     }
 
@@ -50,7 +46,7 @@ public final class Daemon {
         self.logger = logger
         server = try SocketServer(loop: loop, listener: listener, settings: configuration.daemon, version: version, logger: logger)
         statusTask = try loop.deferredTask { [unowned self] in publishStatus() }
-        server.clientsChanged = { [unowned self] in statusTask?.schedule() }
+        server.clientsChanged = { [unowned self] in scheduleStatus() }
     }
 
     // MARK: Sources
@@ -59,7 +55,7 @@ public final class Daemon {
     public func add(_ source: InputSource) throws(SystemError) {
         let attached = Attached(source)
         if let fd = source.fileDescriptor {
-            attached.watch = try loop.watch(fd: fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned attached] _ in
+            attached.watch = try loop.watch(fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned attached] _ in
                 service(attached) { $0.readAvailable(now: now, into: &$1) }
             }
         }
@@ -69,8 +65,8 @@ public final class Daemon {
         sources[ObjectIdentifier(source)] = attached
         server.deviceAdded(source.device, time: now)
         logger.info("device added", metadata: ["device": "\(source.device.name)", "kind": "\(source.device.kind.rawValue)"])
-        attached.timer?.schedule(at: source.nextDeadline?.microseconds)
-        statusTask?.schedule()
+        scheduleStatus()
+        rearm(attached)
     }
 
     /// Stops reading a device: its gestures in flight are cancelled, clients are told.
@@ -82,7 +78,7 @@ public final class Daemon {
         source.close(now: now, into: &sink)
         server.deviceRemoved(source.device, time: now)
         logger.info("device removed", metadata: ["device": "\(source.device.name)", "reason": "\(reason)"])
-        statusTask?.schedule()
+        scheduleStatus()
         sourceRemoved?(source)
     }
 
@@ -100,9 +96,21 @@ public final class Daemon {
         var sink = sink(for: attached.source)
         switch body(attached.source, &sink) {
         case .active:
-            attached.timer?.schedule(at: attached.source.nextDeadline?.microseconds)
+            rearm(attached)
         case .finished(let reason):
             remove(attached.source, reason: reason)
+        }
+    }
+
+    /// Arms the source's timer for its next deadline. A source whose deadlines cannot be
+    /// kept (sd-event refused the timer) is removed, its gestures cancelled, rather than
+    /// left with gestures that would never end.
+    private func rearm(_ attached: Attached) {
+        do {
+            try attached.timer?.schedule(at: attached.source.nextDeadline?.microseconds)
+        } catch {
+            logger.error("cannot arm the device's timer", metadata: ["device": "\(attached.source.device.name)", "error": "\(error)"])
+            remove(attached.source, reason: "cannot arm its timer: \(error)")
         }
     }
 
@@ -170,6 +178,15 @@ public final class Daemon {
         let devices = sources.count
         let clients = server.clientCount
         return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s")"
+    }
+
+    /// Publishes the status line before the loop next waits.
+    private func scheduleStatus() {
+        do {
+            try statusTask?.schedule()
+        } catch {
+            logger.warning("cannot schedule the status update", metadata: ["error": "\(error)"])
+        }
     }
 
     private func publishStatus() {

@@ -1,6 +1,7 @@
 import EvdevInput
 import GestureCore
 import GestureProtocol
+import SystemPackage
 
 /// Where a device's gestures go: the broadcaster, tagged with the device's name. The
 /// engine emits into it as a `GestureSink`; the contact tracker's frames go to
@@ -54,7 +55,7 @@ public enum InputStatus: Equatable {
 public protocol InputSource: AnyObject {
     var device: DeviceInfo { get }
     /// The descriptor to watch for readability, nil for sources driven by their deadline only.
-    var fileDescriptor: Int32? { get }
+    var fileDescriptor: FileDescriptor? { get }
     /// The descriptor is readable: read everything available (non-blocking) and emit.
     func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus
     /// When `deadlineReached` must next be called (e.g. the engine's next timer), nil: none.

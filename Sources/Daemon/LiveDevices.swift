@@ -2,12 +2,10 @@ import CSystemd
 import EvdevInput
 import GestureCore
 import GestureProtocol
-import Logging
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Logging
+import SystemCalls
+import SystemPackage
 
 /// One evdev touch device read live: libevdev (non-blocking, CLOCK_MONOTONIC timestamps,
 /// optionally grabbed) feeding a `DevicePipeline` with the settings the configuration
@@ -37,7 +35,7 @@ public final class EvdevSource: InputSource {
         try applyGrab(settings.grab)
     }
 
-    public var fileDescriptor: Int32? { evdev.fileDescriptor }
+    public var fileDescriptor: FileDescriptor? { evdev.fileDescriptor }
     public var nextDeadline: Timestamp? { pipeline.nextDeadline }
 
     public func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
@@ -144,7 +142,7 @@ public final class LiveDevices {
         if udev == nil {
             let watcher = try InputDirectoryWatcher(directory: directory)
             inotify = watcher
-            inotifyWatch = try daemon.loop.watch(fd: watcher.fileDescriptor, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
+            inotifyWatch = try daemon.loop.watch(watcher.fileDescriptor, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
                 readInotify()
             }
             hotPlug = .inotify
@@ -237,7 +235,7 @@ final class UdevMonitor {
     init(loop: EventLoop, handler: @escaping (DeviceChange) -> Void) throws(SystemError) {
         var made: OpaquePointer?
         _ = try SystemCall.negatedErrnoBlocking("sd_device_monitor_new") { sd_device_monitor_new(&made) }
-        guard let made else { throw SystemError(errno: ENOMEM, call: "sd_device_monitor_new") }
+        guard let made else { throw SystemError(.noMemory, call: "sd_device_monitor_new") }
         monitor = made
         self.handler = handler
         do throws(SystemError) {

@@ -1,8 +1,6 @@
-import EvdevInput
 import GestureCore
 import GestureProtocol
-import Logging
-import Recordings
+import SystemPackage
 
 /// Plays a recording in real time (scaled by `speed`) through a `DevicePipeline`, as a
 /// virtual device: `gestured run --replay`.
@@ -18,7 +16,7 @@ import Recordings
 /// starts just after the previous one ended (times keep increasing).
 public final class ReplaySource: InputSource {
     public let device: DeviceInfo
-    public var fileDescriptor: Int32? { nil }
+    public var fileDescriptor: FileDescriptor? { nil }
     private let description: DeviceDescription
     private let recorded: [InputEvent]
     /// The latest recorded time (recordings are not always in order).
@@ -176,61 +174,5 @@ public struct ReplayTimeline: Sendable, Equatable {
     /// Starts the next pass just after pipeline time `end`.
     public mutating func startPass(after end: Timestamp) {
         passStart = end + .microseconds(1)
-    }
-}
-
-/// Plays recordings one after another through `ReplaySource`s (`gestured run --replay`):
-/// each is announced as a device when it starts and removed when it ends; with `loops`, a
-/// single recording loops seamlessly and several start over from the first.
-public final class ReplayPlaylist {
-    private let daemon: Daemon
-    private let recordings: [Recording]
-    private let speed: Double
-    private let loops: Bool
-    private var logger: Logger
-    private var next = 0
-    private var current: ReplaySource?
-    /// Called once the last recording has been played (never with `loops`).
-    public var finished: (() -> Void)?
-
-    public init(daemon: Daemon, recordings: [Recording], speed: Double, loops: Bool, logger: Logger) {
-        self.daemon = daemon
-        self.recordings = recordings
-        self.speed = speed
-        self.loops = loops
-        self.logger = logger
-        daemon.sourceRemoved = { [unowned self] source in
-            guard source === current else { return }
-            current = nil
-            playNext()
-        }
-    }
-
-    /// Starts the first recording.
-    public func start() {
-        playNext()
-    }
-
-    private func playNext() {
-        guard !daemon.isStopping else { return }
-        if next == recordings.count {
-            guard loops, recordings.count > 1 else {
-                logger.info("replay finished")
-                finished?()
-                return
-            }
-            next = 0
-        }
-        let recording = recordings[next]
-        next += 1
-        let source = ReplaySource(
-            description: recording.device, events: recording.events, path: recording.path,
-            configuration: daemon.configuration, speed: speed, loops: loops && recordings.count == 1, now: Timestamp(microseconds: daemon.loop.now))
-        current = source
-        do {
-            try daemon.add(source)
-        } catch {
-            logger.error("cannot replay", metadata: ["recording": "\(recording.path)", "error": "\(error)"])
-        }
     }
 }

@@ -49,11 +49,10 @@ public struct Replayer {
         lastID = sink.lastID
     }
 
-    /// Replays one recording and returns the gesture events (for tests).
-    public func gestures(of recording: Recording) -> [GestureEvent] {
-        var sink = CollectingSink()
+    /// Replays one recording into `sink` (tests collect the events: GestureTestSupport's
+    /// `gestures(of:)`).
+    public func replay<S: GestureSink>(_ recording: Recording, into sink: inout S) {
         run(recording, into: &sink) { _ in }
-        return sink.events
     }
 
     private func run<S: GestureSink>(_ recording: Recording, into sink: inout S, afterEvent: (inout S) -> Void) {

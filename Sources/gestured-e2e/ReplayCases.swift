@@ -1,10 +1,9 @@
 import Foundation
 import GestureClient
 import GestureCore
-import Recordings
-#if canImport(Glibc)
 import Glibc
-#endif
+import Recordings
+import SystemCalls
 
 /// A corpus recording played through the kernel; `reason` says what it exercises.
 struct ChosenRecording {

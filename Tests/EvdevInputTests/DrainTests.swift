@@ -1,9 +1,8 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 @testable import EvdevInput
 import GestureCore
 import GestureProtocol
+import SystemCalls
 import Testing
 
 /// The read loop of `EvdevDevice.readAvailable`, driven by a script of libevdev results.
@@ -79,9 +78,9 @@ import Testing
     }
 
     @Test func otherErrorsPropagate() {
-        #expect(throws: SystemError(errno: EIO, call: "libevdev_next_event")) {
+        #expect(throws: SystemError(.ioError, call: "libevdev_next_event")) {
             try EvdevDevice.drain(next: { _ throws(SystemError) -> Next in
-                throw SystemError(errno: EIO, call: "libevdev_next_event")
+                throw SystemError(.ioError, call: "libevdev_next_event")
             }, deliver: { _ in })
         }
     }

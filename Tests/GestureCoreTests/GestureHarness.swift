@@ -1,5 +1,6 @@
 import GestureProtocol
 @testable import GestureCore
+import GestureTestSupport
 
 /// Drives a GestureEngine with hand-built frames on a virtual clock (milliseconds in,
 /// microseconds to the engine). The surface is 200 × 100 mm.

@@ -1,6 +1,7 @@
 import GestureProtocol
 import Testing
 @testable import GestureCore
+import GestureTestSupport
 
 /// Press brackets everything, on every path (issue 8): gestures end or are cancelled before
 /// the press of their touch; after SYN_DROPPED a finger still down never drags without a press.

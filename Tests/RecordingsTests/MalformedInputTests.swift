@@ -2,9 +2,7 @@ import Foundation
 import GestureCore
 import Recordings
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Bad input gives a RecordingError naming the file, the line and the problem.
 @Suite("Malformed input")

@@ -1,6 +1,7 @@
 import Foundation
 import GestureCore
 import GestureProtocol
+import GestureTestSupport
 import Recordings
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import GestureCore
 import GestureProtocol
+import GestureTestSupport
 import PropertyBased
 import Recordings
 import Testing

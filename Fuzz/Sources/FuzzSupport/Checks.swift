@@ -1,8 +1,7 @@
 @testable import Daemon
 import GestureCore
-#if canImport(Glibc)
+import GestureTestSupport
 import Glibc
-#endif
 
 /// A broken promise: stops the run (libFuzzer saves the input that did it as a crash).
 public func violation(_ message: String) -> Never {

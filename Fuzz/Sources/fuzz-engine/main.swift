@@ -1,9 +1,7 @@
 import FuzzSupport
 import GestureCore
 import Recordings
-#if canImport(Glibc)
 import Glibc
-#endif
 
 // Raw evdev event streams into the contact tracker and the gesture engine, on a device and
 // a configuration (random nested regions, thresholds, geometry) decoded from the input:

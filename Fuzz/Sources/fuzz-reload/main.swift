@@ -2,10 +2,9 @@ import ConfigFile
 @testable import Daemon
 import FuzzSupport
 import GestureCore
-import Logging
-#if canImport(Glibc)
 import Glibc
-#endif
+import Logging
+import SystemCalls
 
 // The live reload path (SIGHUP): a daemon with a looping replay and a subscribed client;
 // each input becomes the configuration file and is reloaded, the loop turns, the client
@@ -58,12 +57,7 @@ try daemon.add(ReplaySource(description: screen, events: events, path: nil, conf
     for _ in 0..<64 where daemon.loop.runOnce() {}
 }
 
-let client = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-var address = UnixListener.address(socketPath)
-let connected = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-}
-guard connected == 0 else { fatalError("connect: \(errno)") }
+let client = try UnixSocket.connect(to: socketPath, nonBlocking: true).rawValue
 turnLoop()
 let subscribe = Array(#"{"type":"subscribe"}"#.utf8) + [10]
 _ = subscribe.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -92,13 +92,6 @@ struct DragRecognizer {
     private(set) var translationMM = Point.zero
     private var velocity = VelocityTracker()
 
-    var isPossible: Bool {
-        switch state {
-        case .possible: true
-        case .idle, .failed, .dragging: false
-        }
-    }
-
     mutating func touchDown(time: Timestamp, location: Point, locationMM: Point, reporter: Reporter) {
         switch state {
         case .idle:

@@ -122,20 +122,3 @@ public protocol GestureSink {
     mutating func nextGestureID() -> UInt64
     mutating func emit(_ event: GestureEvent)
 }
-
-/// A sink that keeps every event in an array: for tests and small tools.
-public struct CollectingSink: GestureSink {
-    public var events: [GestureEvent] = []
-    public var lastID: UInt64 = 0
-
-    public init() {}
-
-    public mutating func nextGestureID() -> UInt64 {
-        lastID += 1
-        return lastID
-    }
-
-    public mutating func emit(_ event: GestureEvent) {
-        events.append(event)
-    }
-}

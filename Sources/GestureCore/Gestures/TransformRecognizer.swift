@@ -47,13 +47,6 @@ struct TransformRecognizer {
         }
     }
 
-    var isActive: Bool {
-        switch state {
-        case .active: true
-        case .idle, .tracking: false
-        }
-    }
-
     /// One frame with at least two fingers staying down. `spreadRatio` and `spreadChangeMM`
     /// compare their spread with the previous frame; `degrees` is their mean turn. Returns
     /// true when this frame began the gesture. `mayBegin` is false once a long press began.

@@ -1,3 +1,4 @@
+import GestureCore
 import GestureProtocol
 
 /// Checks a stream of gesture events against the protocol's guarantees, for tests, the
