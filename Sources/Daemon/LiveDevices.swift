@@ -51,8 +51,9 @@ public final class EvdevSource: InputSource {
         switch outcome {
         case .drained(_, let resyncs):
             if resyncs > 0 {
-                logger.notice("events dropped by the kernel; resynchronised, gestures in flight cancelled",
-                              metadata: ["device": "\(device.name)", "resyncs": "\(resyncs)"])
+                logger.notice(
+                    "events dropped by the kernel; resynchronised, gestures in flight cancelled",
+                    metadata: ["device": "\(device.name)", "resyncs": "\(resyncs)"])
             }
             return .active
         case .deviceGone:
@@ -186,7 +187,7 @@ public final class LiveDevices {
             guard sources[path] == nil else { return }
             // A single node: scan for its stable links (udev may have made them by now).
             guard case .nodes(let nodes)? = try? DeviceDiscovery.scan(directory),
-                  let node = nodes.first(where: { $0.path == path })
+                let node = nodes.first(where: { $0.path == path })
             else { return }
             consider(node)
         case .removed(let path):
