@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "gestured", targets: ["gestured"]),
         .executable(name: "gesturectl", targets: ["gesturectl"]),
         .executable(name: "gestured-e2e", targets: ["gestured-e2e"]),
+        .executable(name: "gestured-web", targets: ["gestured-web"]),
         .library(name: "GestureClient", targets: ["GestureClient"]),
         .library(name: "GestureCore", targets: ["GestureCore"]),
         // For the engine benchmark (Benchmarks/), which loads the corpus with the replay readers.
@@ -29,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // gestured-web: HTTP/1.1 and RFC 6455 WebSocket from SwiftNIO (README "Web bridge").
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "GestureCore"),
@@ -68,6 +71,28 @@ let package = Package(
             name: "gestured-e2e",
             dependencies: ["EvdevInput", "Recordings", "GestureCore", "GestureClient"]
         ),
+        /// The WebSocket bridge: HTTP routes, the origin check, one daemon connection per
+        /// browser with a bounded queue, listeners (own or from systemd).
+        .target(
+            name: "WebBridge",
+            dependencies: [
+                "ConfigFile", "GestureCore", "FileReading",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "gestured-web",
+            dependencies: [
+                "WebBridge", "ConfigFile", "GestureCore", "Daemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "GestureCoreTests",
             dependencies: [
@@ -85,6 +110,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore"]),
+        .testTarget(name: "WebBridgeTests", dependencies: ["WebBridge", "ConfigFile"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "EvdevInput", "GestureCore", "GestureClient", "Recordings"]),
     ]
 )
