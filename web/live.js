@@ -126,9 +126,7 @@ function addLabel(key, text, location, muted) {
     Object.assign(existing, { text, x: location.x, y: location.y, at: now, muted });
     return;
   }
-  // Labels at the same spot (a double tap's two taps) stack instead of overprinting.
-  const near = labels.filter((l) => now - l.at < LABEL_MS && Math.abs(l.x - location.x) < 0.04 && Math.abs(l.y - location.y) < 0.04).length;
-  labels.push({ key, text, x: location.x, y: location.y, at: now, muted, stack: near });
+  labels.push({ key, text, x: location.x, y: location.y, at: now, muted });
 }
 
 async function loadRegions() {
@@ -254,17 +252,22 @@ function draw() {
     }
   }
 
-  // Gesture labels where they happened.
+  // Gesture labels where they happened; a label that would cover an earlier one (a double
+  // tap's two taps, a swipe's end beside a pinch) moves down below it.
   ctx.font = "600 18px system-ui, sans-serif";
   for (let i = labels.length - 1; i >= 0; i--) {
-    const label = labels[i];
+    if (now - labels[i].at > LABEL_MS) labels.splice(i, 1);
+  }
+  const placed = [];
+  for (const label of labels) {
     const age = now - label.at;
-    if (age > LABEL_MS) { labels.splice(i, 1); continue; }
     animating = true;
     const alpha = age < LABEL_MS * 0.6 ? 1 : 1 - (age - LABEL_MS * 0.6) / (LABEL_MS * 0.4);
-    const x = Math.min(Math.max(label.x * w + 32, 4), w - 260);
-    const y = Math.min(Math.max(label.y * h - 34 + (label.stack ?? 0) * 28, 4), h - 30);
     const width = ctx.measureText(label.text).width + 16;
+    const x = Math.min(Math.max(label.x * w + 32, 4), w - width - 4);
+    let y = Math.min(Math.max(label.y * h - 34, 4), h - 30);
+    while (placed.some((b) => x < b.x + b.width && b.x < x + width && y < b.y + 28 && b.y < y + 28)) y += 28;
+    placed.push({ x, y, width });
     ctx.fillStyle = "rgba(0,0,0," + 0.7 * alpha + ")";
     ctx.fillRect(x, y, width, 26);
     ctx.fillStyle = (label.muted ? "rgba(200,200,200," : "rgba(255,220,90,") + alpha + ")";
