@@ -110,7 +110,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore"]),
-        .testTarget(name: "WebBridgeTests", dependencies: ["WebBridge", "ConfigFile"]),
+        .testTarget(
+            name: "WebBridgeTests",
+            dependencies: [
+                "WebBridge", "ConfigFile", "GestureCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "EvdevInput", "GestureCore", "GestureClient", "Recordings"]),
     ]
 )
