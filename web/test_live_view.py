@@ -1,7 +1,8 @@
 """The live view in a real browser (web/test.sh runs this; docs/web.md "Tests").
 
 Starts `gestured run --replay demo/demo.events` on a private socket with two regions
-configured, gestured-web on a free port, a Unix-socket subscriber, and headless Chromium
+configured, gestured-web socket-activated (systemd-socket-activate, as gestured-web.socket
+does) on a free port of 127.0.0.1 and [::1], a Unix-socket subscriber, and headless Chromium
 driven over the DevTools protocol. Checks that the page received the same gesture and device
 sequence as the Unix-socket subscriber (the page's test hook, window.__gestured_received),
 that a foreign origin is refused (403 to a handshake, and a page from another origin never
@@ -70,6 +71,23 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def accepts(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
 
 
 def wait_for(what: str, condition: Callable[[], bool], timeout: float = DEADLINE) -> None:
@@ -159,6 +177,7 @@ async def run(gestured: str, gestured_web: str, output: Path, work: Path) -> Non
     web_config = work / "gestured-web.toml"
     web_config.write_text('[web]\ndaemon-config = "%s"\n' % daemon_config)
     port = free_port()
+    ipv6 = has_ipv6_loopback()
     base = "http://127.0.0.1:%d" % port
     processes: List[subprocess.Popen[bytes]] = []
     foreign_server: Optional[http.server.ThreadingHTTPServer] = None
@@ -168,14 +187,22 @@ async def run(gestured: str, gestured_web: str, output: Path, work: Path) -> Non
             [gestured, "run", "--replay", str(ROOT / "demo/demo.events"), "--wait-for-subscriber", "--exit-after-replay",
              "--no-devices", "--socket", daemon_socket, "--config", str(daemon_config), "--log-level", "warning"],
             stdout=daemon_log, stderr=subprocess.STDOUT))
+        # Socket activation as gestured-web.socket does it: systemd-socket-activate listens on
+        # the loopback addresses and starts the bridge on the first connection, passing the
+        # listening sockets (LISTEN_FDS); the bridge says READY=1 on $NOTIFY_SOCKET.
         bridge_log_path = work / "gestured-web.log"
         bridge_log = open(bridge_log_path, "wb")
+        notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        notify.bind(str(work / "notify.sock"))
+        notify.settimeout(DEADLINE)
+        listen = ["127.0.0.1:%d" % port] + (["[::1]:%d" % port] if ipv6 else [])
         processes.append(subprocess.Popen(
-            [gestured_web, "--listen", "127.0.0.1:%d" % port, "--socket", daemon_socket, "--config", str(web_config),
-             "--web-root", str(ROOT / "web")],
+            ["systemd-socket-activate"] + ["--listen=" + address for address in listen]
+            + ["--setenv=NOTIFY_SOCKET=" + str(work / "notify.sock"),
+               gestured_web, "--socket", daemon_socket, "--config", str(web_config), "--web-root", str(ROOT / "web")],
             stdout=bridge_log, stderr=subprocess.STDOUT))
         wait_for("the daemon's socket", lambda: os.path.exists(daemon_socket))
-        wait_for("the bridge", lambda: b"listening on" in bridge_log_path.read_bytes())
+        wait_for("systemd-socket-activate's listening socket", lambda: accepts(port))
 
         # Connected before the page subscribes (which starts the replay), so it sees everything.
         subscriber = UnixSubscriber(daemon_socket)
@@ -187,6 +214,15 @@ async def run(gestured: str, gestured_web: str, output: Path, work: Path) -> Non
         check("the refusal is logged", b"refused GET /ws" in bridge_log_path.read_bytes(), bridge_log_path.read_text())
         status = await handshake_status(ws_url, base)
         check("a handshake from the bridge's own origin is accepted", status == 101, "got %d" % status)
+        notices = notify.recv(4096).decode()
+        check("the socket-activated bridge says READY=1", "READY=1" in notices.split("\n"), notices)
+        check("it serves on the sockets systemd passed", b"listening on " + listen[0].encode() in bridge_log_path.read_bytes(),
+              bridge_log_path.read_text())
+        if ipv6:
+            status = await handshake_status("ws://[::1]:%d/ws" % port, "http://[::1]:%d" % port)
+            check("a handshake on [::1] from that origin is accepted", status == 101, "got %d" % status)
+        else:
+            print("# IPv6 loopback unavailable here: [::1] not checked")
 
         # A page from another origin (another port) the browser happens to open.
         foreign_dir = work / "foreign"
