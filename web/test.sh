@@ -11,11 +11,11 @@
 #
 # gestured and gestured-web come from $GESTURED_BIN_DIR, else this checkout's debug build
 # (`swift build --build-tests` makes both). The driver's one dependency, websockets, is
-# pinned in web/requirements-test.txt and installed from PyPI into .build/web-test.
+# pinned in web/requirements-test.txt and installed from PyPI into .build/web-test
+# (web/venv.sh).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-say() { printf '\033[1mweb:\033[0m %s\n' "$*"; }
 
 ./scripts/install-deps.sh --with-chromium
 bin_dir="${GESTURED_BIN_DIR:-$(swift build --show-bin-path)}"
@@ -26,15 +26,8 @@ for binary in gestured gestured-web; do
     fi
 done
 
-venv=.build/web-test
-if [[ ! -x "$venv/bin/python" ]] || ! cmp -s web/requirements-test.txt "$venv/requirements-test.txt"; then
-    say "creating $venv"
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check -r web/requirements-test.txt
-    cp web/requirements-test.txt "$venv/requirements-test.txt"
-fi
+python=$(web/venv.sh)
 
 output="${1:-.build/web-test-output}"
 # Whatever happens, the run ends by itself: every wait inside is bounded, and so is the whole.
-timeout 300 "$venv/bin/python" web/test_live_view.py "$bin_dir/gestured" "$bin_dir/gestured-web" "$output"
+timeout 300 "$python" web/test_live_view.py "$bin_dir/gestured" "$bin_dir/gestured-web" "$output"
