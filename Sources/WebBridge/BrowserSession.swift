@@ -23,15 +23,20 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = WebSocketFrame
 
     private enum Daemon {
-        /// Connecting; the browser's frames are not read until the daemon answers.
-        case connecting
+        /// Connecting; the browser's frames are not read until the daemon answers, and
+        /// requests that came with the upgrade itself wait here (at most
+        /// `maximumPendingRequests`).
+        case connecting(pending: [ByteBuffer])
         case connected(any Channel)
         case closed
     }
 
+    /// Requests a browser may send before the daemon connection is up.
+    static let maximumPendingRequests = 16
+
     private let settings: SessionSettings
     private let registry: SessionRegistry
-    private var daemon = Daemon.connecting
+    private var daemon = Daemon.connecting(pending: [])
     private var queue: DeliveryQueue<ByteBuffer>
     private var context: ChannelHandlerContext?
     /// The close frame has been sent: nothing more is written.
@@ -78,13 +83,16 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
 
     private func daemonConnectAttemptEnded(_ result: Result<any Channel, any Error>) {
         switch (result, daemon) {
-        case (.success(let channel), .connecting):
+        case (.success(let channel), .connecting(let pending)):
             guard let context else {
                 channel.close(promise: nil)
                 return
             }
             daemon = .connected(channel)
             settings.logger.debug("browser connected", metadata: ["peer": "\(peer)"])
+            for request in pending {
+                forwardRequest(request, context: context)
+            }
             context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
             context.read()
         case (.success(let channel), .connected), (.success(let channel), .closed):
@@ -169,7 +177,22 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func forwardRequest(_ text: ByteBuffer, context: ChannelHandlerContext) {
-        guard case .connected(let channel) = daemon else { return }
+        let channel: any Channel
+        switch daemon {
+        case .connecting(var pending):
+            guard pending.count < Self.maximumPendingRequests else {
+                close(code: .policyViolation, reason: "more than \(Self.maximumPendingRequests) requests before the daemon answered")
+                return
+            }
+            daemon = .closed  // no second copy of `pending` while it grows
+            pending.append(text)
+            daemon = .connecting(pending: pending)
+            return
+        case .connected(let connected):
+            channel = connected
+        case .closed:
+            return
+        }
         if text.readableBytesView.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
             let reply = context.channel.allocator.buffer(string: BridgeMessage.error("a request is one line of JSON: no line breaks"))
             daemonLine(reply)
