@@ -27,6 +27,7 @@ let package = Package(
         .executable(name: "gestured", targets: ["gestured"]),
         .executable(name: "gesturectl", targets: ["gesturectl"]),
         .executable(name: "gestured-e2e", targets: ["gestured-e2e"]),
+        .executable(name: "gestured-web", targets: ["gestured-web"]),
         .library(name: "GestureClient", targets: ["GestureClient"]),
         .library(name: "GestureProtocol", targets: ["GestureProtocol"]),
         .library(name: "GestureCore", targets: ["GestureCore"]),
@@ -49,6 +50,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // Test only: the TOML reader is checked against it (Tests/ConfigFileTests).
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        // gestured-web: HTTP/1.1 and RFC 6455 WebSocket from SwiftNIO (README "Web bridge").
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "GestureProtocol"),
@@ -119,6 +122,28 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        /// The WebSocket bridge: HTTP routes, the origin check, one daemon connection per
+        /// browser with a bounded queue, listeners (own or from systemd).
+        .target(
+            name: "WebBridge",
+            dependencies: [
+                "ConfigFile", "GestureCore", "SystemCalls",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "gestured-web",
+            dependencies: [
+                "WebBridge", "ConfigFile", "GestureCore", "Daemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "GestureCoreTests",
             dependencies: [
@@ -158,6 +183,14 @@ let package = Package(
                 "Daemon", "GestureProtocol", "GestureCore", "GestureClient", "GestureTestSupport", "Recordings", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "WebBridgeTests",
+            dependencies: [
+                "WebBridge", "ConfigFile", "GestureCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
     ]

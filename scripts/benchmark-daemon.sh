@@ -11,9 +11,14 @@
 #    ten fingers loop, for 5 minutes: a new client's hello and status round trip every
 #    second, the reader's latency, the daemon's RSS over time, SIGTERM to exit;
 #  - reload: how long a SIGHUP reload holds the loop, for the shipped configuration and the
-#    largest files the configuration limits allow.
+#    largest files the configuration limits allow;
+#  - web: the WebSocket bridge (Benchmarks/web-bench.py, websockets from web/venv.sh): the same
+#    ten-finger stream to WEB_CLIENTS browsers through a release gestured-web and as many
+#    direct Unix-socket clients at once, latency of each and what the bridge adds, its CPU,
+#    and its resident memory idle.
 # Environment: CLIENTS="1 100 1000", SECONDS_OF_TOUCH=10, IDLE_SECONDS=60, WATCHDOG_USEC=30000000,
-# STALLED=2000, SOAK_SECONDS=300, RELOADS=20; ONLY="latency idle soak reload" picks parts.
+# STALLED=2000, SOAK_SECONDS=300, RELOADS=20, WEB_CLIENTS=10; ONLY="latency idle soak reload web"
+# picks parts.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 clients="${CLIENTS:-1 100 1000}"
@@ -23,7 +28,8 @@ watchdog_usec="${WATCHDOG_USEC:-30000000}"
 stalled="${STALLED:-2000}"
 soak_seconds="${SOAK_SECONDS:-300}"
 reloads="${RELOADS:-20}"
-only=" ${ONLY:-latency idle soak reload} "
+web_clients="${WEB_CLIENTS:-10}"
+only=" ${ONLY:-latency idle soak reload web} "
 
 build() {  # quiet unless the build fails
     local log
@@ -76,4 +82,18 @@ fi
 if [[ "$only" == *" reload "* ]]; then
     run reload --reloads "$reloads"
     table "| configuration reloaded (SIGHUP) | loop held, p50 | max |"
+fi
+if [[ "$only" == *" web "* ]]; then
+    build "$root" gestured-web
+    python=$("$root/web/venv.sh")
+    recording="$(mktemp)"
+    "$bench" recording "$recording" --seconds "$touch_seconds"
+    echo
+    echo "== web bridge, $web_clients browsers (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    output="$("$python" "$root/Benchmarks/web-bench.py" "$gestured" "$root/.build/release/gestured-web" "$recording" \
+        --clients "$web_clients" --seconds "$touch_seconds")" || { echo "$output"; rm -f "$recording"; echo "FAILED: web" >&2; exit 1; }
+    rm -f "$recording"
+    echo "$output" | grep -v '^ROW|'
+    rows+=("$(echo "$output" | sed -n 's/^ROW|/|/p')")
+    table "| clients of each kind | direct p50 | direct p99 | WebSocket p50 | WebSocket p99 | bridge adds (p99) | dropped | bridge CPU | bridge idle RSS | bridge peak RSS |"
 fi

@@ -4,7 +4,7 @@
 # has no Swift runtime; README "Debian package") and full RELRO (-z relro -z now, as
 # Debian's hardening flags link). Prints the directory of the binaries on standard output.
 #
-#   scripts/build-release.sh [PRODUCT...]     (default: gestured gesturectl)
+#   scripts/build-release.sh [PRODUCT...]     (default: gestured gesturectl gestured-web)
 #
 # Every release build of this package should go through here: `swift build -c release`
 # with other flags relinks the same binaries in .build/release differently.
@@ -13,7 +13,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 flags=(-c release --static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 products=("$@")
-[[ ${#products[@]} -gt 0 ]] || products=(gestured gesturectl)
+[[ ${#products[@]} -gt 0 ]] || products=(gestured gesturectl gestured-web)
 for product in "${products[@]}"; do
     swift build "${flags[@]}" --product "$product" >&2
 done

@@ -3,11 +3,13 @@
 # nothing when everything is present. Needs root (or sudo) only when something is missing.
 #
 #   scripts/install-deps.sh [--with-vm] [--with-package] [--with-lintian] [--with-python]
+#                           [--with-chromium]
 #
 #   --with-vm       the VM tier (qemu and what vm/setup.sh assembles the guest from)
 #   --with-package  building the .deb (scripts/package-deb.sh: dpkg-shlibdeps, objdump)
 #   --with-lintian  checking the .deb (scripts/test-deb.sh)
 #   --with-python   the Python client's tests (clients/python/test.sh works in a venv)
+#   --with-chromium the live view's browser test (web/test.sh: headless Chromium, a venv)
 set -euo pipefail
 
 packages=(libevdev-dev libsystemd-dev pkg-config evemu-tools socat)
@@ -19,6 +21,7 @@ for option in "$@"; do
         --with-package) packages+=(dpkg-dev binutils) ;;
         --with-lintian) packages+=(lintian) ;;
         --with-python) packages+=(python3 python3-venv) ;;
+        --with-chromium) packages+=(chromium python3 python3-venv) ;;
         *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;
     esac
 done

@@ -3,7 +3,7 @@
 #
 #   scripts/package-deb.sh [--bin-path DIR] [--output DIR]
 #
-#   --bin-path DIR  take gestured and gesturectl from DIR, as printed by
+#   --bin-path DIR  take gestured, gesturectl and gestured-web from DIR, as printed by
 #                   scripts/build-release.sh (so a test run builds once); without it, this
 #                   script runs scripts/build-release.sh
 #   --output DIR    where the .deb is written (default: .build/deb)
@@ -13,8 +13,9 @@
 # Contents: the binaries in /usr/bin (stripped; the Swift runtime linked in statically, no
 # Swift library needed on the target), the units of systemd/ in /lib/systemd/system with
 # their /usr/local/bin paths rewritten to /usr/bin (scripts/packaging.sh), the access group in
-# /usr/lib/sysusers.d/gestured.conf, config/gestured.toml as the conffile
-# /etc/gestured/gestured.toml, copyright, changelog and manual pages in /usr/share. The
+# /usr/lib/sysusers.d/gestured.conf, config/gestured.toml and config/gestured-web.toml as the
+# conffiles /etc/gestured/gestured.toml and gestured-web.toml, the live view of web/ (the JS
+# client included) in /usr/share/gestured/web, copyright, changelog and manual pages. The
 # maintainer scripts are packaging/deb/{postinst,prerm,postrm}; Depends is computed by
 # dpkg-shlibdeps from the binaries plus what those scripts and the units call.
 set -euo pipefail
@@ -52,9 +53,11 @@ export SOURCE_DATE_EPOCH
 
 if [[ -z "$bin_path" ]]; then
     say "building a release (scripts/build-release.sh)"
-    bin_path=$(scripts/build-release.sh gestured gesturectl)
+    bin_path=$(scripts/build-release.sh gestured gesturectl gestured-web)
 fi
-for binary in gestured gesturectl; do
+binaries=(gestured gesturectl gestured-web)
+units=(gestured.service gestured.socket gestured-web.service gestured-web.socket)
+for binary in "${binaries[@]}"; do
     [[ -x "$bin_path/$binary" ]] || fail "no executable $bin_path/$binary"
     # The target has no Swift runtime: refuse a build that needs one (built without
     # --static-swift-stdlib, it needs libswiftCore.so and friends from the toolchain).
@@ -67,22 +70,24 @@ trap 'rm -rf "$stage"' EXIT
 package="$stage/gestured"
 install -d -m 0755 "$package/DEBIAN" "$package/usr/bin" "$package/lib/systemd/system" \
     "$package/usr/lib/sysusers.d" "$package/etc/gestured" "$package/usr/share/doc/gestured" \
-    "$package/usr/share/man/man1"
+    "$package/usr/share/man/man1" "$package/usr/share/gestured/web"
 
 say "staging version $version for $arch from $bin_path"
-for binary in gestured gesturectl; do
+for binary in "${binaries[@]}"; do
     # As dh_strip does: no symbol table or debug information (the Swift metadata sections
     # the runtime reads are allocated and stay).
     strip --remove-section=.comment --remove-section=.note --strip-unneeded \
         -o "$package/usr/bin/$binary" "$bin_path/$binary"
     chmod 0755 "$package/usr/bin/$binary"
 done
-for unit in gestured.service gestured.socket; do
+for unit in "${units[@]}"; do
     unit_for_prefix /usr "systemd/$unit" >"$package/lib/systemd/system/$unit"
 done
 install -m 0644 systemd/gestured.sysusers "$package/usr/lib/sysusers.d/gestured.conf"
-install -m 0644 config/gestured.toml "$package/etc/gestured/gestured.toml"
-echo /etc/gestured/gestured.toml >"$package/DEBIAN/conffiles"
+install -m 0644 config/gestured.toml config/gestured-web.toml "$package/etc/gestured/"
+printf '%s\n' /etc/gestured/gestured-web.toml /etc/gestured/gestured.toml >"$package/DEBIAN/conffiles"
+# The live view; web/gestured.js is a link to the JS client, installed as a file.
+install -m 0644 web/index.html web/live.js web/live.css web/gestured.js "$package/usr/share/gestured/web/"
 install -m 0755 packaging/deb/postinst packaging/deb/prerm packaging/deb/postrm "$package/DEBIAN/"
 
 # copyright: packaging/deb/copyright with the text of LICENSE as its MIT license paragraph.
@@ -103,7 +108,7 @@ swift build --package-path .build/checkouts/swift-argument-parser --scratch-path
     --product generate-manual >.build/generate-manual.log 2>&1 ||
     { cat .build/generate-manual.log >&2; fail "building generate-manual failed"; }
 manual_date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)
-for binary in gestured gesturectl; do
+for binary in "${binaries[@]}"; do
     "$manual_tool" "$package/usr/bin/$binary" --section 1 --date "$manual_date" \
         --authors "gestured developers" --output-directory "$stage" >&2
     gzip -9n <"$stage/$binary.1" >"$package/usr/share/man/man1/$binary.1.gz"
@@ -116,7 +121,7 @@ done
 # installed) and /bin/kill for ExecReload= (procps).
 mkdir -p "$stage/shlibs/debian"
 printf 'Source: gestured\n\nPackage: gestured\nArchitecture: any\n' >"$stage/shlibs/debian/control"
-shlibs=$(cd "$stage/shlibs" && dpkg-shlibdeps -O "$package/usr/bin/gestured" "$package/usr/bin/gesturectl" |
+shlibs=$(cd "$stage/shlibs" && dpkg-shlibdeps -O "${binaries[@]/#/$package/usr/bin/}" |
     sed -n 's/^shlibs:Depends=//p')
 [[ -n "$shlibs" ]] || fail "dpkg-shlibdeps found no library dependencies"
 depends="$shlibs, systemd | systemd-standalone-sysusers | systemd-sysusers | adduser, procps"

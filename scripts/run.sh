@@ -4,18 +4,21 @@
 #  1. installs the Debian packages it needs (apt-get, through sudo when not root);
 #  2. builds a release (scripts/build-release.sh: the Swift runtime linked statically), packs
 #     it as the Debian package (scripts/package-deb.sh) and installs that with apt-get, so
-#     what runs here is exactly what ships: gestured and gesturectl in /usr/bin, the units
-#     in /lib/systemd/system, the group `gestured` whose members may connect to the socket,
-#     the commented configuration /etc/gestured/gestured.toml (a conffile: an edited one
-#     is kept); where systemd runs, the package's postinst enables and starts
-#     gestured.socket and gestured.service;
+#     what runs here is exactly what ships: gestured, gesturectl and gestured-web in
+#     /usr/bin, the units in /lib/systemd/system, the group `gestured` whose members may
+#     connect to the socket, the commented configurations /etc/gestured/gestured.toml and
+#     gestured-web.toml (conffiles: edited ones are kept), the live view in
+#     /usr/share/gestured/web; where systemd runs, the package's postinst enables and starts
+#     gestured.socket, gestured.service and gestured-web.socket (the web bridge on
+#     http://127.0.0.1:7412/, started on the first connection);
 #  3. where no touch device is present (a laptop, CI, a container), shows the product
 #     working anyway: plays the bundled demo recording through `gestured run --replay` on
 #     a private socket and prints what a subscriber receives, saying that it does so.
 #
 # Options: --no-demo (skip step 3), --demo-only (skip step 2),
 #   --prefix DIR: install from source instead of the package (the same binaries, units,
-#   sysusers file and configuration; binaries in DIR/bin, units in /etc/systemd/system,
+#   sysusers file, configurations and live view; binaries in DIR/bin, the live view in
+#   DIR/share/gestured/web, units in /etc/systemd/system,
 #   the group from /etc/sysusers.d/gestured.conf). The default where dpkg is missing,
 #   with DIR /usr/local. Refused while the package is installed.
 set -euo pipefail
@@ -74,7 +77,7 @@ remove_source_installation() {
     [[ -f "$manifest" ]] || return 0
     say "removing the installation from source listed in $manifest"
     if systemd_running; then
-        $sudo systemctl disable --now gestured.service gestured.socket >/dev/null 2>&1 || true
+        $sudo systemctl disable --now gestured-web.service gestured-web.socket gestured.service gestured.socket >/dev/null 2>&1 || true
     fi
     while IFS= read -r file; do
         [[ -n "$file" ]] && $sudo rm -f "$file"
@@ -87,7 +90,7 @@ install_package() {
     local deb
     deb=$(quietly scripts/package-deb.sh --bin-path "$bin" | tail -n 1)
     remove_source_installation
-    for unit in /etc/systemd/system/gestured.service /etc/systemd/system/gestured.socket; do
+    for unit in /etc/systemd/system/gestured{,-web}.{service,socket}; do
         if [[ -f "$unit" ]]; then
             say "warning: $unit overrides the package's unit in /lib/systemd/system; remove it unless you mean it to" >&2
         fi
@@ -107,21 +110,27 @@ install_package() {
 }
 
 install_from_source() {
-    say "installing from source into $prefix/bin, /etc/systemd/system, /etc/sysusers.d and /etc/gestured"
-    local files=("$prefix/bin/gestured" "$prefix/bin/gesturectl" /etc/systemd/system/gestured.service
-        /etc/systemd/system/gestured.socket /etc/sysusers.d/gestured.conf)
-    $sudo install -d "$prefix/bin" /etc/gestured /etc/systemd/system /etc/sysusers.d
-    $sudo install -m 0755 "$bin/gestured" "$bin/gesturectl" "$prefix/bin/"
-    for unit in gestured.service gestured.socket; do
+    say "installing from source into $prefix/bin, $prefix/share/gestured/web, /etc/systemd/system, /etc/sysusers.d and /etc/gestured"
+    local web_root="$prefix/share/gestured/web"
+    local units=(gestured.service gestured.socket gestured-web.service gestured-web.socket)
+    local files=("$prefix/bin/gestured" "$prefix/bin/gesturectl" "$prefix/bin/gestured-web" "${units[@]/#//etc/systemd/system/}"
+        /etc/sysusers.d/gestured.conf "$web_root/index.html" "$web_root/live.js" "$web_root/live.css" "$web_root/gestured.js")
+    $sudo install -d "$prefix/bin" "$web_root" /etc/gestured /etc/systemd/system /etc/sysusers.d
+    $sudo install -m 0755 "$bin/gestured" "$bin/gesturectl" "$bin/gestured-web" "$prefix/bin/"
+    # gestured-web finds its live view in share/gestured/web beside its bin/.
+    $sudo install -m 0644 web/index.html web/live.js web/live.css web/gestured.js "$web_root/"
+    for unit in "${units[@]}"; do
         unit_for_prefix "$prefix" "systemd/$unit" | $sudo tee "/etc/systemd/system/$unit" >/dev/null
     done
     $sudo install -m 0644 systemd/gestured.sysusers /etc/sysusers.d/gestured.conf
     printf '%s\n' "${files[@]}" | $sudo tee "$manifest" >/dev/null
-    if [[ -f /etc/gestured/gestured.toml ]]; then
-        say "keeping the existing /etc/gestured/gestured.toml (the shipped one is config/gestured.toml)"
-    else
-        $sudo install -m 0644 config/gestured.toml /etc/gestured/gestured.toml
-    fi
+    for config in gestured.toml gestured-web.toml; do
+        if [[ -f "/etc/gestured/$config" ]]; then
+            say "keeping the existing /etc/gestured/$config (the shipped one is config/$config)"
+        else
+            $sudo install -m 0644 "config/$config" "/etc/gestured/$config"
+        fi
+    done
     # As the package's postinst does.
     if command -v systemd-sysusers >/dev/null; then
         $sudo systemd-sysusers gestured.conf
@@ -130,7 +139,7 @@ install_from_source() {
     fi
     if systemd_running; then
         $sudo systemctl daemon-reload
-        $sudo systemctl enable --now gestured.socket gestured.service
+        $sudo systemctl enable --now gestured.socket gestured.service gestured-web.socket
     fi
     installed_bin="$prefix/bin"
 }
@@ -141,6 +150,7 @@ if [[ "$install" != none ]]; then
     if systemd_running; then
         say "gestured is running under systemd: systemctl status gestured; journalctl -u gestured"
         say "apps in the group 'gestured' may connect: sudo usermod -aG gestured KIOSK-USER"
+        say "web pages: the live touch view is http://127.0.0.1:7412/ (gestured-web, docs/web.md)"
     else
         say "systemd is not running here; run the daemon by hand: sudo $installed_bin/gestured run --config /etc/gestured/gestured.toml"
     fi

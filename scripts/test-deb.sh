@@ -62,15 +62,24 @@ for dependency in "libc6 (>=" "libevdev2 (>=" "libsystemd0 (>=" \
 done
 check "Depends names no Swift runtime package" bash -c '! grep -qi swift <<<"$1"' _ "$depends"
 
-expected_files="./etc/gestured/gestured.toml
+expected_files="./etc/gestured/gestured-web.toml
+./etc/gestured/gestured.toml
+./lib/systemd/system/gestured-web.service
+./lib/systemd/system/gestured-web.socket
 ./lib/systemd/system/gestured.service
 ./lib/systemd/system/gestured.socket
 ./usr/bin/gesturectl
 ./usr/bin/gestured
+./usr/bin/gestured-web
 ./usr/lib/sysusers.d/gestured.conf
 ./usr/share/doc/gestured/changelog.gz
 ./usr/share/doc/gestured/copyright
+./usr/share/gestured/web/gestured.js
+./usr/share/gestured/web/index.html
+./usr/share/gestured/web/live.css
+./usr/share/gestured/web/live.js
 ./usr/share/man/man1/gesturectl.1.gz
+./usr/share/man/man1/gestured-web.1.gz
 ./usr/share/man/man1/gestured.1.gz"
 check "the package holds exactly the expected files" \
     diff -u <(echo "$expected_files") <(cd "$tree" && find . -type f -o -type l | LC_ALL=C sort)
@@ -79,8 +88,14 @@ check "everything is owned by root:root" \
 check "the binaries are mode 0755, other files 0644, directories 0755" bash -c '
     cd "$1" && ! find . \( -type f ! -path "./usr/bin/*" ! -perm 0644 \) -o \( -type d ! -perm 0755 \) | grep . &&
     ! find usr/bin -type f ! -perm 0755 | grep .' _ "$tree"
-check "conffiles: /etc/gestured/gestured.toml" same <(echo /etc/gestured/gestured.toml) "$work/DEBIAN/conffiles"
-check "the conffile is config/gestured.toml" same config/gestured.toml "$tree/etc/gestured/gestured.toml"
+check "conffiles: /etc/gestured/gestured-web.toml and gestured.toml" \
+    same <(printf '%s\n' /etc/gestured/gestured-web.toml /etc/gestured/gestured.toml) "$work/DEBIAN/conffiles"
+for conffile in gestured.toml gestured-web.toml; do
+    check "the conffile $conffile is config/$conffile" same "config/$conffile" "$tree/etc/gestured/$conffile"
+done
+for file in index.html live.js live.css gestured.js; do
+    check "the live view's $file is web/$file" same "web/$file" "$tree/usr/share/gestured/web/$file"
+done
 check "the sysusers file is systemd/gestured.sysusers" same systemd/gestured.sysusers "$tree/usr/lib/sysusers.d/gestured.conf"
 check "md5sums match the files" bash -c 'cd "$1" && md5sum --check --quiet "$2"' _ "$tree" "$work/DEBIAN/md5sums"
 for script in postinst prerm postrm; do
@@ -88,7 +103,7 @@ for script in postinst prerm postrm; do
         'cmp "$1" "$2" && [ -x "$2" ] && sh -n "$2"' _ "packaging/deb/$script" "$work/DEBIAN/$script"
 done
 
-for unit in gestured.service gestured.socket; do
+for unit in gestured.service gestured.socket gestured-web.service gestured-web.socket; do
     packaged="$tree/lib/systemd/system/$unit"
     check "$unit is systemd/$unit with /usr/local/bin rewritten to /usr/bin" \
         same <(unit_for_prefix /usr "systemd/$unit") "$packaged"
@@ -96,6 +111,8 @@ for unit in gestured.service gestured.socket; do
 done
 check "gestured.service runs /usr/bin/gestured" \
     grep -qx 'ExecStart=/usr/bin/gestured run --config /etc/gestured/gestured.toml' "$tree/lib/systemd/system/gestured.service"
+check "gestured-web.service runs /usr/bin/gestured-web" \
+    grep -qx 'ExecStart=/usr/bin/gestured-web --config /etc/gestured/gestured-web.toml' "$tree/lib/systemd/system/gestured-web.service"
 
 # A scratch root: the package's files, the host's unit files (targets the units refer to)
 # and what ExecReload= runs, so systemd-analyze checks the packaged units as installed,
@@ -105,13 +122,14 @@ cp -a "$tree" "$scratch"
 cp -an /lib/systemd/system/. "$scratch/lib/systemd/system/"
 install -D /bin/kill "$scratch/bin/kill"
 check "systemd-analyze verify accepts the installed units" env MANPATH="$scratch/usr/share/man" \
-    systemd-analyze verify --root="$scratch" /lib/systemd/system/gestured.service /lib/systemd/system/gestured.socket
+    systemd-analyze verify --root="$scratch" /lib/systemd/system/gestured.service /lib/systemd/system/gestured.socket \
+    /lib/systemd/system/gestured-web.service /lib/systemd/system/gestured-web.socket
 mkdir -p "$scratch/etc"
 touch "$scratch/etc/group" "$scratch/etc/passwd"
 check "systemd-sysusers creates the group gestured from the packaged file" bash -c \
     'systemd-sysusers --root="$1" gestured.conf && grep -q "^gestured:x:[0-9]*:$" "$1/etc/group"' _ "$scratch"
 
-for binary in gestured gesturectl; do
+for binary in gestured gesturectl gestured-web; do
     check "$binary --version prints $version" [ "$("$tree/usr/bin/$binary" --version)" = "$version" ]
     check "$binary needs no Swift library" [ -z "$(swift_runtime_needs "$tree/usr/bin/$binary")" ]
     check "$binary loads nothing from the Swift toolchain (ldd)" bash -c '! ldd "$1" | grep -E "swift|Foundation|/opt/"' _ "$tree/usr/bin/$binary"

@@ -2,7 +2,9 @@
 # The whole test suite: unit, replay-over-the-corpus and property tests with `swift test`;
 # the same once more under AddressSanitizer (scripts/test-asan.sh: about 1.5 minutes more,
 # docs/reliability.md); the Python client against the debug daemon (clients/python/test.sh:
-# pytest and mypy from PyPI into .build/python-client); then what ships: the release build
+# pytest and mypy from PyPI into .build/python-client); the live view and the WebSocket bridge
+# in headless Chromium (web/test.sh: Debian's chromium, websockets from PyPI into
+# .build/web-test; the screenshot lands in .build/web-test-output); then what ships: the release build
 # (once, scripts/build-release.sh), the Debian package made from it (scripts/package-deb.sh)
 # and checked on this machine (scripts/test-deb.sh);
 # then the VM tiers (each skipped with a message where qemu cannot run): the end-to-end
@@ -12,13 +14,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./scripts/install-deps.sh --with-vm --with-package --with-lintian --with-python
+./scripts/install-deps.sh --with-vm --with-package --with-lintian --with-python --with-chromium
 # Format: `swift format format -i -r Sources Tests` fixes what this finds.
 swift format lint --strict --recursive Sources Tests
 swift build --build-tests
 swift test --skip-build
 ./scripts/test-asan.sh
 GESTURED_BIN="$(swift build --show-bin-path)/gestured" clients/python/test.sh
+GESTURED_BIN_DIR="$(swift build --show-bin-path)" web/test.sh
 
 release_bin=$(scripts/build-release.sh)
 deb=$(scripts/package-deb.sh --bin-path "$release_bin" | tail -n 1)

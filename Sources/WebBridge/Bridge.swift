@@ -1,0 +1,181 @@
+import ConfigFile
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `HOST:PORT` to listen on (`--listen`): an IPv4 address, a bracketed IPv6 address or a
+/// name, and a port.
+public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+    /// Without brackets (what `bind` takes).
+    public var host: String
+    public var port: Int
+
+    public init?(parsing text: String) {
+        guard let parsed = HostAndPort(parsing: text), let port = parsed.port else { return nil }
+        host = parsed.host.hasPrefix("[") ? String(parsed.host.dropFirst().dropLast()) : parsed.host
+        self.port = port
+    }
+
+    public var description: String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    /// What `gestured-web.socket` listens on, and `gestured-web` without `--listen`.
+    public static let defaults = [ListenAddress(parsing: "127.0.0.1:7412")!, ListenAddress(parsing: "[::1]:7412")!]
+}
+
+/// The WebSocket bridge (docs/web.md): HTTP and WebSocket on its listening sockets, one
+/// daemon connection per browser. Everything runs on one event loop thread.
+public final class Bridge: Sendable {
+    private let group: MultiThreadedEventLoopGroup
+    private let routes: Routes
+    private let settings: SessionSettings
+    private let registry: NIOLoopBound<SessionRegistry>
+    private let listeners: NIOLockedValueBox<[any Channel]> = NIOLockedValueBox([])
+
+    /// - Parameters:
+    ///   - socketPath: the daemon's Unix socket.
+    ///   - statusChanged: called on the event loop with the number of browsers connected.
+    public init(
+        routes: Routes, socketPath: String, configuration: WebConfiguration, logger: Logger,
+        statusChanged: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.routes = routes
+        settings = SessionSettings(
+            socketPath: socketPath, clientQueue: configuration.clientQueue, slowClient: configuration.slowClient, logger: logger)
+        let loop = group.next()
+        registry = try! loop.submit { NIOLoopBound(SessionRegistry(changed: statusChanged), eventLoop: loop) }.wait()
+    }
+
+    /// Listens on `addresses` and on the already listening `descriptors` (from systemd);
+    /// returns the addresses listened on. Throws when one cannot be used.
+    public func start(addresses: [ListenAddress], descriptors: [CInt]) throws -> [String] {
+        var bound: [String] = []
+        for descriptor in descriptors {
+            try Self.checkListeningStream(descriptor)
+            let channel = try bootstrap().withBoundSocket(descriptor).wait()
+            listeners.withLockedValue { $0.append(channel) }
+            bound.append(channel.localAddress.map(Self.describe) ?? "descriptor \(descriptor)")
+        }
+        for address in addresses {
+            let channel: any Channel
+            do {
+                channel = try bootstrap().bind(host: address.host, port: address.port).wait()
+            } catch {
+                throw BridgeError(message: "cannot listen on \(address): \(error)")
+            }
+            listeners.withLockedValue { $0.append(channel) }
+            bound.append(channel.localAddress.map(Self.describe) ?? address.description)
+        }
+        return bound
+    }
+
+    /// Stops listening, sends every browser a close frame with `reason`, and returns once
+    /// the connections are closed (or after `grace`).
+    public func stop(reason: String, grace: TimeAmount = .seconds(2)) {
+        let channels = listeners.withLockedValue { channels in
+            defer { channels = [] }
+            return channels
+        }
+        for channel in channels {
+            try? channel.close().wait()
+        }
+        let loop = group.next()
+        let registry = registry
+        try? loop.submit { registry.value.closeAll(reason: reason) }.wait()
+        // Close frames are written at once; the connections close when they are out.
+        let deadline = NIODeadline.now() + grace
+        while NIODeadline.now() < deadline, (try? loop.submit({ registry.value.count }).wait()) ?? 0 > 0 {
+            usleep(10_000)
+        }
+        try? group.syncShutdownGracefully()
+    }
+
+    private func bootstrap() -> ServerBootstrap {
+        let routes = routes
+        let settings = settings
+        let registry = registry
+        return ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try Self.configure(channel, routes: routes, settings: settings, registry: registry)
+                }
+            }
+    }
+
+    /// An accepted connection: NIO's HTTP/1.1 codec with its WebSocket upgrader in front of
+    /// the plain HTTP handler.
+    private static func configure(
+        _ channel: any Channel, routes: Routes, settings: SessionSettings, registry: NIOLoopBound<SessionRegistry>
+    ) throws {
+        let peer = channel.remoteAddress.map(describe) ?? "?"
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: maximumRequestSize,
+            automaticErrorHandling: true,
+            shouldUpgrade: { channel, head in
+                channel.eventLoop.makeSucceededFuture(routes.mayUpgrade(head) ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        NIOWebSocketFrameAggregator(
+                            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64, maxAccumulatedFrameSize: maximumRequestSize))
+                    try channel.pipeline.syncOperations.addHandler(BrowserSession(settings: settings, registry: registry.value, peer: peer))
+                }
+            }
+        )
+        let httpHandlerName = "gestured-web.http"
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withServerUpgrade: (
+                upgraders: [upgrader],
+                completionHandler: { context in
+                    context.pipeline.removeHandler(name: httpHandlerName, promise: nil)
+                }
+            )
+        )
+        try channel.pipeline.syncOperations.addHandler(HTTPHandler(routes: routes, logger: settings.logger), name: httpHandlerName)
+    }
+
+    /// The longest request a browser may send in one message: the daemon's own limit for
+    /// a request line (docs/protocol.md "Transport").
+    static let maximumRequestSize = 64 << 10
+
+    /// `127.0.0.1:7412`, `[::1]:7412`.
+    static func describe(_ address: SocketAddress) -> String {
+        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+    }
+
+    /// A descriptor from systemd must be a listening stream socket (not, say, a datagram
+    /// socket a unit file got wrong).
+    static func checkListeningStream(_ descriptor: CInt) throws {
+        var value: CInt = 0
+        var length = socklen_t(MemoryLayout<CInt>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &value, &length) == 0 else {
+            throw BridgeError(message: "descriptor \(descriptor) from systemd is not a socket")
+        }
+        guard value == CInt(SOCK_STREAM.rawValue) else {
+            throw BridgeError(message: "descriptor \(descriptor) from systemd is not a stream socket (ListenStream=)")
+        }
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) == 0, value == 1 else {
+            throw BridgeError(message: "descriptor \(descriptor) from systemd is not listening")
+        }
+    }
+}
+
+/// Why the bridge cannot start, in words for the operator.
+public struct BridgeError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}

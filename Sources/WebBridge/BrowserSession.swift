@@ -1,0 +1,333 @@
+import ConfigFile
+import GestureCore
+import Logging
+import NIOCore
+import NIOPosix
+import NIOWebSocket
+
+/// Settings every browser connection shares.
+struct SessionSettings: Sendable {
+    var socketPath: String
+    var clientQueue: Int
+    var slowClient: SlowClientPolicy
+    var logger: Logger
+}
+
+/// One browser's WebSocket (docs/web.md "The bridge"): its own connection to the daemon's
+/// Unix socket; every line the daemon sends becomes one text frame, unchanged, through a
+/// `DeliveryQueue`; every text frame the browser sends becomes one request line.
+///
+/// Runs on the browser channel's event loop; the daemon connection is made on the same loop.
+final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private enum Daemon {
+        /// Connecting; the browser's frames are not read until the daemon answers, and
+        /// requests that came with the upgrade itself wait here (at most
+        /// `maximumPendingRequests`).
+        case connecting(pending: [ByteBuffer])
+        case connected(any Channel)
+        case closed
+    }
+
+    /// Requests a browser may send before the daemon connection is up.
+    static let maximumPendingRequests = 16
+
+    private let settings: SessionSettings
+    private let registry: SessionRegistry
+    private var daemon = Daemon.connecting(pending: [])
+    private var queue: DeliveryQueue<ByteBuffer>
+    private var context: ChannelHandlerContext?
+    /// The close frame has been sent: nothing more is written.
+    private var closing = false
+    private let peer: String
+
+    init(settings: SessionSettings, registry: SessionRegistry, peer: String) {
+        self.settings = settings
+        self.registry = registry
+        self.peer = peer
+        queue = DeliveryQueue(capacity: settings.clientQueue, policy: settings.slowClient)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        registry.add(self)
+        // No browser frame is read before the daemon connection is up.
+        context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        connectDaemon(eventLoop: context.eventLoop)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        registry.remove(self)
+        closeDaemon()
+    }
+
+    private func connectDaemon(eventLoop: any EventLoop) {
+        let session = NIOLoopBound(self, eventLoop: eventLoop)
+        let path = settings.socketPath
+        ClientBootstrap(group: eventLoop)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(DaemonConnectionHandler(session: session.value))
+                }
+            }
+            .connect(unixDomainSocketPath: path)
+            .assumeIsolated()
+            .whenComplete { result in
+                session.value.daemonConnectAttemptEnded(result)
+            }
+    }
+
+    private func daemonConnectAttemptEnded(_ result: Result<any Channel, any Error>) {
+        switch (result, daemon) {
+        case (.success(let channel), .connecting(let pending)):
+            guard let context else {
+                channel.close(promise: nil)
+                return
+            }
+            daemon = .connected(channel)
+            settings.logger.debug("browser connected", metadata: ["peer": "\(peer)"])
+            for request in pending {
+                forwardRequest(request, context: context)
+            }
+            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+            context.read()
+        case (.success(let channel), .connected), (.success(let channel), .closed):
+            channel.close(promise: nil)
+        case (.failure(let error), .connecting):
+            daemon = .closed
+            settings.logger.warning("cannot connect to gestured at \(settings.socketPath): \(error)")
+            close(code: .unexpectedServerError, reason: "cannot connect to gestured: \(error)")
+        case (.failure, .connected), (.failure, .closed):
+            break
+        }
+    }
+
+    // MARK: daemon → browser
+
+    /// One line from the daemon.
+    func daemonLine(_ line: ByteBuffer) {
+        guard let context else { return }
+        switch queue.arrived(line, kind: BridgeMessage.kind(of: line), size: line.readableBytes, writable: context.channel.isWritable) {
+        case .send(let line):
+            writeText(line, context: context)
+        case .held:
+            break
+        case .disconnect(let reason):
+            settings.logger.notice("closing a slow browser: \(reason)", metadata: ["peer": "\(peer)"])
+            writeText(context.channel.allocator.buffer(string: BridgeMessage.goodbye(reason: reason)), context: context)
+            close(code: .policyViolation, reason: reason)
+        }
+    }
+
+    /// The daemon's read burst ended: what was written goes out.
+    func daemonReadComplete() {
+        context?.flush()
+    }
+
+    func daemonClosed() {
+        guard case .connected = daemon else { return }
+        daemon = .closed
+        close(code: .goingAway, reason: "gestured closed the connection")
+    }
+
+    func daemonFailed(_ error: any Error) {
+        settings.logger.warning("the connection to gestured failed: \(error)", metadata: ["peer": "\(peer)"])
+        closeDaemon()
+        close(code: .unexpectedServerError, reason: "the connection to gestured failed")
+    }
+
+    /// The daemon takes requests again (or not): the browser's frames are read accordingly.
+    func daemonWritabilityChanged(isWritable: Bool) {
+        context?.channel.setOption(ChannelOptions.autoRead, value: isWritable).whenComplete { _ in }
+    }
+
+    private func closeDaemon() {
+        if case .connected(let channel) = daemon {
+            channel.close(promise: nil)
+        }
+        daemon = .closed
+    }
+
+    // MARK: browser → daemon
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            forwardRequest(frame.unmaskedData, context: context)
+        case .binary:
+            close(code: .unacceptableData, reason: "text frames only: one JSON request each")
+        case .ping:
+            guard !closing else { return }
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .connectionClose:
+            // The browser closes: answer with its own code (RFC 6455 5.5.1), then go.
+            var data = frame.unmaskedData
+            let code = data.readWebSocketErrorCode() ?? .normalClosure
+            close(code: code, reason: "")
+        case .pong, .continuation:
+            break
+        default:
+            close(code: .protocolError, reason: "unknown opcode")
+        }
+    }
+
+    private func forwardRequest(_ text: ByteBuffer, context: ChannelHandlerContext) {
+        let channel: any Channel
+        switch daemon {
+        case .connecting(var pending):
+            guard pending.count < Self.maximumPendingRequests else {
+                close(code: .policyViolation, reason: "more than \(Self.maximumPendingRequests) requests before the daemon answered")
+                return
+            }
+            daemon = .closed  // no second copy of `pending` while it grows
+            pending.append(text)
+            daemon = .connecting(pending: pending)
+            return
+        case .connected(let connected):
+            channel = connected
+        case .closed:
+            return
+        }
+        if text.readableBytesView.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
+            let reply = context.channel.allocator.buffer(string: BridgeMessage.error("a request is one line of JSON: no line breaks"))
+            daemonLine(reply)
+            context.flush()
+            return
+        }
+        var line = channel.allocator.buffer(capacity: text.readableBytes + 1)
+        line.writeImmutableBuffer(text)
+        line.writeInteger(UInt8(ascii: "\n"))
+        channel.writeAndFlush(line, promise: nil)
+        if !channel.isWritable {
+            context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            let outgoing = queue.becameWritable()
+            for item in outgoing {
+                switch item {
+                case .overflow(let dropped):
+                    writeText(context.channel.allocator.buffer(string: BridgeMessage.overflow(dropped: dropped)), context: context)
+                case .line(let line):
+                    writeText(line, context: context)
+                }
+            }
+            if !outgoing.isEmpty {
+                context.flush()
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        settings.logger.debug("browser disconnected", metadata: ["peer": "\(peer)"])
+        queue.close()
+        closeDaemon()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        settings.logger.debug("browser connection error: \(error)", metadata: ["peer": "\(peer)"])
+        queue.close()
+        closeDaemon()
+        context.close(promise: nil)
+    }
+
+    // MARK: writing
+
+    private func writeText(_ line: ByteBuffer, context: ChannelHandlerContext) {
+        guard !closing else { return }
+        context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: line)), promise: nil)
+    }
+
+    /// Sends a close frame (the reason cut to the 123 bytes a control frame holds) and
+    /// closes the connection once it is written.
+    func close(code: WebSocketErrorCode, reason: String) {
+        guard let context, !closing else { return }
+        closing = true
+        queue.close()
+        closeDaemon()
+        var data = context.channel.allocator.buffer(capacity: 125)
+        data.write(webSocketErrorCode: code)
+        var reasonBytes = Array(reason.utf8.prefix(123))
+        while String(validating: reasonBytes, as: UTF8.self) == nil {
+            reasonBytes.removeLast()  // not in the middle of a character
+        }
+        data.writeBytes(reasonBytes)
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(frame)).assumeIsolated().whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+}
+
+/// The daemon side of a `BrowserSession`: lines in, writability, the end.
+private final class DaemonConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let session: BrowserSession
+
+    init(session: BrowserSession) {
+        self.session = session
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        session.daemonLine(unwrapInboundIn(data))
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        session.daemonReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        session.daemonWritabilityChanged(isWritable: context.channel.isWritable)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        session.daemonClosed()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        session.daemonFailed(error)
+        context.close(promise: nil)
+    }
+}
+
+/// The open browser sessions (for the stop and the service status), on the one event loop.
+final class SessionRegistry {
+    private var sessions: [ObjectIdentifier: BrowserSession] = [:]
+    private let changed: (Int) -> Void
+
+    /// `changed` is called with the number of sessions after each change.
+    init(changed: @escaping (Int) -> Void) {
+        self.changed = changed
+    }
+
+    var count: Int { sessions.count }
+
+    func add(_ session: BrowserSession) {
+        sessions[ObjectIdentifier(session)] = session
+        changed(sessions.count)
+    }
+
+    func remove(_ session: BrowserSession) {
+        if sessions.removeValue(forKey: ObjectIdentifier(session)) != nil {
+            changed(sessions.count)
+        }
+    }
+
+    /// Every browser gets a close frame with `reason`.
+    func closeAll(reason: String) {
+        for session in sessions.values {
+            session.close(code: .goingAway, reason: reason)
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import ConfigFile
+import GestureCore
+import NIOCore
+import NIOHTTP1
+import SystemCalls
+
+/// An HTTP response the bridge sends for a plain (not upgraded) request.
+public struct HTTPReply: Sendable {
+    public var status: HTTPResponseStatus
+    public var contentType: String
+    public var body: [UInt8]
+    /// Why the request was refused (403), for the log.
+    public var refusal: String?
+
+    init(_ status: HTTPResponseStatus, contentType: String = "text/plain; charset=utf-8", body: [UInt8]) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+    }
+
+    init(_ status: HTTPResponseStatus, text: String) {
+        self.init(status, body: Array((text + "\n").utf8))
+    }
+}
+
+/// What the bridge serves over plain HTTP (docs/web.md "Endpoints"): the live view's
+/// static files from `webRoot`, `/regions` (the region outlines from the daemon's
+/// configuration), and the answers to a `/ws` request that is not a WebSocket upgrade or
+/// whose origin is refused. Another endpoint (`/metrics`) is one more case in `reply`.
+public struct Routes: Sendable {
+    public let policy: OriginPolicy
+    /// Directory of the live view's files (`index.html`, `live.js`, `gestured.js`, …).
+    public let webRoot: String
+    /// The daemon's configuration file, for `/regions`.
+    public let daemonConfig: String
+
+    public init(policy: OriginPolicy, webRoot: String, daemonConfig: String) {
+        self.policy = policy
+        self.webRoot = webRoot
+        self.daemonConfig = daemonConfig
+    }
+
+    /// The WebSocket endpoint.
+    public static let webSocketPath = "/ws"
+    /// Largest static file served (the live view's files are a few KiB).
+    static let maximumFileSize = 4 << 20
+
+    /// Whether a WebSocket upgrade of `head` may go ahead (path and origin); a refused
+    /// upgrade reaches `reply`, which answers it.
+    public func mayUpgrade(_ head: HTTPRequestHead) -> Bool {
+        Self.path(of: head.uri) == Self.webSocketPath && decision(for: head) == .allowed
+    }
+
+    /// The origin check's verdict on `head`.
+    public func decision(for head: HTTPRequestHead) -> OriginPolicy.Decision {
+        policy.decide(origin: head.headers.first(name: "origin"), host: head.headers.first(name: "host"))
+    }
+
+    /// The reply to a plain request.
+    public func reply(to head: HTTPRequestHead) -> HTTPReply {
+        let path = Self.path(of: head.uri)
+        guard head.method == .GET || head.method == .HEAD else {
+            return HTTPReply(.methodNotAllowed, text: "only GET and HEAD")
+        }
+        switch path {
+        case Self.webSocketPath:
+            if case .refused(let reason) = decision(for: head) {
+                var reply = HTTPReply(.forbidden, text: "refused: \(reason)")
+                reply.refusal = reason
+                return reply
+            }
+            return HTTPReply(
+                .upgradeRequired,
+                text: "\(Self.webSocketPath) is a WebSocket (RFC 6455): connect with new WebSocket(\"ws://…\(Self.webSocketPath)\")")
+        case "/regions":
+            return regions(query: Self.query(of: head.uri))
+        case "/":
+            return file(named: "index.html")
+        default:
+            let name = path.dropFirst()
+            // One level of plain file names: nothing outside the web root can be named.
+            guard !name.isEmpty, !name.hasPrefix("."),
+                name.unicodeScalars.allSatisfy({
+                    $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
+                })
+            else {
+                return HTTPReply(.notFound, text: "not found")
+            }
+            return file(named: String(name))
+        }
+    }
+
+    private func file(named name: String) -> HTTPReply {
+        guard let type = Self.contentType(of: name) else {
+            return HTTPReply(.notFound, text: "not found")
+        }
+        do {
+            let bytes = try RegularFile.read(path: webRoot + "/" + name, limit: Self.maximumFileSize)
+            return HTTPReply(.ok, contentType: type, body: bytes)
+        } catch {
+            return HTTPReply(.notFound, text: "not found")
+        }
+    }
+
+    static func contentType(of name: String) -> String? {
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        switch name[name.index(after: dot)...] {
+        case "html": return "text/html; charset=utf-8"
+        case "js": return "text/javascript; charset=utf-8"
+        case "css": return "text/css; charset=utf-8"
+        case "svg": return "image/svg+xml"
+        case "png": return "image/png"
+        case "ico": return "image/x-icon"
+        default: return nil
+        }
+    }
+
+    /// `/regions?device=NAME&path=PATH`: the regions the daemon's configuration gives that
+    /// device (the first `[[device]]` entry whose `match-name` and `match-path` fit; entries
+    /// matched by `match-id` only are not known here), or the top-level regions without
+    /// `device`. Read afresh for each request, so a reloaded configuration shows.
+    func regions(query: [String: String]) -> HTTPReply {
+        var json = #"{"config":"# + BridgeMessage.jsonString(daemonConfig)
+        do {
+            let configuration = try ConfigLoader.load(path: daemonConfig)
+            let engine: EngineConfiguration
+            if let device = query["device"] {
+                let paths = query["path"].map { [$0] } ?? []
+                engine = configuration.settings(forDevice: device, vendor: 0, product: 0, paths: paths).engine
+            } else {
+                engine = configuration.engine
+            }
+            let regions = engine.regions.map { region in
+                let rect = region.rect
+                return
+                    #"{"name":\#(BridgeMessage.jsonString(region.name)),"rect":{"x":\#(rect.x),"y":\#(rect.y),"width":\#(rect.width),"height":\#(rect.height)}}"#
+            }
+            json += #","regions":[\#(regions.joined(separator: ","))],"error":null}"#
+        } catch {
+            json += #","regions":[],"error":\#(BridgeMessage.jsonString(error.description))}"#
+        }
+        return HTTPReply(.ok, contentType: "application/json", body: Array(json.utf8))
+    }
+
+    /// The path of a request target, without query or fragment.
+    static func path(of uri: String) -> String {
+        String(uri.prefix { $0 != "?" && $0 != "#" })
+    }
+
+    /// The query parameters of a request target, percent-decoded (`+` is a space); the
+    /// first of repeated names wins.
+    static func query(of uri: String) -> [String: String] {
+        guard let mark = uri.firstIndex(of: "?") else { return [:] }
+        let query = uri[uri.index(after: mark)...].prefix { $0 != "#" }
+        var result: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = percentDecoded(parts[0]) else { continue }
+            let value = parts.count > 1 ? percentDecoded(parts[1]) : ""
+            if let value, result[name] == nil {
+                result[name] = value
+            }
+        }
+        return result
+    }
+
+    /// nil for a bad escape or bytes that are not UTF-8.
+    static func percentDecoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"):
+                bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                bytes.append(high << 4 | low)
+            default:
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import ArgumentParser
+import ConfigFile
+import Daemon
+import Dispatch
+import GestureCore
+import Logging
+import WebBridge
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `gestured-web`: the WebSocket bridge and live touch view (docs/web.md).
+@main
+struct GesturedWeb: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gestured-web",
+        abstract: "Serve gestured's events to web pages: a WebSocket at /ws and a live touch view at /.",
+        discussion: """
+            Each browser WebSocket gets its own connection to the daemon's Unix socket and receives \
+            every line the daemon sends as one text frame. Started by gestured-web.socket it takes \
+            its listening sockets from systemd; otherwise it listens on --listen (default \
+            127.0.0.1:7412 and [::1]:7412).
+            """,
+        version: gesturedVersion
+    )
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Address to listen on, HOST:PORT ([::1]:7412 for IPv6); repeatable. Default: 127.0.0.1:7412 and [::1]:7412, unless systemd passes listening sockets.",
+            valueName: "HOST:PORT"))
+    var listen: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The daemon's Unix socket.", valueName: "PATH"))
+    var socket = DaemonSettings().socketPath
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Configuration file (default \(WebConfigLoader.defaultPath), built-in defaults when it does not exist).", valueName: "PATH"))
+    var config: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Directory of the live view's files (default: share/gestured/web beside the binary's bin/, /usr/share/gestured/web for the package).",
+            valueName: "DIR"))
+    var webRoot: String?
+
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("unknown log level '\(logLevel)'")
+        }
+        for address in listen where ListenAddress(parsing: address) == nil {
+            throw ValidationError("--listen takes HOST:PORT (127.0.0.1:7412, [::1]:7412), not '\(address)'")
+        }
+    }
+
+    func run() throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in makeLogHandler(label: label, level: level) }
+        let logger = Logger(label: "gestured-web")
+
+        let configuration = try loadConfiguration()
+        let inherited: [Int32]
+        do {
+            inherited = try ServiceManager.listenDescriptors()
+        } catch {
+            printError("gestured-web: cannot take the listening sockets from systemd: \(error)")
+            throw ExitCode.failure
+        }
+        var addresses = listen.compactMap(ListenAddress.init(parsing:))
+        if addresses.isEmpty && inherited.isEmpty {
+            addresses = ListenAddress.defaults
+        }
+        let root = webRoot ?? Self.defaultWebRoot()
+        let routes = Routes(policy: OriginPolicy(configuration: configuration), webRoot: root, daemonConfig: configuration.daemonConfig)
+        let bridge = Bridge(routes: routes, socketPath: socket, configuration: configuration, logger: logger) { browsers in
+            ServiceManager.status("\(browsers) browser(s) connected")
+        }
+        let listening: [String]
+        do {
+            listening = try bridge.start(addresses: addresses, descriptors: inherited)
+        } catch {
+            printError("gestured-web: \(error)")
+            bridge.stop(reason: "gestured-web could not start")
+            throw ExitCode.failure
+        }
+        logger.info("listening on \(listening.joined(separator: ", ")); daemon socket \(socket); live view files in \(root)")
+        ServiceManager.ready(status: "listening on \(listening.joined(separator: ", "))")
+
+        let stop = DispatchSemaphore(value: 0)
+        var sources: [any DispatchSourceSignal] = []
+        for signalNumber in [SIGTERM, SIGINT] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber)
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        stop.wait()
+        ServiceManager.stopping()
+        logger.info("stopping")
+        bridge.stop(reason: "gestured-web is stopping")
+        sources.forEach { $0.cancel() }
+    }
+
+    /// The `--config` file (which must exist), else the default one if it exists, else the
+    /// built-in defaults.
+    private func loadConfiguration() throws -> WebConfiguration {
+        let path = config ?? WebConfigLoader.defaultPath
+        if config == nil, access(path, F_OK) != 0 {
+            return WebConfiguration()
+        }
+        do {
+            return try WebConfigLoader.load(path: path)
+        } catch {
+            printError("gestured-web: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// `../share/gestured/web` from the directory of the running binary: `/usr/bin` →
+    /// `/usr/share/gestured/web` (the package), `/usr/local/bin` → `/usr/local/share/…`.
+    private static func defaultWebRoot() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return "/usr/share/gestured/web" }
+        let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let binDirectory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let prefix = binDirectory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return prefix + "/share/gestured/web"
+    }
+}
+
+private func printError(_ message: String) {
+    FileHandleStderr.write(message + "\n")
+}
+
+/// Standard error without Foundation.
+private enum FileHandleStderr {
+    static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            _ = Glibc.write(2, bytes.baseAddress, bytes.count)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import NIOCore
+import Testing
+
+@testable import WebBridge
+
+@Suite("The per-browser queue of a slow browser")
+struct DeliveryQueueTests {
+    /// What a queue hands back, as text: "overflow 2", "e3".
+    private func drained(_ queue: inout DeliveryQueue<String>) -> [String] {
+        queue.becameWritable().map { item in
+            switch item {
+            case .overflow(let dropped): "overflow \(dropped)"
+            case .line(let line): line
+            }
+        }
+    }
+
+    @Test("lines pass straight through while the browser takes data")
+    func flowing() {
+        var queue = DeliveryQueue<String>(capacity: 2, policy: .dropOldest)
+        for index in 1...10 {
+            guard case .send(let line) = queue.arrived("e\(index)", kind: .event, size: 10, writable: true) else {
+                Issue.record("line \(index) was not sent")
+                return
+            }
+            #expect(line == "e\(index)")
+        }
+        #expect(drained(&queue).isEmpty)
+    }
+
+    @Test("past the capacity the oldest events are dropped and the browser is told how many first; replies stay")
+    func dropOldest() {
+        var queue = DeliveryQueue<String>(capacity: 3, policy: .dropOldest)
+        #expect(queue.arrived("hello", kind: .reply, size: 10, writable: false).isHeld)
+        for index in 1...5 {
+            #expect(queue.arrived("e\(index)", kind: .event, size: 10, writable: index > 2).isHeld)
+        }
+        #expect(queue.arrived("pong", kind: .reply, size: 10, writable: true).isHeld)
+        #expect(queue.stateDescription == "holding 5 (2 dropped)")
+        #expect(drained(&queue) == ["overflow 2", "hello", "e3", "e4", "e5", "pong"])
+        // Drained: lines flow again, and the count starts afresh.
+        #expect(queue.arrived("e6", kind: .event, size: 10, writable: true).isSent)
+        #expect(queue.arrived("e7", kind: .event, size: 10, writable: false).isHeld)
+        #expect(drained(&queue) == ["e7"])
+    }
+
+    @Test("with slow-client = disconnect, one event too many closes the browser with a reason")
+    func disconnect() {
+        var queue = DeliveryQueue<String>(capacity: 2, policy: .disconnect)
+        #expect(queue.arrived("e1", kind: .event, size: 10, writable: false).isHeld)
+        #expect(queue.arrived("e2", kind: .event, size: 10, writable: false).isHeld)
+        guard case .disconnect(let reason) = queue.arrived("e3", kind: .event, size: 10, writable: false) else {
+            Issue.record("not disconnected")
+            return
+        }
+        #expect(reason == "too slow: 3 events unread")
+        // Closed: nothing more is sent, even once the socket drains.
+        #expect(queue.arrived("e4", kind: .event, size: 10, writable: true).isHeld)
+        #expect(drained(&queue).isEmpty)
+    }
+
+    @Test("replies are never dropped, but more than the reply limit unread closes the browser")
+    func replyLimit() {
+        var queue = DeliveryQueue<String>(capacity: 1, policy: .dropOldest, replyLimit: 100)
+        for _ in 1...10 {
+            #expect(queue.arrived("pong", kind: .reply, size: 10, writable: false).isHeld)
+        }
+        guard case .disconnect(let reason) = queue.arrived("pong", kind: .reply, size: 10, writable: false) else {
+            Issue.record("not disconnected")
+            return
+        }
+        #expect(reason.contains("replies unread"))
+    }
+
+    @Test("the bridge tells events (which carry seq) from replies by the message type")
+    func kinds() {
+        let lines = [
+            (#"{"type":"gesture","gesture":"tap"}"#, true), (#"{"type":"touch","phase":"began"}"#, true),
+            (#"{"type":"device","phase":"added"}"#, true), (#"{"type":"hello","protocol":1}"#, false),
+            (#"{"type":"overflow","dropped":3}"#, false), (#"{"type":"goodbye","reason":"stopping"}"#, false),
+        ]
+        for (line, isEvent) in lines {
+            let kind = BridgeMessage.kind(of: .init(string: line))
+            #expect((kind == .event) == isEvent, "\(line)")
+        }
+    }
+
+    @Test("the bridge's own messages are JSON with escaped strings")
+    func messages() {
+        #expect(BridgeMessage.overflow(dropped: 7) == #"{"type":"overflow","dropped":7}"#)
+        #expect(BridgeMessage.goodbye(reason: "a \"b\"\n\u{1}") == #"{"type":"goodbye","reason":"a \"b\"\n\u0001"}"#)
+    }
+}
+
+extension DeliveryQueue.Arrival {
+    var isHeld: Bool {
+        if case .held = self { return true }
+        return false
+    }
+
+    var isSent: Bool {
+        if case .send = self { return true }
+        return false
+    }
+}

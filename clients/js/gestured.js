@@ -1,0 +1,349 @@
+// gestured.js: a browser client for gestured's WebSocket bridge (gestured-web).
+// One ES module, no dependencies. The wire contract is docs/protocol.md (protocol 1): each
+// WebSocket message is exactly one JSON object the daemon's Unix socket sends.
+//
+//   import { GesturedClient } from "./gestured.js";
+//   const client = new GesturedClient();              // ws://<this page's host>/ws
+//   client.on("tap", (tap) => console.log("tap ×" + tap.count, tap.location));
+//   client.on("swipe", (swipe) => { if (swipe.edge === "right") exitKiosk(); });
+//   client.subscribe({ gestures: ["tap", "swipe"] });
+//
+// See docs/web.md for the whole API.
+
+/** @typedef {{x: number, y: number}} Point  Normalised 0…1 in screen orientation, origin top-left. */
+
+/** @typedef {"press"|"tap"|"long-press"|"drag"|"swipe"|"pinch"|"rotate"} GestureName */
+/** @typedef {"began"|"changed"|"ended"|"cancelled"} GesturePhase */
+/** @typedef {"left"|"right"|"up"|"down"} Direction */
+/** @typedef {"left"|"right"|"top"|"bottom"} Edge */
+
+/**
+ * Fields every gesture event carries.
+ * @typedef {Object} GestureCommon
+ * @property {"gesture"} type
+ * @property {GestureName} gesture
+ * @property {GesturePhase} phase
+ * @property {number} id         Shared by every phase of one gesture.
+ * @property {number} seq        Per-connection sequence number; a gap means events were dropped.
+ * @property {number} time       Microseconds, CLOCK_MONOTONIC of the input that caused it.
+ * @property {string} device     The input device's name.
+ * @property {string|null} region  The configured region that recognized it, or null.
+ * @property {number} fingers
+ * @property {Point} location
+ * @property {Point} [localLocation]  In the region's own 0…1 space (only when region is not null).
+ */
+
+/** @typedef {GestureCommon & {gesture: "press"}} PressEvent  `began` at touch-down, `ended` at the last lift, or `cancelled`. */
+/** @typedef {GestureCommon & {gesture: "tap", count: number}} TapEvent  Always `ended`; `count` is 1, 2, 3… in a multi-tap. */
+/** @typedef {GestureCommon & {gesture: "long-press"}} LongPressEvent */
+
+/**
+ * Fields of drags and swipes.
+ * @typedef {Object} DragFields
+ * @property {Point} startLocation
+ * @property {Point} [localStartLocation]
+ * @property {Point} translation
+ * @property {Point} velocity                Normalised units per second.
+ * @property {Point} predictedEndLocation
+ * @property {Point} predictedEndTranslation
+ */
+
+/** @typedef {GestureCommon & DragFields & {gesture: "drag"}} DragEvent */
+/** @typedef {GestureCommon & DragFields & {gesture: "swipe", direction: Direction, edge: Edge|null}} SwipeEvent  Always `ended`. */
+/** @typedef {GestureCommon & {gesture: "pinch", scale: number}} PinchEvent  `scale`: the fingers' spread relative to the start. */
+/** @typedef {GestureCommon & {gesture: "rotate", rotation: number}} RotateEvent  `rotation`: degrees, clockwise positive. */
+
+/** @typedef {PressEvent|TapEvent|LongPressEvent|DragEvent|SwipeEvent|PinchEvent|RotateEvent} GestureEvent */
+
+/**
+ * A raw contact (only after subscribing with `touches: true`).
+ * @typedef {Object} TouchEvent
+ * @property {"touch"} type
+ * @property {"began"|"moved"|"ended"|"cancelled"} phase
+ * @property {number} touch    Identifies the contact.
+ * @property {number} seq
+ * @property {number} time
+ * @property {string} device
+ * @property {Point} location
+ */
+
+/**
+ * @typedef {Object} DeviceEvent
+ * @property {"device"} type
+ * @property {"added"|"removed"} phase
+ * @property {number} seq
+ * @property {number} time
+ * @property {string} device
+ * @property {"touchscreen"|"touchpad"|"replay"} kind
+ * @property {string|null} path
+ */
+
+/** @typedef {{name: string, kind: "touchscreen"|"touchpad"|"replay", path: string|null}} DeviceInfo */
+
+/**
+ * @typedef {Object} HelloMessage  The first message of every connection.
+ * @property {"hello"} type
+ * @property {number} protocol
+ * @property {string} server
+ * @property {string} version
+ * @property {DeviceInfo[]} devices
+ */
+
+/** @typedef {{type: "pong", time: number}} PongMessage */
+
+/**
+ * @typedef {Object} StatusMessage
+ * @property {"status"} type
+ * @property {number} protocol
+ * @property {string} version
+ * @property {number} uptime      Seconds.
+ * @property {DeviceInfo[]} devices
+ * @property {number} clients
+ * @property {number} maxClients
+ * @property {{events: number, sent: number, dropped: number, connections: number, rejected: number, slowDisconnects: number}} counters
+ */
+
+/** @typedef {{type: "error", message: string}} ErrorMessage */
+/** @typedef {{type: "overflow", dropped: number}} OverflowMessage  Events were dropped because this client read too slowly. */
+/** @typedef {{type: "goodbye", reason: string}} GoodbyeMessage  The connection is being closed by the daemon or the bridge. */
+
+/** @typedef {GestureEvent|TouchEvent|DeviceEvent|HelloMessage|PongMessage|StatusMessage|ErrorMessage|OverflowMessage|GoodbyeMessage} Message */
+
+/**
+ * Filters for `subscribe` (docs/protocol.md "Requests"); an absent or null filter lets everything through.
+ * @typedef {Object} SubscribeFilter
+ * @property {GestureName[]|null} [gestures]
+ * @property {(string|null)[]|null} [regions]   null in the array: outside every region.
+ * @property {string[]|null} [devices]
+ * @property {boolean} [touches]                 true: also receive raw `touch` events.
+ */
+
+/**
+ * @typedef {Object} ClientOptions
+ * @property {SubscribeFilter|null} [subscribe]  Sent on every (re)connection.
+ * @property {boolean} [reconnect]       Reconnect after the connection is lost (default true).
+ * @property {number} [initialDelay]     First reconnection delay in ms (default 250).
+ * @property {number} [maximumDelay]     Longest reconnection delay in ms (default 10000).
+ * @property {typeof WebSocket} [WebSocket]  A WebSocket implementation (default: the browser's).
+ */
+
+/**
+ * Connection state changes, for the "open" and "close" events.
+ * @typedef {{code: number, reason: string, reconnectIn: number|null}} CloseInfo
+ */
+
+const GESTURES = ["press", "tap", "long-press", "drag", "swipe", "pinch", "rotate"];
+
+/** The bridge's /ws on the host that served this page (ws: or wss: to match http: or https:). */
+export function defaultURL() {
+  const location = globalThis.location;
+  if (!location) return "ws://127.0.0.1:7412/ws";
+  return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+}
+
+/**
+ * A connection to gestured-web that reconnects with exponential backoff.
+ *
+ * Events for `on`: a gesture name ("tap", "long-press", "swipe"…: gesture events of that kind),
+ * a message type ("gesture", "touch", "device", "hello", "pong", "status", "error", "overflow",
+ * "goodbye"), "message" (every message, raw), "open" (the WebSocket opened) and "close"
+ * (it closed; a CloseInfo says whether and when it reconnects).
+ */
+export class GesturedClient {
+  /**
+   * @param {string} [url]  Default: defaultURL().
+   * @param {ClientOptions} [options]
+   */
+  constructor(url = defaultURL(), options = {}) {
+    this.url = url;
+    this.reconnect = options.reconnect ?? true;
+    this.initialDelay = options.initialDelay ?? 250;
+    this.maximumDelay = options.maximumDelay ?? 10000;
+    /** @type {SubscribeFilter|null} */
+    this.filter = options.subscribe ?? null;
+    /** @type {HelloMessage|null} The latest connection's hello. */
+    this.hello = null;
+    this._WebSocket = options.WebSocket ?? globalThis.WebSocket;
+    /** @type {Map<string, Set<Function>>} */
+    this._handlers = new Map();
+    /** @type {{type: string, resolve: Function, reject: Function}[]} */
+    this._waiting = [];
+    /** @type {Set<{push: (m: Message) => void}>} */
+    this._streams = new Set();
+    this._attempt = 0;
+    this._closed = false;
+    this._timer = null;
+    /** @type {WebSocket|null} */
+    this._socket = null;
+    this._open();
+  }
+
+  /**
+   * Calls `handler` for every event `name` (see the class); returns a function that stops it.
+   * @template {string} N
+   * @param {N} name
+   * @param {(message: N extends "tap" ? TapEvent : N extends "swipe" ? SwipeEvent : N extends "pinch" ? PinchEvent : N extends "rotate" ? RotateEvent : N extends "drag" ? DragEvent : N extends "touch" ? TouchEvent : N extends "device" ? DeviceEvent : N extends "hello" ? HelloMessage : N extends "close" ? CloseInfo : any) => void} handler
+   * @returns {() => void}
+   */
+  on(name, handler) {
+    if (!this._handlers.has(name)) this._handlers.set(name, new Set());
+    this._handlers.get(name).add(handler);
+    return () => this.off(name, handler);
+  }
+
+  /** Stops calling `handler` for `name`. */
+  off(name, handler) {
+    this._handlers.get(name)?.delete(handler);
+  }
+
+  /**
+   * Replaces the connection's filters now and on every reconnection.
+   * @param {SubscribeFilter} filter
+   */
+  subscribe(filter) {
+    this.filter = filter;
+    this._send({ type: "subscribe", ...filter });
+  }
+
+  /** @returns {Promise<PongMessage>} The daemon's answer (rejects on an error reply or a lost connection). */
+  ping() {
+    return this._request("ping", "pong");
+  }
+
+  /** @returns {Promise<StatusMessage>} */
+  status() {
+    return this._request("status", "status");
+  }
+
+  /**
+   * The raw message stream: every message from now on, across reconnections, until
+   * `close()` or until the loop is left.
+   * @returns {AsyncIterableIterator<Message>}
+   */
+  messages() {
+    /** @type {Message[]} */
+    const buffered = [];
+    /** @type {((r: IteratorResult<Message>) => void)|null} */
+    let wake = null;
+    const stream = {
+      push: (message) => {
+        if (wake) { const w = wake; wake = null; w({ value: message, done: false }); } else buffered.push(message);
+      },
+      end: () => { if (wake) { const w = wake; wake = null; w({ value: undefined, done: true }); } },
+    };
+    this._streams.add(stream);
+    const client = this;
+    return {
+      next() {
+        if (buffered.length) return Promise.resolve({ value: buffered.shift(), done: false });
+        if (client._closed) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => { wake = resolve; });
+      },
+      return() {
+        client._streams.delete(stream);
+        stream.end();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+      [Symbol.asyncIterator]() { return this; },
+    };
+  }
+
+  /** Closes the connection for good (no reconnection). */
+  close() {
+    this._closed = true;
+    clearTimeout(this._timer);
+    this._socket?.close(1000, "client closed");
+    for (const stream of this._streams) stream.end();
+    this._streams.clear();
+    this._failWaiting(new Error("client closed"));
+  }
+
+  // --- internals ---
+
+  _open() {
+    if (this._closed) return;
+    const socket = new this._WebSocket(this.url);
+    this._socket = socket;
+    socket.onopen = () => {
+      if (this.filter) socket.send(JSON.stringify({ type: "subscribe", ...this.filter }));
+      this._emit("open", { url: this.url });
+    };
+    socket.onmessage = (event) => {
+      if (typeof event.data !== "string") return;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return; // the bridge sends only JSON; ignore anything else
+      }
+      this._dispatch(message);
+    };
+    socket.onclose = (event) => {
+      if (this._socket !== socket) return;
+      this._socket = null;
+      this._failWaiting(new Error("connection closed: " + (event.reason || event.code)));
+      let reconnectIn = null;
+      if (!this._closed && this.reconnect) {
+        const delay = Math.min(this.maximumDelay, this.initialDelay * 2 ** this._attempt);
+        reconnectIn = Math.round(delay / 2 + Math.random() * delay / 2); // jitter: a fleet does not reconnect in step
+        this._attempt += 1;
+        this._timer = setTimeout(() => this._open(), reconnectIn);
+      }
+      this._emit("close", { code: event.code, reason: event.reason, reconnectIn });
+    };
+  }
+
+  /** @param {Message} message */
+  _dispatch(message) {
+    if (message.type === "hello") {
+      this.hello = message;
+      this._attempt = 0; // reached the daemon: the next loss starts the backoff afresh
+    }
+    const waiter = this._waiting.find((w) => w.type === message.type || message.type === "error");
+    if (waiter && (message.type === "pong" || message.type === "status" || message.type === "error")) {
+      this._waiting.splice(this._waiting.indexOf(waiter), 1);
+      if (message.type === "error") waiter.reject(new Error(message.message)); else waiter.resolve(message);
+    }
+    for (const stream of this._streams) stream.push(message);
+    this._emit("message", message);
+    this._emit(message.type, message);
+    if (message.type === "gesture" && GESTURES.includes(message.gesture)) this._emit(message.gesture, message);
+  }
+
+  _emit(name, value) {
+    for (const handler of this._handlers.get(name) ?? []) {
+      try {
+        handler(value);
+      } catch (error) {
+        setTimeout(() => { throw error; }); // reported, and the other handlers still run
+      }
+    }
+  }
+
+  _send(request) {
+    if (this._socket?.readyState === 1) this._socket.send(JSON.stringify(request));
+  }
+
+  _request(type, replyType) {
+    if (this._socket?.readyState !== 1) return Promise.reject(new Error("not connected"));
+    return new Promise((resolve, reject) => {
+      this._waiting.push({ type: replyType, resolve, reject });
+      this._send({ type });
+    });
+  }
+
+  _failWaiting(error) {
+    const waiting = this._waiting;
+    this._waiting = [];
+    for (const w of waiting) w.reject(error);
+  }
+}
+
+/**
+ * A new client (see GesturedClient).
+ * @param {string} [url]
+ * @param {ClientOptions} [options]
+ */
+export function connect(url, options) {
+  return new GesturedClient(url, options);
+}
