@@ -68,7 +68,7 @@ struct GesturedWeb: ParsableCommand {
         let configuration = try loadConfiguration()
         let inherited: [Int32]
         do {
-            inherited = try ServiceManager.listenDescriptors()
+            inherited = try ServiceManager.listenDescriptors().map(\.rawValue)
         } catch {
             printError("gestured-web: cannot take the listening sockets from systemd: \(error)")
             throw ExitCode.failure
@@ -106,7 +106,7 @@ struct GesturedWeb: ParsableCommand {
         ServiceManager.stopping()
         logger.info("stopping")
         bridge.stop(reason: "gestured-web is stopping")
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
     }
 
     /// The `--config` file (which must exist), else the default one if it exists, else the
