@@ -115,6 +115,12 @@ struct ConfigurationDecoder {
         guard device.match.name != nil || device.match.usbID != nil || device.match.path != nil else {
             throw place.error("[[device]] needs at least one of 'match-name', 'match-id', 'match-path' (match-name = \"*\" matches every device)", line: table.line)
         }
+        if device.wakeSwallow && !device.passThrough {
+            throw place.invalid("wake-swallow", "needs pass-through = true: only a touch the daemon passes on can be swallowed", line: table["wake-swallow"]?.line ?? table.line)
+        }
+        if device.passThrough && table["grab"] != nil && !device.grab {
+            throw place.invalid("grab", "cannot be false with pass-through = true, which grabs the device", line: table["grab"]?.line ?? table.line)
+        }
         let ownGestures = table["gestures"]
         let ownRegions = table["region"]
         guard ownGestures != nil || ownRegions != nil else {
