@@ -21,6 +21,7 @@ public final class EvdevSource: InputSource {
     public let paths: [String]
     private let evdev: EvdevDevice
     private var pipeline: DevicePipeline
+    private var passThrough: PassThroughOutput?
     private let logger: Logger
 
     /// Opens nothing: takes an opened device the configuration decided to use.
@@ -32,8 +33,12 @@ public final class EvdevSource: InputSource {
         device = DeviceInfo(name: evdev.description.name, kind: kind, path: evdev.path)
         pipeline = DevicePipeline(evdev.description, settings: settings)
         try evdev.useMonotonicClock()
-        try applyGrab(settings.grab)
+        applyPassThrough(settings, now: nil)
+        try applyGrab(grabWanted(settings))
     }
+
+    /// The node of the pass-through clone, when there is one.
+    public var clonePath: String? { passThrough?.clone.devnode }
 
     public var fileDescriptor: FileDescriptor? { evdev.fileDescriptor }
     public var nextDeadline: Timestamp? { pipeline.nextDeadline }
@@ -42,6 +47,7 @@ public final class EvdevSource: InputSource {
         let outcome: ReadOutcome
         do {
             outcome = try evdev.readAvailable { event in
+                passThrough?.feed(event)
                 pipeline.feed(event, touchesInto: &sink)
             }
         } catch {
@@ -75,8 +81,9 @@ public final class EvdevSource: InputSource {
         switch configuration.useDecision(for: evdev.description, paths: paths) {
         case .use(let settings):
             pipeline = DevicePipeline(evdev.description, settings: settings)
+            applyPassThrough(settings, now: now)
             do {
-                try applyGrab(settings.grab)
+                try applyGrab(grabWanted(settings))
             } catch {
                 logger.warning("cannot change the grab", metadata: ["device": "\(device.name)", "error": "\(error)"])
             }
@@ -88,7 +95,42 @@ public final class EvdevSource: InputSource {
 
     public func close(now: Timestamp, into sink: inout DaemonSink) {
         pipeline.cancelAll(at: now, into: &sink)
+        passThrough?.finish(at: now)
+        passThrough = nil
         if evdev.isGrabbed { try? evdev.ungrab() }
+    }
+
+    /// The daemon went idle: a pass-through device with wake-swallow reserves its next touch.
+    public func idle() {
+        passThrough?.idle()
+    }
+
+    /// Creates, reconfigures or removes the clone as `settings` say. `now` is nil at start
+    /// (no clone to finish yet). A clone that cannot be created is logged; the device is then
+    /// read without a grab (`grabWanted`), so the compositor keeps every touch rather than none.
+    private func applyPassThrough(_ settings: ResolvedDeviceSettings, now: Timestamp?) {
+        switch (settings.passThrough, passThrough) {
+        case (true, let output?):
+            output.reconfigure(PassThroughPolicy(settings))
+        case (true, nil):
+            do {
+                passThrough = try PassThroughOutput(original: evdev.description, policy: PassThroughPolicy(settings), logger: logger)
+            } catch {
+                logger.error("cannot create the pass-through clone; reading the device without grabbing it, so the compositor still sees every touch",
+                             metadata: ["device": "\(device.name)", "error": "\(error)"])
+            }
+        case (false, let output?):
+            output.finish(at: now ?? .zero)
+            passThrough = nil
+        case (false, nil):
+            break
+        }
+    }
+
+    /// Pass-through grabs only once its clone exists: a grab without the clone would leave
+    /// the compositor with no touch at all.
+    private func grabWanted(_ settings: ResolvedDeviceSettings) -> Bool {
+        settings.passThrough ? passThrough != nil : settings.grab
     }
 
     private func applyGrab(_ wanted: Bool) throws(SystemError) {
@@ -117,6 +159,12 @@ public final class LiveDevices {
     }
 
     public private(set) var hotPlug: HotPlug?
+
+    /// The daemon went idle (no touch for `idle-timeout`): every pass-through device with
+    /// `wake-swallow` reserves its next touch, so the touch that wakes the screen presses nothing.
+    public func daemonBecameIdle() {
+        for source in sources.values { source.idle() }
+    }
 
     public init(daemon: Daemon, directory: String = DeviceDiscovery.inputDirectory, logger: Logger) {
         self.daemon = daemon
