@@ -38,8 +38,10 @@ public final class Daemon {
 
     /// Sets up the loop and the server on `listener`. `reload` loads the configuration
     /// again on SIGHUP; when it throws, the old configuration stays in force.
-    public init(configuration: Configuration, listener: UnixListener, version: String, logger: Logger,
-                reload: @escaping () throws -> Configuration) throws(SystemError) {
+    public init(
+        configuration: Configuration, listener: UnixListener, version: String, logger: Logger,
+        reload: @escaping () throws -> Configuration
+    ) throws(SystemError) {
         loop = try EventLoop()
         self.configuration = configuration
         self.reload = reload
@@ -122,10 +124,11 @@ public final class Daemon {
     public func run(handleSignals: Bool = true) throws(SystemError) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         for stopSignal in [SIGTERM, SIGINT] where handleSignals {
-            signals.append(try loop.onSignal(stopSignal) { [unowned self] number in
-                logger.info("stopping on signal", metadata: ["signal": "\(number)"])
-                stop(reason: "stopping")
-            })
+            signals.append(
+                try loop.onSignal(stopSignal) { [unowned self] number in
+                    logger.info("stopping on signal", metadata: ["signal": "\(number)"])
+                    stop(reason: "stopping")
+                })
         }
         if handleSignals {
             signals.append(try loop.onSignal(SIGHUP) { [unowned self] _ in reloadConfiguration() })

@@ -89,4 +89,3 @@ extension DevicePipeline {
         self.init(device: description, geometry: settings.geometry, configuration: settings.engine)
     }
 }
-

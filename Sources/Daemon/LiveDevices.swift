@@ -57,8 +57,9 @@ public final class EvdevSource: InputSource {
         switch outcome {
         case .drained(_, let resyncs):
             if resyncs > 0 {
-                logger.notice("events dropped by the kernel; resynchronised, gestures in flight cancelled",
-                              metadata: ["device": "\(device.name)", "resyncs": "\(resyncs)"])
+                logger.notice(
+                    "events dropped by the kernel; resynchronised, gestures in flight cancelled",
+                    metadata: ["device": "\(device.name)", "resyncs": "\(resyncs)"])
             }
             return .active
         case .deviceGone:
@@ -116,8 +117,9 @@ public final class EvdevSource: InputSource {
             do {
                 passThrough = try PassThroughOutput(original: evdev.description, policy: PassThroughPolicy(settings), logger: logger)
             } catch {
-                logger.error("cannot create the pass-through clone; reading the device without grabbing it, so the compositor still sees every touch",
-                             metadata: ["device": "\(device.name)", "error": "\(error)"])
+                logger.error(
+                    "cannot create the pass-through clone; reading the device without grabbing it, so the compositor still sees every touch",
+                    metadata: ["device": "\(device.name)", "error": "\(error)"])
             }
         case (false, let output?):
             output.finish(at: now ?? .zero)
@@ -234,7 +236,7 @@ public final class LiveDevices {
             guard sources[path] == nil else { return }
             // A single node: scan for its stable links (udev may have made them by now).
             guard case .nodes(let nodes)? = try? DeviceDiscovery.scan(directory),
-                  let node = nodes.first(where: { $0.path == path })
+                let node = nodes.first(where: { $0.path == path })
             else { return }
             consider(node)
         case .removed(let path):

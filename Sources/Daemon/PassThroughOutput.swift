@@ -26,10 +26,12 @@ final class PassThroughOutput {
         if logger.logLevel <= .trace {
             filter.log = { [logger] line in logger.trace("\(line)", metadata: ["device": "\(original.name)"]) }
         }
-        logger.info("pass-through clone created", metadata: [
-            "device": "\(original.name)", "clone": "\(clone.devnode)", "reserved-regions": "\(policy.reserved.map(\.name))",
-            "wake-swallow": "\(policy.wakeSwallow)",
-        ])
+        logger.info(
+            "pass-through clone created",
+            metadata: [
+                "device": "\(original.name)", "clone": "\(clone.devnode)", "reserved-regions": "\(policy.reserved.map(\.name))",
+                "wake-swallow": "\(policy.wakeSwallow)",
+            ])
     }
 
     /// One event of the original device.
@@ -65,9 +67,11 @@ final class PassThroughOutput {
                 // kernel is out of memory: that frame is lost on the clone. Logged the first
                 // time, then every 1000th.
                 if failedWrites % 1000 == 0 {
-                    logger.warning("cannot write to the pass-through clone", metadata: [
-                        "device": "\(deviceName)", "clone": "\(clone.devnode)", "error": "\(error)", "failures": "\(failedWrites + 1)",
-                    ])
+                    logger.warning(
+                        "cannot write to the pass-through clone",
+                        metadata: [
+                            "device": "\(deviceName)", "clone": "\(clone.devnode)", "error": "\(error)", "failures": "\(failedWrites + 1)",
+                        ])
                 }
                 failedWrites += 1
             }

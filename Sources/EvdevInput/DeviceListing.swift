@@ -98,7 +98,9 @@ public enum DeviceListing {
         var summaries = reports.map(DeviceSummary.init)
         for (cloneIndex, report) in reports.enumerated() {
             guard case .passThroughClone(let original) = report.decision else { continue }
-            let originalIndex = summaries.indices.first { summaries[$0].passThrough && summaries[$0].name.map(PassThroughClone.name(for:)) == PassThroughClone.name(for: original) }
+            let originalIndex = summaries.indices.first {
+                summaries[$0].passThrough && summaries[$0].name.map(PassThroughClone.name(for:)) == PassThroughClone.name(for: original)
+            }
             guard let originalIndex else { continue }
             summaries[cloneIndex].cloneOf = summaries[originalIndex].node
             summaries[originalIndex].cloneNode = summaries[cloneIndex].node
@@ -127,7 +129,10 @@ public enum DeviceListing {
             }
             for link in summary.links { out += "  link: \(link)\n" }
             out += summary.used ? "  used: yes\n" : "  used: no — \(summary.reason ?? "")\n"
-            if summary.passThrough { out += "  pass-through: \(summary.cloneNode.map { "clone \($0)" } ?? "clone not present (gestured not running, or no uinput)")\n" }
+            if summary.passThrough {
+                out +=
+                    "  pass-through: \(summary.cloneNode.map { "clone \($0)" } ?? "clone not present (gestured not running, or no uinput)")\n"
+            }
             if let original = summary.cloneOf { out += "  clone of: \(original)\n" }
         }
         return out

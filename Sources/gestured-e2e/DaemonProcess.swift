@@ -3,7 +3,9 @@ import Glibc
 import SystemCalls
 
 /// Starts a program with posix_spawn, its output to `logPath`, extra environment added.
-func spawn(_ executable: String, _ arguments: [String], environment extra: [String] = [], logPath: String, stdoutPath: String? = nil) throws(CaseFailure) -> pid_t {
+func spawn(_ executable: String, _ arguments: [String], environment extra: [String] = [], logPath: String, stdoutPath: String? = nil)
+    throws(CaseFailure) -> pid_t
+{
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -70,7 +72,9 @@ final class DaemonProcess {
     private(set) var exited: Int32?
 
     /// Starts `gestured run --socket SOCKET --config CONFIG` and waits for `READY=1`.
-    init(executable: String, config: String, socketPath: String, logPath: String, extraArguments: [String] = [], timeout: Double = 60) throws(CaseFailure) {
+    init(executable: String, config: String, socketPath: String, logPath: String, extraArguments: [String] = [], timeout: Double = 60)
+        throws(CaseFailure)
+    {
         self.socketPath = socketPath
         self.logPath = logPath
         let notify: NotifySocket

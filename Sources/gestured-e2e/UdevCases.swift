@@ -24,8 +24,9 @@ struct UdevCases {
     func run(_ harness: Harness) {
         harness.run(UdevCases.withoutUdev) {
             let log = tail(withoutUdevLog, lines: 10_000)
-            try expect(log.contains("following hot-plug") && log.contains("via=inotify"),
-                       "no \"following hot-plug … via=inotify\" in \(withoutUdevLog): \(tail(withoutUdevLog))")
+            try expect(
+                log.contains("following hot-plug") && log.contains("via=inotify"),
+                "no \"following hot-plug … via=inotify\" in \(withoutUdevLog): \(tail(withoutUdevLog))")
         }
         let hotPlug = LiveCases.hotPlugCaseNames(UdevCases.label)
         guard [UdevCases.start, hotPlug.added, hotPlug.removed, UdevCases.stop].contains(where: harness.wants) else { return }
@@ -41,8 +42,9 @@ struct UdevCases {
                 logPath: "\(work)/gestured-udev.log")
             daemon = started
             let log = tail(started.logPath, lines: 10_000)
-            try expect(log.contains("following hot-plug") && log.contains("via=udev"),
-                       "gestured did not choose udev: \(tail(started.logPath))")
+            try expect(
+                log.contains("following hot-plug") && log.contains("via=udev"),
+                "gestured did not choose udev: \(tail(started.logPath))")
             let client = try Subscriber(socketPath: started.socketPath)
             try client.subscribe()
             subscriber = client

@@ -1,10 +1,11 @@
 import ArgumentParser
 import EvdevInput
 import GestureCore
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)
+    import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// `gestured devices`: every input node, what it is, and whether `gestured run` would use it.

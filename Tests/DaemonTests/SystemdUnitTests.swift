@@ -14,7 +14,8 @@ import Testing
         let service = try String(contentsOf: root.appendingPathComponent("systemd/gestured.service"), encoding: .utf8)
             .replacingOccurrences(of: "/usr/local/bin/gestured", with: gestured)
         try service.write(toFile: directory.file("gestured.service"), atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(atPath: root.appendingPathComponent("systemd/gestured.socket").path, toPath: directory.file("gestured.socket"))
+        try FileManager.default.copyItem(
+            atPath: root.appendingPathComponent("systemd/gestured.socket").path, toPath: directory.file("gestured.socket"))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
         // --man=no: Documentation= names the manual pages the Debian package installs;

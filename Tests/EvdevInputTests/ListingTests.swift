@@ -1,7 +1,7 @@
-import Glibc
 import EvdevInput
 import Foundation
 import GestureCore
+import Glibc
 import SystemCalls
 import Testing
 
@@ -64,38 +64,39 @@ import Testing
                 configuration: .init()),
         ]
         let text = DeviceListing.text(reports)
-        #expect(text == """
-            /dev/input/event5  "ELAN Touchscreen"  [04f3:010c]
-              kind: touchscreen
-              size: 331.2 × 187.2 mm
-              contacts: 10 slots
-              link: /dev/input/by-id/usb-ELAN_Touchscreen-event-if00
-              link: /dev/input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event
-              used: yes
-            /dev/input/event6  "Atmel maXTouch Touchscreen"  [0000:0000]
-              kind: touchscreen
-              size: resolution unknown (0): using fallback size (set physical-size in the configuration)
-              contacts: 10 slots
-              used: yes
-            /dev/input/event7  "N-Trig MultiTouch"  [1b96:0001]
-              kind: touchscreen
-              size: resolution unknown (0): using fallback size (set physical-size in the configuration)
-              contacts: protocol A
-              used: yes
-            /dev/input/event8  "SynPS/2 Synaptics TouchPad"  [0002:0007]
-              kind: touchpad
-              size: resolution unknown (0): using fallback size (set physical-size in the configuration)
-              contacts: 2 slots
-              used: no — touchpad, and use-touchpads is off
-            /dev/input/event9  "Wacom Intuos5 touch M Pen"  [056a:0027]
-              kind: tablet
-              size: 223.5 × 139.7 mm
-              contacts: single-touch
-              used: no — not a touch device (tablet)
-            /dev/input/event10
-              used: no — cannot open: Permission denied — add the user to group `input` (or run the service with SupplementaryGroups=input)
+        #expect(
+            text == """
+                /dev/input/event5  "ELAN Touchscreen"  [04f3:010c]
+                  kind: touchscreen
+                  size: 331.2 × 187.2 mm
+                  contacts: 10 slots
+                  link: /dev/input/by-id/usb-ELAN_Touchscreen-event-if00
+                  link: /dev/input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event
+                  used: yes
+                /dev/input/event6  "Atmel maXTouch Touchscreen"  [0000:0000]
+                  kind: touchscreen
+                  size: resolution unknown (0): using fallback size (set physical-size in the configuration)
+                  contacts: 10 slots
+                  used: yes
+                /dev/input/event7  "N-Trig MultiTouch"  [1b96:0001]
+                  kind: touchscreen
+                  size: resolution unknown (0): using fallback size (set physical-size in the configuration)
+                  contacts: protocol A
+                  used: yes
+                /dev/input/event8  "SynPS/2 Synaptics TouchPad"  [0002:0007]
+                  kind: touchpad
+                  size: resolution unknown (0): using fallback size (set physical-size in the configuration)
+                  contacts: 2 slots
+                  used: no — touchpad, and use-touchpads is off
+                /dev/input/event9  "Wacom Intuos5 touch M Pen"  [056a:0027]
+                  kind: tablet
+                  size: 223.5 × 139.7 mm
+                  contacts: single-touch
+                  used: no — not a touch device (tablet)
+                /dev/input/event10
+                  used: no — cannot open: Permission denied — add the user to group `input` (or run the service with SupplementaryGroups=input)
 
-            """)
+                """)
     }
 
     @Test func configuredSizeIsShownForResolutionZero() {
@@ -124,7 +125,10 @@ import Testing
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let elan = DeviceSummary(report(Self.elanNode, CorpusDevices.elan))
         let json = String(decoding: try encoder.encode(elan), as: UTF8.self)
-        #expect(json == #"{"contacts":"10 slots","heightMM":187.2,"kind":"touchscreen","links":["/dev/input/by-id/usb-ELAN_Touchscreen-event-if00","/dev/input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event"],"name":"ELAN Touchscreen","node":"/dev/input/event5","passThrough":false,"sizeSource":"resolution","slots":10,"usbID":"04f3:010c","used":true,"widthMM":331.2}"#)
+        #expect(
+            json
+                == #"{"contacts":"10 slots","heightMM":187.2,"kind":"touchscreen","links":["/dev/input/by-id/usb-ELAN_Touchscreen-event-if00","/dev/input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event"],"name":"ELAN Touchscreen","node":"/dev/input/event5","passThrough":false,"sizeSource":"resolution","slots":10,"usbID":"04f3:010c","used":true,"widthMM":331.2}"#
+        )
         let atmel = DeviceSummary(report(DeviceNode(path: "/dev/input/event6", number: 6), CorpusDevices.atmel))
         #expect(atmel.sizeSource == "unknown" && atmel.widthMM == nil)
         let ntrig = DeviceSummary(report(DeviceNode(path: "/dev/input/event7", number: 7), CorpusDevices.ntrig))

@@ -73,7 +73,8 @@ struct EvdevReader: Equatable {
     }
 
     static func == (a: EvdevReader, b: EvdevReader) -> Bool {
-        a.slots == b.slots && a.contacts == b.contacts && a.axes == b.axes && a.keys.filter { $0.value != 0 } == b.keys.filter { $0.value != 0 }
+        a.slots == b.slots && a.contacts == b.contacts && a.axes == b.axes
+            && a.keys.filter { $0.value != 0 } == b.keys.filter { $0.value != 0 }
     }
 }
 
@@ -144,14 +145,33 @@ struct PassThroughSlottedTests {
     /// Two fingers tapping and dragging in the middle, one after the other and together.
     static func middleStream() -> EventScript {
         var s = EventScript()
-        s.slot(0, id: 10, x: 500, y: 250); s.pointer([(500, 250)]); s.report()
-        s.slot(0, id: nil, x: 510, y: 260); s.pointer([(510, 260)]); s.report()
-        s.slot(1, id: 11, x: 700, y: 300); s.pointer([(510, 260), (700, 300)]); s.report()
-        s.slot(0, x: 520); s.slot(1, y: 310); s.pointer([(520, 260), (700, 310)]); s.report()
-        s.slot(0, id: -1); s.pointer([(700, 310)]); s.abs(ABS.x, 700); s.abs(ABS.y, 310); s.report()
-        s.slot(1, id: -1); s.pointer([]); s.report()
-        s.slot(0, id: 12, x: 520, y: 260); s.pointer([(520, 260)]); s.report()
-        s.slot(0, id: -1); s.pointer([]); s.report()
+        s.slot(0, id: 10, x: 500, y: 250)
+        s.pointer([(500, 250)])
+        s.report()
+        s.slot(0, id: nil, x: 510, y: 260)
+        s.pointer([(510, 260)])
+        s.report()
+        s.slot(1, id: 11, x: 700, y: 300)
+        s.pointer([(510, 260), (700, 300)])
+        s.report()
+        s.slot(0, x: 520)
+        s.slot(1, y: 310)
+        s.pointer([(520, 260), (700, 310)])
+        s.report()
+        s.slot(0, id: -1)
+        s.pointer([(700, 310)])
+        s.abs(ABS.x, 700)
+        s.abs(ABS.y, 310)
+        s.report()
+        s.slot(1, id: -1)
+        s.pointer([])
+        s.report()
+        s.slot(0, id: 12, x: 520, y: 260)
+        s.pointer([(520, 260)])
+        s.report()
+        s.slot(0, id: -1)
+        s.pointer([])
+        s.report()
         return s
     }
 
@@ -170,12 +190,26 @@ struct PassThroughSlottedTests {
     @Test func aTouchStartingInTheReservedRegionNeverReachesTheClone() {
         var s = EventScript()
         // slot 0: the middle finger; slot 1: an edge swipe down from the top edge.
-        s.slot(0, id: 1, x: 500, y: 250); s.pointer([(500, 250)]); s.report()
-        s.slot(1, id: 2, x: 300, y: 20); s.pointer([(500, 250), (300, 20)]); s.report()
-        s.slot(1, y: 150); s.report()
-        s.slot(1, y: 400); s.slot(0, x: 520); s.pointer([(520, 250), (300, 400)]); s.report()
-        s.slot(0, id: -1); s.pointer([(300, 400)]); s.abs(ABS.x, 300); s.abs(ABS.y, 400); s.report()
-        s.slot(1, id: -1); s.pointer([]); s.report()
+        s.slot(0, id: 1, x: 500, y: 250)
+        s.pointer([(500, 250)])
+        s.report()
+        s.slot(1, id: 2, x: 300, y: 20)
+        s.pointer([(500, 250), (300, 20)])
+        s.report()
+        s.slot(1, y: 150)
+        s.report()
+        s.slot(1, y: 400)
+        s.slot(0, x: 520)
+        s.pointer([(520, 250), (300, 400)])
+        s.report()
+        s.slot(0, id: -1)
+        s.pointer([(300, 400)])
+        s.abs(ABS.x, 300)
+        s.abs(ABS.y, 400)
+        s.report()
+        s.slot(1, id: -1)
+        s.pointer([])
+        s.report()
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughDevices.topEdge)
         run.feed(s.events)
         let frames = run.reader.frames
@@ -184,7 +218,10 @@ struct PassThroughSlottedTests {
             #expect(frame.keys[BTN.toolDoubleTap] ?? 0 == 0, "finger counts describe passed touches only")
         }
         #expect(!run.output.contains { $0.code == ABS.mtTrackingID && $0.value == 2 })
-        #expect(!run.output.contains { ($0.code == ABS.mtPositionY || $0.code == ABS.y) && ($0.value == 20 || $0.value == 150 || $0.value == 400) })
+        #expect(
+            !run.output.contains {
+                ($0.code == ABS.mtPositionY || $0.code == ABS.y) && ($0.value == 20 || $0.value == 150 || $0.value == 400)
+            })
         // The middle finger: down, moved, lifted, with its coordinates; the pointer is it.
         #expect(frames[0].slots[0] == .init(id: 1, x: 500, y: 250))
         #expect(frames[0].keys[BTN.touch] == 1 && frames[0].keys[BTN.toolFinger] == 1)
@@ -200,13 +237,25 @@ struct PassThroughSlottedTests {
     @Test func reservationIsDecidedAtTouchDown() {
         var s = EventScript()
         // Starts in the middle, moves into the reserved edge: passes all along.
-        s.slot(0, id: 1, x: 500, y: 250); s.pointer([(500, 250)]); s.report()
-        s.slot(0, y: 10); s.pointer([(500, 10)]); s.report()
-        s.slot(0, id: -1); s.pointer([]); s.report()
+        s.slot(0, id: 1, x: 500, y: 250)
+        s.pointer([(500, 250)])
+        s.report()
+        s.slot(0, y: 10)
+        s.pointer([(500, 10)])
+        s.report()
+        s.slot(0, id: -1)
+        s.pointer([])
+        s.report()
         // Starts in the edge, moves out into the middle: reserved until its lift.
-        s.slot(0, id: 2, x: 500, y: 10); s.pointer([(500, 10)]); s.report()
-        s.slot(0, y: 300); s.pointer([(500, 300)]); s.report()
-        s.slot(0, id: -1); s.pointer([]); s.report()
+        s.slot(0, id: 2, x: 500, y: 10)
+        s.pointer([(500, 10)])
+        s.report()
+        s.slot(0, y: 300)
+        s.pointer([(500, 300)])
+        s.report()
+        s.slot(0, id: -1)
+        s.pointer([])
+        s.report()
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughDevices.topEdge)
         run.feed(s.events)
         let frames = run.reader.frames
@@ -216,17 +265,29 @@ struct PassThroughSlottedTests {
 
     @Test func aReloadLeavesTouchesInFlightWithTheirDecision() {
         var s = EventScript()
-        s.slot(0, id: 1, x: 500, y: 20); s.pointer([(500, 20)]); s.report()    // reserved
-        s.slot(1, id: 2, x: 500, y: 250); s.pointer([(500, 20), (500, 250)]); s.report()  // passes
+        s.slot(0, id: 1, x: 500, y: 20)
+        s.pointer([(500, 20)])
+        s.report()  // reserved
+        s.slot(1, id: 2, x: 500, y: 250)
+        s.pointer([(500, 20), (500, 250)])
+        s.report()  // passes
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughDevices.topEdge)
         run.feed(s.events)
         s.events = []
         // The reload moves the reserved region to the middle band.
         run.filter.reconfigure(PassThroughPolicy(reserved: [.init(name: "band", rect: Rect(x: 0, y: 0.4, width: 1, height: 0.2))]))
-        s.slot(0, y: 30); s.slot(1, y: 260); s.pointer([(500, 30), (500, 260)]); s.report()
-        s.slot(0, id: -1); s.pointer([(500, 260)]); s.report()
-        s.slot(0, id: 3, x: 100, y: 20); s.pointer([(500, 260), (100, 20)]); s.report()   // edge: passes now
-        s.slot(2, id: 4, x: 900, y: 250); s.report()                                       // band: reserved now
+        s.slot(0, y: 30)
+        s.slot(1, y: 260)
+        s.pointer([(500, 30), (500, 260)])
+        s.report()
+        s.slot(0, id: -1)
+        s.pointer([(500, 260)])
+        s.report()
+        s.slot(0, id: 3, x: 100, y: 20)
+        s.pointer([(500, 260), (100, 20)])
+        s.report()  // edge: passes now
+        s.slot(2, id: 4, x: 900, y: 250)
+        s.report()  // band: reserved now
         run.feed(s.events)
         let last = run.reader.frames.last
         #expect(last?.slots[0] == .init(id: 3, x: 100, y: 20))
@@ -239,16 +300,25 @@ struct PassThroughSlottedTests {
     /// state delta as one frame.
     @Test func afterSynDroppedTheCloneShowsTheVisibleTouches() {
         var s = EventScript()
-        s.slot(0, id: 1, x: 500, y: 250); s.pointer([(500, 250)]); s.report()   // passes
-        s.slot(1, id: 2, x: 300, y: 20); s.report()                              // reserved
+        s.slot(0, id: 1, x: 500, y: 250)
+        s.pointer([(500, 250)])
+        s.report()  // passes
+        s.slot(1, id: 2, x: 300, y: 20)
+        s.report()  // reserved
         // A partial frame, then the overflow: none of it may reach the clone.
         s.slot(0, x: 999)
-        s.syn(SYN.dropped); s.report()
+        s.syn(SYN.dropped)
+        s.report()
         // Meanwhile: finger 1 lifted, finger 2 went on, finger 3 began in the middle and
         // finger 4 began in the reserved edge.
-        s.slot(0, id: -1); s.slot(2, id: 3, x: 600, y: 300); s.slot(3, id: 4, x: 800, y: 30)
-        s.slot(1, y: 200); s.pointer([(600, 300)]); s.report()
-        s.slot(2, x: 610); s.report()
+        s.slot(0, id: -1)
+        s.slot(2, id: 3, x: 600, y: 300)
+        s.slot(3, id: 4, x: 800, y: 30)
+        s.slot(1, y: 200)
+        s.pointer([(600, 300)])
+        s.report()
+        s.slot(2, x: 610)
+        s.report()
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughDevices.topEdge)
         run.feed(s.events)
         let frames = run.reader.frames
@@ -260,8 +330,11 @@ struct PassThroughSlottedTests {
 
     @Test func finishLiftsEveryTouchOnTheCloneAndEndsTheFilter() {
         var s = EventScript()
-        s.slot(0, id: 1, x: 500, y: 250); s.slot(1, id: 2, x: 600, y: 250); s.slot(2, id: 3, x: 600, y: 10)
-        s.pointer([(500, 250), (600, 250)]); s.report()
+        s.slot(0, id: 1, x: 500, y: 250)
+        s.slot(1, id: 2, x: 600, y: 250)
+        s.slot(2, id: 3, x: 600, y: 10)
+        s.pointer([(500, 250), (600, 250)])
+        s.report()
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughDevices.topEdge)
         run.feed(s.events)
         #expect(run.reader.frames.last?.slots.count == 2)
@@ -272,7 +345,8 @@ struct PassThroughSlottedTests {
         // Nothing after finish, not even a second finish.
         let before = run.output
         s.events = []
-        s.slot(0, x: 510); s.report()
+        s.slot(0, x: 510)
+        s.report()
         run.feed(s.events)
         run.finish()
         #expect(run.output == before)
@@ -280,7 +354,8 @@ struct PassThroughSlottedTests {
 
     @Test func eventsWithoutStateGoWithTheirFrame() {
         var s = EventScript()
-        s.slot(0, id: 1, x: 500, y: 250); s.pointer([(500, 250)])
+        s.slot(0, id: 1, x: 500, y: 250)
+        s.pointer([(500, 250)])
         s.events.append(InputEvent(time: Timestamp(microseconds: s.time), type: EV.msc, code: 5, value: 1234))
         s.report()
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughPolicy())
@@ -295,12 +370,22 @@ struct PassThroughOtherProtocolTests {
 
     @Test func protocolAReservedContactIsLeftOutOfEveryList() {
         var s = EventScript()
-        s.contact(x: 4800, y: 3600); s.key(BTN.touch, true); s.report()
-        s.contact(x: 4810, y: 3600); s.contact(x: 1000, y: 300); s.report()     // second: reserved (y < 720)
-        s.contact(x: 4820, y: 3600); s.contact(x: 1000, y: 2000); s.report()    // it moves out: still reserved
-        s.contact(x: 1000, y: 2500); s.report()                                  // the middle one lifted
-        s.key(BTN.touch, false); s.report()                                      // all lifted
-        s.contact(x: 5000, y: 5000); s.key(BTN.touch, true); s.report()          // a new one passes
+        s.contact(x: 4800, y: 3600)
+        s.key(BTN.touch, true)
+        s.report()
+        s.contact(x: 4810, y: 3600)
+        s.contact(x: 1000, y: 300)
+        s.report()  // second: reserved (y < 720)
+        s.contact(x: 4820, y: 3600)
+        s.contact(x: 1000, y: 2000)
+        s.report()  // it moves out: still reserved
+        s.contact(x: 1000, y: 2500)
+        s.report()  // the middle one lifted
+        s.key(BTN.touch, false)
+        s.report()  // all lifted
+        s.contact(x: 5000, y: 5000)
+        s.key(BTN.touch, true)
+        s.report()  // a new one passes
         var run = PassThroughRun(Devices.unslotted(), Self.unslottedEdge)
         run.feed(s.events)
         var reader = EvdevReader()
@@ -312,11 +397,18 @@ struct PassThroughOtherProtocolTests {
 
     @Test func protocolAResyncDeltaKeepsTheContacts() {
         var s = EventScript()
-        s.contact(x: 1000, y: 300); s.contact(x: 4800, y: 3600); s.key(BTN.touch, true); s.report()
         s.contact(x: 1000, y: 300)
-        s.syn(SYN.dropped); s.report()
-        s.abs(ABS.x, 1000); s.report()                                           // libevdev's delta: no lists
-        s.contact(x: 1000, y: 320); s.contact(x: 4800, y: 3610); s.report()
+        s.contact(x: 4800, y: 3600)
+        s.key(BTN.touch, true)
+        s.report()
+        s.contact(x: 1000, y: 300)
+        s.syn(SYN.dropped)
+        s.report()
+        s.abs(ABS.x, 1000)
+        s.report()  // libevdev's delta: no lists
+        s.contact(x: 1000, y: 320)
+        s.contact(x: 4800, y: 3610)
+        s.report()
         var run = PassThroughRun(Devices.unslotted(), Self.unslottedEdge)
         run.feed(s.events)
         var reader = EvdevReader()
@@ -328,11 +420,20 @@ struct PassThroughOtherProtocolTests {
 
     @Test func singleTouchReservedTouchLeavesNoTrace() {
         var s = EventScript()
-        s.abs(ABS.x, 2000); s.abs(ABS.y, 100); s.key(BTN.touch, true); s.report()   // reserved (y < 409)
-        s.abs(ABS.y, 2000); s.report()
-        s.key(BTN.touch, false); s.report()
-        s.abs(ABS.x, 3000); s.abs(ABS.y, 3000); s.key(BTN.touch, true); s.report()  // passes
-        s.key(BTN.touch, false); s.report()
+        s.abs(ABS.x, 2000)
+        s.abs(ABS.y, 100)
+        s.key(BTN.touch, true)
+        s.report()  // reserved (y < 409)
+        s.abs(ABS.y, 2000)
+        s.report()
+        s.key(BTN.touch, false)
+        s.report()
+        s.abs(ABS.x, 3000)
+        s.abs(ABS.y, 3000)
+        s.key(BTN.touch, true)
+        s.report()  // passes
+        s.key(BTN.touch, false)
+        s.report()
         var run = PassThroughRun(Devices.singleTouch(), Self.unslottedEdge)
         run.feed(s.events)
         let frames = run.reader.frames
@@ -345,8 +446,12 @@ struct PassThroughOtherProtocolTests {
 @Suite("Pass-through filter: wake-swallow")
 struct PassThroughWakeTests {
     static func tap(_ s: inout EventScript, id: Int32) {
-        s.slot(0, id: id, x: 500, y: 250); s.pointer([(500, 250)]); s.report()
-        s.slot(0, id: -1); s.pointer([]); s.report()
+        s.slot(0, id: id, x: 500, y: 250)
+        s.pointer([(500, 250)])
+        s.report()
+        s.slot(0, id: -1)
+        s.pointer([])
+        s.report()
     }
 
     @Test func theFirstTouchAfterIdleIsSwallowed() {
@@ -355,7 +460,7 @@ struct PassThroughWakeTests {
         Self.tap(&s, id: 1)
         run.feed(s.events)
         run.filter.idle()
-        run.filter.idle()   // twice idle is still one wake touch
+        run.filter.idle()  // twice idle is still one wake touch
         s.events = []
         Self.tap(&s, id: 2)
         Self.tap(&s, id: 3)

@@ -1,5 +1,5 @@
-import GestureProtocol
 import GestureCore
+import GestureProtocol
 
 /// Hand-written event streams for the tracker tests: each `report()` closes a frame and
 /// advances the virtual clock by 10 ms.

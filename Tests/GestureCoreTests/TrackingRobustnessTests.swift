@@ -1,5 +1,5 @@
-import GestureProtocol
 import GestureCore
+import GestureProtocol
 import Testing
 
 /// SplitMix64: a deterministic generator so that every run feeds the same "random" streams.
@@ -60,8 +60,10 @@ struct TrackingRobustnessTests {
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func randomStreamsKeepTheInvariants(seed: UInt64) {
         var random = SplitMix(state: seed)
-        let devices = [Devices.slotted(slots: 4, toolType: true), Devices.unslotted(), Devices.unslotted(trackingIDs: true),
-                       Devices.singleTouch(keys: [BTN.touch, BTN.toolPen]), Devices.semiMTTouchpad()]
+        let devices = [
+            Devices.slotted(slots: 4, toolType: true), Devices.unslotted(), Devices.unslotted(trackingIDs: true),
+            Devices.singleTouch(keys: [BTN.touch, BTN.toolPen]), Devices.semiMTTouchpad(),
+        ]
         let device = devices[Int(seed) % devices.count]
         var tracker = ContactTracker(device: device, geometry: DeviceGeometry(rotation: Rotation.allCases[Int(seed) % 4]))
         let codes: [(UInt16, UInt16)] = [

@@ -1,5 +1,5 @@
-import GestureProtocol
 import GestureCore
+import GestureProtocol
 import Testing
 
 @Suite("ContactTracker: protocol B")
@@ -535,8 +535,9 @@ struct TrackingDeviceKindRuleTests {
     }
 
     @Test func touchpadWithoutResolutionFallsBackToLibinputsTouchpadSize() {
-        var touchpad = DeviceDescription(name: "pad", properties: [INPUTPROP.pointer],
-                                         codes: [EV.key: [BTN.toolFinger, BTN.touch], EV.abs: [ABS.x, ABS.y]])
+        var touchpad = DeviceDescription(
+            name: "pad", properties: [INPUTPROP.pointer],
+            codes: [EV.key: [BTN.toolFinger, BTN.touch], EV.abs: [ABS.x, ABS.y]])
         touchpad.absInfo[ABS.x] = AbsInfo(minimum: 0, maximum: 6900)
         touchpad.absInfo[ABS.y] = AbsInfo(minimum: 0, maximum: 5000)
         let surface = SurfaceGeometry(device: touchpad, geometry: DeviceGeometry())

@@ -14,8 +14,10 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     /// Index into `Configuration.devices` of the entry that applied; nil when none matched.
     public var matchedEntry: Int?
 
-    public init(enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false,
-                geometry: DeviceGeometry, engine: EngineConfiguration, matchedEntry: Int?) {
+    public init(
+        enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false,
+        geometry: DeviceGeometry, engine: EngineConfiguration, matchedEntry: Int?
+    ) {
         self.enabled = enabled
         self.grab = grab || passThrough
         self.passThrough = passThrough
@@ -75,9 +77,9 @@ extension DeviceMatch {
     public static func parseUSBID(_ text: String) -> (vendor: UInt16, product: UInt16)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              parts.allSatisfy({ (1...4).contains($0.count) && $0.allSatisfy(\.isHexDigit) }),
-              let vendor = UInt16(parts[0], radix: 16),
-              let product = UInt16(parts[1], radix: 16)
+            parts.allSatisfy({ (1...4).contains($0.count) && $0.allSatisfy(\.isHexDigit) }),
+            let vendor = UInt16(parts[0], radix: 16),
+            let product = UInt16(parts[1], radix: 16)
         else {
             return nil
         }

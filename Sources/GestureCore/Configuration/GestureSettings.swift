@@ -110,8 +110,10 @@ public struct Region: Sendable, Hashable {
     /// reaches the device's uinput clone (`reserve = true`).
     public var reserve: Bool
 
-    public init(name: String, rect: Rect, settings: GestureSettings = GestureSettings(), fallThrough: Bool = true,
-                simultaneous: Set<GestureKind> = [], highPriority: Set<GestureKind> = [], reserve: Bool = false) {
+    public init(
+        name: String, rect: Rect, settings: GestureSettings = GestureSettings(), fallThrough: Bool = true,
+        simultaneous: Set<GestureKind> = [], highPriority: Set<GestureKind> = [], reserve: Bool = false
+    ) {
         self.name = name
         self.rect = rect
         self.settings = settings

@@ -28,8 +28,9 @@ public struct PassThroughPolicy: Sendable, Hashable {
 
     /// The reserved regions of an engine configuration (`[[region]] reserve = true`).
     public init(engine: EngineConfiguration, geometry: DeviceGeometry, wakeSwallow: Bool) {
-        self.init(reserved: engine.regions.filter(\.reserve).map { ReservedArea(name: $0.name, rect: $0.rect) },
-                  geometry: geometry, wakeSwallow: wakeSwallow)
+        self.init(
+            reserved: engine.regions.filter(\.reserve).map { ReservedArea(name: $0.name, rect: $0.rect) },
+            geometry: geometry, wakeSwallow: wakeSwallow)
     }
 }
 
@@ -345,8 +346,9 @@ public struct PassThroughFilter {
                 decisions.append((decide(x: report.x, y: report.y, touch: "contact \(reportIndex)"), takeOrder()))
                 began = true
             }
-            unslotted.next.append(UnslottedContacts.Tracked(
-                x: report.x, y: report.y, trackingID: report.trackingID, contactID: 0, engagement: .live, startedUnobserved: false))
+            unslotted.next.append(
+                UnslottedContacts.Tracked(
+                    x: report.x, y: report.y, trackingID: report.trackingID, contactID: 0, engagement: .live, startedUnobserved: false))
         }
         unslotted.finishFrame()
         contactDecisions = decisions
@@ -407,8 +409,11 @@ public struct PassThroughFilter {
                     target.slots[index] = SlotState(trackingID: -1, values: clone.slots[index].values)
                 } else {
                     let values = target.slots[index].values
-                    passed.append((slotOrder[index], layout.slotX.map { values[$0] }, layout.slotY.map { values[$0] },
-                                   layout.slotPressure.map { values[$0] }))
+                    passed.append(
+                        (
+                            slotOrder[index], layout.slotX.map { values[$0] }, layout.slotY.map { values[$0] },
+                            layout.slotPressure.map { values[$0] }
+                        ))
                 }
             }
         case .unslotted:
@@ -420,7 +425,8 @@ public struct PassThroughFilter {
             }
         case .singleTouch:
             // The one touch is reserved: no key down, pressure 0, the pointer where it was.
-            for index in layout.keys.indices where EvdevLayout.digitizerKeys.contains(layout.keys[index]) || layout.keys[index] == BTN.left {
+            for index in layout.keys.indices where EvdevLayout.digitizerKeys.contains(layout.keys[index]) || layout.keys[index] == BTN.left
+            {
                 target.keys[index] = 0
             }
             for index in [layout.x, layout.y].compactMap({ $0 }) { target.axes[index] = clone.axes[index] }

@@ -9,7 +9,8 @@ public struct DevicePipeline {
 
     public init(device: DeviceDescription, geometry: DeviceGeometry, configuration: EngineConfiguration) {
         tracker = ContactTracker(device: device, geometry: geometry)
-        engine = GestureEngine(configuration: configuration, surface: PhysicalSize(width: tracker.surface.width, height: tracker.surface.height))
+        engine = GestureEngine(
+            configuration: configuration, surface: PhysicalSize(width: tracker.surface.width, height: tracker.surface.height))
     }
 
     /// Feeds one event; when it completes a frame, the engine classifies the frame (firing
