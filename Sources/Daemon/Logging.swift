@@ -38,7 +38,7 @@ public struct JournalLogHandler: LogHandler {
             fields.append("\(JournalLogHandler.fieldName(key))=\(DisplayText.escaped("\(value)"))")
         }
         let cStrings = fields.map { strdup($0) }
-        defer { cStrings.forEach { free($0) } }
+        defer { for pointer in cStrings { free(pointer) } }
         var vectors = cStrings.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0!)) }
         _ = sd_journal_sendv(&vectors, Int32(vectors.count))
     }

@@ -23,8 +23,7 @@ func spawn(_ executable: String, _ arguments: [String], environment extra: [Stri
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
     defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
+        for pointer in argv + envp { free(pointer) }
     }
     var pid: pid_t = 0
     let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)

@@ -49,7 +49,7 @@ final class Subscriber {
         }
     }
 
-    /// Sends one request.
+    /// Sends one request (GestureProtocol's encoder).
     func send(_ request: ClientRequest) throws(CaseFailure) {
         do {
             try client.send(WireEncoder.encode(request))

@@ -98,7 +98,7 @@ struct RunCommand: ParsableCommand {
             listener = try makeListener(configuration.daemon, logger: logger)
         } catch {
             logger.critical("cannot listen", metadata: ["error": "\(error)"])
-            throw ExitCode(EX_UNAVAILABLE_CODE)
+            throw ExitCode(serviceUnavailableExitCode)
         }
         let daemon = try Daemon(configuration: configuration, listener: listener, version: gesturedVersion, logger: logger) {
             // SIGHUP: the same file again; errors are logged by the daemon, which keeps the old configuration.
@@ -162,6 +162,6 @@ struct RunCommand: ParsableCommand {
 }
 
 /// `EX_UNAVAILABLE` from sysexits.h.
-let EX_UNAVAILABLE_CODE: Int32 = 69
+let serviceUnavailableExitCode: Int32 = 69
 
 /// The version reported in `hello` and `status`.

@@ -32,11 +32,11 @@ import Testing
         var writer = TouchFrameWriter(device)
         #expect(writer.touchProtocol == expected)
         var tracker = ContactTracker(device: device)
-        var time: Timestamp = 1_000_000
+        var time: UInt64 = 1_000_000
         func play(_ fingers: [Int: Spot]) -> [Contact] {
-            time = time + .microseconds(10_000)
+            time += 10_000
             var frame: TouchFrame?
-            for event in writer.frame(fingers, time: time) where tracker.feed(event) {
+            for event in writer.frame(fingers, time: Timestamp(microseconds: time)) where tracker.feed(event) {
                 frame = tracker.frame
             }
             return (frame?.contacts ?? []).sorted { $0.location.x < $1.location.x }

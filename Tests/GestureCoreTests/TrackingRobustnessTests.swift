@@ -38,7 +38,7 @@ struct TrackingRobustnessTests {
             InputEvent(time: 10, type: EV.syn, code: SYN.report, value: 0),
         ]
         let frames = tracker.frames(events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .moved)]])
+        #expect(frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .moved)]])
         #expect(frames.map(\.time) == [90, 90])
         #expect(frames.flatMap(\.contacts).allSatisfy { $0.location.x.isFinite && $0.millimetres.y.isFinite })
     }
@@ -52,7 +52,7 @@ struct TrackingRobustnessTests {
         s.slot(256, id: 2, x: 1, y: 1)  // beyond the cap: ignored
         s.report()
         let collected = tracker.frames(s.events)
-        #expect(collected.map(\.summary) == [[S(1, .began)]])
+        #expect(collected.map(\.summary) == [[touchState(1, .began)]])
     }
 
     /// Random streams over every device kind: never a crash, never NaN, ids increase, every

@@ -2,6 +2,7 @@ import ConfigFile
 @testable import Daemon
 import FuzzSupport
 import GestureCore
+import GestureProtocol
 import Glibc
 import Logging
 import SystemCalls
@@ -37,21 +38,21 @@ let screen = DeviceDescription(
     absInfo: [ABS.mtSlot: AbsInfo(minimum: 0, maximum: 9), ABS.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535),
               ABS.mtPositionX: AbsInfo(minimum: 0, maximum: 1000, resolution: 4), ABS.mtPositionY: AbsInfo(minimum: 0, maximum: 1000, resolution: 4)])
 var events: [InputEvent] = []
-var time: UInt64 = 1_000_000
+var time = Timestamp(microseconds: 1_000_000)
 for stroke in 0..<20 {
     events.append(InputEvent(time: time, type: EV.abs, code: ABS.mtTrackingID, value: Int32(stroke)))
     for step in 0..<8 {
         events.append(InputEvent(time: time, type: EV.abs, code: ABS.mtPositionX, value: Int32(100 + stroke * 30 + step * (stroke % 3) * 40)))
         events.append(InputEvent(time: time, type: EV.abs, code: ABS.mtPositionY, value: Int32(500)))
         events.append(InputEvent(time: time, type: EV.syn, code: SYN.report, value: 0))
-        time += 8_000
+        time = time + .microseconds(8_000)
     }
     events.append(InputEvent(time: time, type: EV.abs, code: ABS.mtTrackingID, value: -1))
     events.append(InputEvent(time: time, type: EV.syn, code: SYN.report, value: 0))
-    time += UInt64(stroke % 4) * 150_000
+    time = time + .microseconds(UInt64(stroke % 4) * 150_000)
 }
 try daemon.add(ReplaySource(description: screen, events: events, path: nil, configuration: Configuration(),
-                            speed: 1, loops: true, now: daemon.loop.now))
+                            speed: 1, loops: true, now: Timestamp(microseconds: daemon.loop.now)))
 
 @MainActor func turnLoop() {
     for _ in 0..<64 where daemon.loop.runOnce() {}
