@@ -176,6 +176,7 @@ public final class LiveDevices {
             if let path = source.device.path, sources[path] === source { sources[path] = nil }
         }
         daemon.configurationChanged = { [unowned self] _ in rescan() }
+        daemon.wentIdle = { [unowned self] in daemonBecameIdle() }
     }
 
     /// Starts following hot-plug, then adds every usable device present now.

@@ -1,82 +1,7 @@
 import GestureCore
 import GestureProtocol
+import GestureTestSupport
 import Testing
-
-/// What a reader of an evdev node knows, rebuilt from the events it receives as libevdev
-/// would: the slots (tracking id and axes), the current slot, the other axes and the keys.
-/// Independent of the filter's own model, so the tests compare two implementations.
-struct EvdevReader: Equatable {
-    struct Touch: Equatable {
-        var id: Int32
-        var x: Int32?
-        var y: Int32?
-    }
-
-    var slots: [Int: Touch] = [:]
-    /// Protocol A: the contacts of the last frame as (x, y).
-    var contacts: [[Int32]] = []
-    var axes: [UInt16: Int32] = [:]
-    var keys: [UInt16: Int32] = [:]
-    private var slot = 0
-    private var slotValues: [Int: [UInt16: Int32]] = [:]
-    private var pending: [[Int32]] = []
-    private var report: [UInt16: Int32] = [:]
-    private var sawReport = false
-    /// Every state at a `SYN_REPORT`.
-    var frames: [EvdevReader] = []
-
-    mutating func read(_ events: [InputEvent]) {
-        for event in events { read(event) }
-    }
-
-    mutating func read(_ event: InputEvent) {
-        switch (event.type, event.code) {
-        case (EV.abs, ABS.mtSlot):
-            slot = Int(event.value)
-        case (EV.abs, ABS.mtTrackingID) where !sawReportProtocol:
-            if event.value < 0 { slots[slot] = nil } else { slots[slot] = Touch(id: event.value) }
-            syncSlot()
-        case (EV.abs, let code) where code >= ABS.mtSlot && code <= ABS.mtToolY:
-            if sawReportProtocol {
-                report[code] = event.value
-            } else {
-                slotValues[slot, default: [:]][code] = event.value
-                syncSlot()
-            }
-        case (EV.abs, let code):
-            axes[code] = event.value
-        case (EV.key, let code):
-            keys[code] = event.value
-        case (EV.syn, SYN.mtReport):
-            if !report.isEmpty { pending.append([report[ABS.mtPositionX] ?? -1, report[ABS.mtPositionY] ?? -1]) }
-            report = [:]
-            sawReport = true
-        case (EV.syn, SYN.report):
-            if sawReport { contacts = pending }
-            pending = []
-            sawReport = false
-            var snapshot = self
-            snapshot.frames = []
-            frames.append(snapshot)
-        default:
-            break
-        }
-    }
-
-    /// Protocol A readers are told so (a protocol-A frame has no slots).
-    var sawReportProtocol = false
-
-    private mutating func syncSlot() {
-        guard slots[slot] != nil else { return }
-        slots[slot]?.x = slotValues[slot]?[ABS.mtPositionX]
-        slots[slot]?.y = slotValues[slot]?[ABS.mtPositionY]
-    }
-
-    static func == (a: EvdevReader, b: EvdevReader) -> Bool {
-        a.slots == b.slots && a.contacts == b.contacts && a.axes == b.axes
-            && a.keys.filter { $0.value != 0 } == b.keys.filter { $0.value != 0 }
-    }
-}
 
 /// Feeds a script to a filter, checks that output appears only at `SYN_REPORT` (one clone
 /// frame per original frame at most, nothing buffered beyond it) and collects it.
@@ -388,8 +313,7 @@ struct PassThroughOtherProtocolTests {
         s.report()  // a new one passes
         var run = PassThroughRun(Devices.unslotted(), Self.unslottedEdge)
         run.feed(s.events)
-        var reader = EvdevReader()
-        reader.sawReportProtocol = true
+        var reader = EvdevReader(protocolA: true)
         reader.read(run.output)
         #expect(reader.frames.map(\.contacts) == [[[4800, 3600]], [[4810, 3600]], [[4820, 3600]], [], [[5000, 5000]]])
         #expect(reader.frames.map { $0.keys[BTN.touch] } == [1, 1, 1, 0, 1])
@@ -411,8 +335,7 @@ struct PassThroughOtherProtocolTests {
         s.report()
         var run = PassThroughRun(Devices.unslotted(), Self.unslottedEdge)
         run.feed(s.events)
-        var reader = EvdevReader()
-        reader.sawReportProtocol = true
+        var reader = EvdevReader(protocolA: true)
         reader.read(run.output)
         #expect(reader.frames.last?.contacts == [[4800, 3610]])
         #expect(!run.output.contains { $0.code == ABS.mtPositionX && $0.value == 1000 })
