@@ -109,13 +109,14 @@ install_package() {
 install_from_source() {
     say "installing from source into $prefix/bin, /etc/systemd/system, /etc/sysusers.d and /etc/gestured"
     local files=("$prefix/bin/gestured" "$prefix/bin/gesturectl" /etc/systemd/system/gestured.service
-        /etc/systemd/system/gestured.socket /etc/sysusers.d/gestured.conf)
-    $sudo install -d "$prefix/bin" /etc/gestured /etc/systemd/system /etc/sysusers.d
+        /etc/systemd/system/gestured.socket /etc/sysusers.d/gestured.conf /etc/udev/rules.d/71-gestured-uinput.rules)
+    $sudo install -d "$prefix/bin" /etc/gestured /etc/systemd/system /etc/sysusers.d /etc/udev/rules.d
     $sudo install -m 0755 "$bin/gestured" "$bin/gesturectl" "$prefix/bin/"
     for unit in gestured.service gestured.socket; do
         unit_for_prefix "$prefix" "systemd/$unit" | $sudo tee "/etc/systemd/system/$unit" >/dev/null
     done
     $sudo install -m 0644 systemd/gestured.sysusers /etc/sysusers.d/gestured.conf
+    $sudo install -m 0644 systemd/71-gestured-uinput.rules /etc/udev/rules.d/71-gestured-uinput.rules
     printf '%s\n' "${files[@]}" | $sudo tee "$manifest" >/dev/null
     if [[ -f /etc/gestured/gestured.toml ]]; then
         say "keeping the existing /etc/gestured/gestured.toml (the shipped one is config/gestured.toml)"
@@ -125,8 +126,14 @@ install_from_source() {
     # As the package's postinst does.
     if command -v systemd-sysusers >/dev/null; then
         $sudo systemd-sysusers gestured.conf
-    elif ! getent group gestured >/dev/null; then
-        $sudo groupadd --system gestured
+    else
+        getent group gestured >/dev/null || $sudo groupadd --system gestured
+        getent group gestured-uinput >/dev/null || $sudo groupadd --system gestured-uinput
+    fi
+    # /dev/uinput to the group gestured-uinput now, not at the next boot.
+    if command -v udevadm >/dev/null && [[ -S /run/udev/control ]]; then
+        $sudo udevadm control --reload-rules || true
+        $sudo udevadm trigger --sysname-match=uinput || true
     fi
     if systemd_running; then
         $sudo systemctl daemon-reload

@@ -68,6 +68,7 @@ expected_files="./etc/gestured/gestured.toml
 ./usr/bin/gesturectl
 ./usr/bin/gestured
 ./usr/lib/sysusers.d/gestured.conf
+./usr/lib/udev/rules.d/71-gestured-uinput.rules
 ./usr/share/doc/gestured/changelog.gz
 ./usr/share/doc/gestured/copyright
 ./usr/share/man/man1/gesturectl.1.gz
@@ -82,6 +83,7 @@ check "the binaries are mode 0755, other files 0644, directories 0755" bash -c '
 check "conffiles: /etc/gestured/gestured.toml" same <(echo /etc/gestured/gestured.toml) "$work/DEBIAN/conffiles"
 check "the conffile is config/gestured.toml" same config/gestured.toml "$tree/etc/gestured/gestured.toml"
 check "the sysusers file is systemd/gestured.sysusers" same systemd/gestured.sysusers "$tree/usr/lib/sysusers.d/gestured.conf"
+check "the udev rule is systemd/71-gestured-uinput.rules" same systemd/71-gestured-uinput.rules "$tree/usr/lib/udev/rules.d/71-gestured-uinput.rules"
 check "md5sums match the files" bash -c 'cd "$1" && md5sum --check --quiet "$2"' _ "$tree" "$work/DEBIAN/md5sums"
 for script in postinst prerm postrm; do
     check "$script is packaging/deb/$script, executable, valid sh" bash -c \

@@ -22,13 +22,20 @@ public final class EvdevSource: InputSource {
     private let evdev: EvdevDevice
     private var pipeline: DevicePipeline
     private var passThrough: PassThroughOutput?
+    /// Takes a finished clone (its touches lifted) to destroy it a moment later.
+    private let retire: (UinputDevice) -> Void
     private let logger: Logger
 
-    /// Opens nothing: takes an opened device the configuration decided to use.
-    public init(evdev: EvdevDevice, paths: [String], settings: ResolvedDeviceSettings, logger: Logger) throws(SystemError) {
+    /// Opens nothing: takes an opened device the configuration decided to use. `retire`
+    /// receives a pass-through clone once its touches are lifted (default: destroy it now).
+    public init(
+        evdev: EvdevDevice, paths: [String], settings: ResolvedDeviceSettings, logger: Logger,
+        retire: @escaping (UinputDevice) -> Void = { _ in }
+    ) throws(SystemError) {
         self.evdev = evdev
         self.paths = paths
         self.logger = logger
+        self.retire = retire
         let kind: DeviceInfo.Kind = evdev.description.kind == .touchpad ? .touchpad : .touchscreen
         device = DeviceInfo(name: evdev.description.name, kind: kind, path: evdev.path)
         pipeline = DevicePipeline(evdev.description, settings: settings)
@@ -96,7 +103,7 @@ public final class EvdevSource: InputSource {
 
     public func close(now: Timestamp, into sink: inout DaemonSink) {
         pipeline.cancelAll(at: now, into: &sink)
-        passThrough?.finish(at: now)
+        if let output = passThrough { retire(output.finish(at: now)) }
         passThrough = nil
         if evdev.isGrabbed { try? evdev.ungrab() }
     }
@@ -122,7 +129,7 @@ public final class EvdevSource: InputSource {
                     metadata: ["device": "\(device.name)", "error": "\(error)"])
             }
         case (false, let output?):
-            output.finish(at: now ?? .zero)
+            retire(output.finish(at: now ?? .zero))
             passThrough = nil
         case (false, nil):
             break
@@ -154,6 +161,7 @@ public final class LiveDevices {
     private var inotify: InputDirectoryWatcher?
     private var inotifyWatch: IOWatch?
     private var udev: UdevMonitor?
+    private var retirement: CloneRetirement?
 
     /// How hot-plug is followed.
     public enum HotPlug: String, Sendable {
@@ -161,6 +169,12 @@ public final class LiveDevices {
     }
 
     public private(set) var hotPlug: HotPlug?
+
+    /// The loop has stopped: the pass-through clones removed last (at the stop) are kept
+    /// for their linger, so readers can read their lifts, then destroyed.
+    public func releaseRetiredClones() {
+        retirement?.waitAndRelease()
+    }
 
     /// The daemon went idle (no touch for `idle-timeout`): every pass-through device with
     /// `wake-swallow` reserves its next touch, so the touch that wakes the screen presses nothing.
@@ -177,6 +191,11 @@ public final class LiveDevices {
         }
         daemon.configurationChanged = { [unowned self] _ in rescan() }
         daemon.wentIdle = { [unowned self] in daemonBecameIdle() }
+        do {
+            retirement = try CloneRetirement(loop: daemon.loop)
+        } catch {
+            logger.warning("no timer for retiring pass-through clones; they go at once", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Starts following hot-plug, then adds every usable device present now.
@@ -268,12 +287,51 @@ public final class LiveDevices {
             return
         }
         do {
-            let source = try EvdevSource(evdev: evdev, paths: node.allPaths, settings: settings, logger: logger)
+            let source = try EvdevSource(
+                evdev: evdev, paths: node.allPaths, settings: settings, logger: logger,
+                retire: { [weak self] clone in self?.retirement?.retire(clone) })
             try daemon.add(source)
             sources[node.path] = source
         } catch {
             logger.warning("cannot use device", metadata: ["node": "\(node.path)", "error": "\(error)"])
         }
+    }
+}
+
+/// Keeps finished pass-through clones for `linger` before destroying them. The kernel
+/// discards a vanished device's unread events, so a clone destroyed in the same instant its
+/// touches were lifted could leave a reader (the compositor) that had not read the lifts yet
+/// with a finger down. Released by a loop timer, or all at once by `waitAndRelease` after
+/// the loop stopped.
+final class CloneRetirement {
+    static let linger = TimeSpan(microseconds: 250_000)
+    private var retired: [(clone: UinputDevice, until: UInt64)] = []
+    private var timer: LoopTimer?
+    private unowned let loop: EventLoop
+
+    init(loop: EventLoop) throws(SystemError) {
+        self.loop = loop
+        timer = try loop.timer { [unowned self] now in release(dueBy: now) }
+    }
+
+    func retire(_ clone: UinputDevice) {
+        let until = loop.now + Self.linger.microseconds
+        retired.append((clone, until))
+        if timer?.deadline == nil { try? timer?.schedule(at: until) }
+    }
+
+    /// A timer that cannot be armed leaves the clones for `waitAndRelease` at the stop.
+    private func release(dueBy now: UInt64) {
+        retired.removeAll { $0.until <= now }
+        try? timer?.schedule(at: retired.first?.until)
+    }
+
+    /// After the loop stopped: waits out the last clone's linger, then destroys them all.
+    func waitAndRelease() {
+        guard let last = retired.last?.until else { return }
+        let now = monotonicMicroseconds()
+        if last > now { usleep(useconds_t(last - now)) }
+        retired.removeAll()
     }
 }
 

@@ -49,10 +49,12 @@ final class PassThroughOutput {
         filter.idle()
     }
 
-    /// Lifts every touch on the clone; call before releasing it.
-    func finish(at time: Timestamp) {
+    /// Lifts every touch and releases every key on the clone, and returns the clone for
+    /// `LiveDevices` to keep a moment longer (`CloneRetirement`) before it is destroyed.
+    func finish(at time: Timestamp) -> UinputDevice {
         perform(filter.finish(at: time))
         logger.info("pass-through clone removed", metadata: ["device": "\(deviceName)", "clone": "\(clone.devnode)"])
+        return clone
     }
 
     private func perform(_ action: PassThroughFilter.Action) {

@@ -52,7 +52,27 @@ enum PassThroughDevices {
     static let topEdge = PassThroughPolicy(reserved: [.init(name: "exit-edge", rect: Rect(x: 0, y: 0, width: 1, height: 0.1))])
 }
 
+/// What one frame changes in one slot.
+struct SlotChange {
+    var slot: Int32
+    var id: Int32? = nil
+    var x: Int32? = nil
+    var y: Int32? = nil
+
+    static func slot(_ slot: Int32, id: Int32? = nil, x: Int32? = nil, y: Int32? = nil) -> SlotChange {
+        SlotChange(slot: slot, id: id, x: x, y: y)
+    }
+}
+
 extension EventScript {
+    /// One protocol-B frame: the slots' changes, the kernel's pointer emulation for
+    /// `pointer` (the touches down as (x, y), oldest first) when given, `SYN_REPORT`.
+    mutating func frame(_ changes: [SlotChange], pointer touches: [(Int32, Int32)]? = nil) {
+        for change in changes { slot(change.slot, id: change.id, x: change.x, y: change.y) }
+        if let touches { pointer(touches) }
+        report()
+    }
+
     /// The kernel's emulation for the touches given as (x, y), oldest first.
     mutating func pointer(_ touches: [(Int32, Int32)]) {
         key(BTN.touch, !touches.isEmpty)
@@ -70,33 +90,14 @@ struct PassThroughSlottedTests {
     /// Two fingers tapping and dragging in the middle, one after the other and together.
     static func middleStream() -> EventScript {
         var s = EventScript()
-        s.slot(0, id: 10, x: 500, y: 250)
-        s.pointer([(500, 250)])
-        s.report()
-        s.slot(0, id: nil, x: 510, y: 260)
-        s.pointer([(510, 260)])
-        s.report()
-        s.slot(1, id: 11, x: 700, y: 300)
-        s.pointer([(510, 260), (700, 300)])
-        s.report()
-        s.slot(0, x: 520)
-        s.slot(1, y: 310)
-        s.pointer([(520, 260), (700, 310)])
-        s.report()
-        s.slot(0, id: -1)
-        s.pointer([(700, 310)])
-        s.abs(ABS.x, 700)
-        s.abs(ABS.y, 310)
-        s.report()
-        s.slot(1, id: -1)
-        s.pointer([])
-        s.report()
-        s.slot(0, id: 12, x: 520, y: 260)
-        s.pointer([(520, 260)])
-        s.report()
-        s.slot(0, id: -1)
-        s.pointer([])
-        s.report()
+        s.frame([.slot(0, id: 10, x: 500, y: 250)], pointer: [(500, 250)])
+        s.frame([.slot(0, id: nil, x: 510, y: 260)], pointer: [(510, 260)])
+        s.frame([.slot(1, id: 11, x: 700, y: 300)], pointer: [(510, 260), (700, 300)])
+        s.frame([.slot(0, x: 520), .slot(1, y: 310)], pointer: [(520, 260), (700, 310)])
+        s.frame([.slot(0, id: -1)], pointer: [(700, 310)])
+        s.frame([.slot(1, id: -1)], pointer: [])
+        s.frame([.slot(0, id: 12, x: 520, y: 260)], pointer: [(520, 260)])
+        s.frame([.slot(0, id: -1)], pointer: [])
         return s
     }
 
@@ -115,26 +116,12 @@ struct PassThroughSlottedTests {
     @Test func aTouchStartingInTheReservedRegionNeverReachesTheClone() {
         var s = EventScript()
         // slot 0: the middle finger; slot 1: an edge swipe down from the top edge.
-        s.slot(0, id: 1, x: 500, y: 250)
-        s.pointer([(500, 250)])
-        s.report()
-        s.slot(1, id: 2, x: 300, y: 20)
-        s.pointer([(500, 250), (300, 20)])
-        s.report()
-        s.slot(1, y: 150)
-        s.report()
-        s.slot(1, y: 400)
-        s.slot(0, x: 520)
-        s.pointer([(520, 250), (300, 400)])
-        s.report()
-        s.slot(0, id: -1)
-        s.pointer([(300, 400)])
-        s.abs(ABS.x, 300)
-        s.abs(ABS.y, 400)
-        s.report()
-        s.slot(1, id: -1)
-        s.pointer([])
-        s.report()
+        s.frame([.slot(0, id: 1, x: 500, y: 250)], pointer: [(500, 250)])
+        s.frame([.slot(1, id: 2, x: 300, y: 20)], pointer: [(500, 250), (300, 20)])
+        s.frame([.slot(1, y: 150)])
+        s.frame([.slot(1, y: 400), .slot(0, x: 520)], pointer: [(520, 250), (300, 400)])
+        s.frame([.slot(0, id: -1)], pointer: [(300, 400)])
+        s.frame([.slot(1, id: -1)], pointer: [])
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughDevices.topEdge)
         run.feed(s.events)
         let frames = run.reader.frames
@@ -162,25 +149,13 @@ struct PassThroughSlottedTests {
     @Test func reservationIsDecidedAtTouchDown() {
         var s = EventScript()
         // Starts in the middle, moves into the reserved edge: passes all along.
-        s.slot(0, id: 1, x: 500, y: 250)
-        s.pointer([(500, 250)])
-        s.report()
-        s.slot(0, y: 10)
-        s.pointer([(500, 10)])
-        s.report()
-        s.slot(0, id: -1)
-        s.pointer([])
-        s.report()
+        s.frame([.slot(0, id: 1, x: 500, y: 250)], pointer: [(500, 250)])
+        s.frame([.slot(0, y: 10)], pointer: [(500, 10)])
+        s.frame([.slot(0, id: -1)], pointer: [])
         // Starts in the edge, moves out into the middle: reserved until its lift.
-        s.slot(0, id: 2, x: 500, y: 10)
-        s.pointer([(500, 10)])
-        s.report()
-        s.slot(0, y: 300)
-        s.pointer([(500, 300)])
-        s.report()
-        s.slot(0, id: -1)
-        s.pointer([])
-        s.report()
+        s.frame([.slot(0, id: 2, x: 500, y: 10)], pointer: [(500, 10)])
+        s.frame([.slot(0, y: 300)], pointer: [(500, 300)])
+        s.frame([.slot(0, id: -1)], pointer: [])
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughDevices.topEdge)
         run.feed(s.events)
         let frames = run.reader.frames
@@ -190,29 +165,17 @@ struct PassThroughSlottedTests {
 
     @Test func aReloadLeavesTouchesInFlightWithTheirDecision() {
         var s = EventScript()
-        s.slot(0, id: 1, x: 500, y: 20)
-        s.pointer([(500, 20)])
-        s.report()  // reserved
-        s.slot(1, id: 2, x: 500, y: 250)
-        s.pointer([(500, 20), (500, 250)])
-        s.report()  // passes
+        s.frame([.slot(0, id: 1, x: 500, y: 20)], pointer: [(500, 20)])  // reserved
+        s.frame([.slot(1, id: 2, x: 500, y: 250)], pointer: [(500, 20), (500, 250)])  // passes
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughDevices.topEdge)
         run.feed(s.events)
         s.events = []
         // The reload moves the reserved region to the middle band.
         run.filter.reconfigure(PassThroughPolicy(reserved: [.init(name: "band", rect: Rect(x: 0, y: 0.4, width: 1, height: 0.2))]))
-        s.slot(0, y: 30)
-        s.slot(1, y: 260)
-        s.pointer([(500, 30), (500, 260)])
-        s.report()
-        s.slot(0, id: -1)
-        s.pointer([(500, 260)])
-        s.report()
-        s.slot(0, id: 3, x: 100, y: 20)
-        s.pointer([(500, 260), (100, 20)])
-        s.report()  // edge: passes now
-        s.slot(2, id: 4, x: 900, y: 250)
-        s.report()  // band: reserved now
+        s.frame([.slot(0, y: 30), .slot(1, y: 260)], pointer: [(500, 30), (500, 260)])
+        s.frame([.slot(0, id: -1)], pointer: [(500, 260)])
+        s.frame([.slot(0, id: 3, x: 100, y: 20)], pointer: [(500, 260), (100, 20)])  // edge: passes now
+        s.frame([.slot(2, id: 4, x: 900, y: 250)])  // band: reserved now
         run.feed(s.events)
         let last = run.reader.frames.last
         #expect(last?.slots[0] == .init(id: 3, x: 100, y: 20))
@@ -225,25 +188,16 @@ struct PassThroughSlottedTests {
     /// state delta as one frame.
     @Test func afterSynDroppedTheCloneShowsTheVisibleTouches() {
         var s = EventScript()
-        s.slot(0, id: 1, x: 500, y: 250)
-        s.pointer([(500, 250)])
-        s.report()  // passes
-        s.slot(1, id: 2, x: 300, y: 20)
-        s.report()  // reserved
+        s.frame([.slot(0, id: 1, x: 500, y: 250)], pointer: [(500, 250)])  // passes
+        s.frame([.slot(1, id: 2, x: 300, y: 20)])  // reserved
         // A partial frame, then the overflow: none of it may reach the clone.
         s.slot(0, x: 999)
         s.syn(SYN.dropped)
-        s.report()
+        s.report()  // libevdev closes the discarded frame at once
         // Meanwhile: finger 1 lifted, finger 2 went on, finger 3 began in the middle and
         // finger 4 began in the reserved edge.
-        s.slot(0, id: -1)
-        s.slot(2, id: 3, x: 600, y: 300)
-        s.slot(3, id: 4, x: 800, y: 30)
-        s.slot(1, y: 200)
-        s.pointer([(600, 300)])
-        s.report()
-        s.slot(2, x: 610)
-        s.report()
+        s.frame([.slot(0, id: -1), .slot(2, id: 3, x: 600, y: 300), .slot(3, id: 4, x: 800, y: 30), .slot(1, y: 200)], pointer: [(600, 300)])
+        s.frame([.slot(2, x: 610)])
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughDevices.topEdge)
         run.feed(s.events)
         let frames = run.reader.frames
@@ -255,11 +209,7 @@ struct PassThroughSlottedTests {
 
     @Test func finishLiftsEveryTouchOnTheCloneAndEndsTheFilter() {
         var s = EventScript()
-        s.slot(0, id: 1, x: 500, y: 250)
-        s.slot(1, id: 2, x: 600, y: 250)
-        s.slot(2, id: 3, x: 600, y: 10)
-        s.pointer([(500, 250), (600, 250)])
-        s.report()
+        s.frame([.slot(0, id: 1, x: 500, y: 250), .slot(1, id: 2, x: 600, y: 250), .slot(2, id: 3, x: 600, y: 10)], pointer: [(500, 250), (600, 250)])
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughDevices.topEdge)
         run.feed(s.events)
         #expect(run.reader.frames.last?.slots.count == 2)
@@ -270,8 +220,7 @@ struct PassThroughSlottedTests {
         // Nothing after finish, not even a second finish.
         let before = run.output
         s.events = []
-        s.slot(0, x: 510)
-        s.report()
+        s.frame([.slot(0, x: 510)])
         run.feed(s.events)
         run.finish()
         #expect(run.output == before)
@@ -279,10 +228,8 @@ struct PassThroughSlottedTests {
 
     @Test func eventsWithoutStateGoWithTheirFrame() {
         var s = EventScript()
-        s.slot(0, id: 1, x: 500, y: 250)
-        s.pointer([(500, 250)])
         s.events.append(InputEvent(time: Timestamp(microseconds: s.time), type: EV.msc, code: 5, value: 1234))
-        s.report()
+        s.frame([.slot(0, id: 1, x: 500, y: 250)], pointer: [(500, 250)])
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughPolicy())
         run.feed(s.events)
         #expect(run.output.contains { $0.type == EV.msc && $0.value == 1234 })
@@ -369,12 +316,8 @@ struct PassThroughOtherProtocolTests {
 @Suite("Pass-through filter: wake-swallow")
 struct PassThroughWakeTests {
     static func tap(_ s: inout EventScript, id: Int32) {
-        s.slot(0, id: id, x: 500, y: 250)
-        s.pointer([(500, 250)])
-        s.report()
-        s.slot(0, id: -1)
-        s.pointer([])
-        s.report()
+        s.frame([.slot(0, id: id, x: 500, y: 250)], pointer: [(500, 250)])
+        s.frame([.slot(0, id: -1)], pointer: [])
     }
 
     @Test func theFirstTouchAfterIdleIsSwallowed() {
