@@ -47,7 +47,9 @@ struct PassThroughCases {
     func run(_ harness: Harness) {
         guard harness.wants("pass-through") else { return }
         var setup: (panel: TouchPanel, daemon: DaemonProcess, subscriber: Subscriber, clone: String, configPath: String)?
-        harness.run("pass-through: the device is grabbed and cloned (capabilities, ranges, resolutions, properties); gestured devices pairs them") {
+        harness.run(
+            "pass-through: the device is grabbed and cloned (capabilities, ranges, resolutions, properties); gestured devices pairs them"
+        ) {
             setup = try start()
             guard let setup else { return }
             let original = try EvdevNode.description(setup.panel.devnode)
@@ -56,7 +58,9 @@ struct PassThroughCases {
             try expect(clone.codes == original.codes, "codes differ: \(clone.codes) vs \(original.codes)")
             try expect(clone.properties == original.properties, "properties \(clone.properties) vs \(original.properties)")
             try expect(
-                [clone.bus, clone.vendor, clone.product, clone.version] == [original.bus, original.vendor, original.product, original.version],
+                [clone.bus, clone.vendor, clone.product, clone.version] == [
+                    original.bus, original.vendor, original.product, original.version,
+                ],
                 "ids differ")
             for (code, info) in original.absInfo {
                 let copy = clone.absInfo[code]
@@ -115,11 +119,15 @@ struct PassThroughCases {
                 received.frames.count == expected.frames.count,
                 "\(received.frames.count) frames on the clone for \(expected.frames.count) written")
             for (index, (got, want)) in zip(received.frames, expected.frames).enumerated() where got != want {
-                throw CaseFailure("frame \(index) differs: clone \(got.slots) \(got.axes) keys \(got.keysDown), device \(want.slots) \(want.axes) keys \(want.keysDown)")
+                throw CaseFailure(
+                    "frame \(index) differs: clone \(got.slots) \(got.axes) keys \(got.keysDown), device \(want.slots) \(want.axes) keys \(want.keysDown)"
+                )
             }
             let reports = reader.events.filter { $0.type == EV.syn && $0.code == SYN.report }.map(\.time.microseconds)
             let delays = zip(writeTimes[latencyStart...], reports[latencyStart...]).map { Int64($1) - Int64($0) }
-            say("BENCH pass-through write → clone (kernel timestamp), \(frames) frames every \(interval) ms: \(LatencyFigures(samples: delays))")
+            say(
+                "BENCH pass-through write → clone (kernel timestamp), \(frames) frames every \(interval) ms: \(LatencyFigures(samples: delays))"
+            )
             let seen = try readCount(originalReader)
             try expect(seen == 0, "a reader of the grabbed original saw \(seen) events")
         }
@@ -142,13 +150,17 @@ struct PassThroughCases {
             try reader.read(until: monotonicMicroseconds() + 300_000, alongside: subscriber)
             var received = EvdevReader()
             received.read(reader.events)
-            let edgeLimit = panel.description.absInfo[ABS.mtPositionY].map { $0.minimum + Int32(Double($0.maximum - $0.minimum) * Self.edgeHeight) } ?? 0
+            let edgeLimit =
+                panel.description.absInfo[ABS.mtPositionY].map { $0.minimum + Int32(Double($0.maximum - $0.minimum) * Self.edgeHeight) }
+                ?? 0
             try expect(!received.frames.isEmpty, "the resting finger never reached the clone")
             for frame in received.frames {
                 try expect(frame.slots[0] == nil, "the reserved touch appeared on the clone: \(frame.slots)")
                 try expect(frame.slots.count <= 1, "two touches on the clone: \(frame.slots)")
             }
-            let leaked = reader.events.filter { ($0.code == ABS.mtPositionY || $0.code == ABS.y) && $0.type == EV.abs && $0.value < edgeLimit }
+            let leaked = reader.events.filter {
+                ($0.code == ABS.mtPositionY || $0.code == ABS.y) && $0.type == EV.abs && $0.value < edgeLimit
+            }
             try expect(leaked.isEmpty, "positions inside the reserved edge reached the clone: \(leaked.map(\.value))")
             try expect(received.frames.last?.slots.isEmpty == true, "a contact left down on the clone")
         }
@@ -169,7 +181,9 @@ struct PassThroughCases {
             let reports = reader.events.filter { $0.type == EV.syn && $0.code == SYN.report }.map(\.time.microseconds)
             try expect(reports.count == writeTimes.count, "\(reports.count) frames forwarded of \(writeTimes.count)")
             let delays = zip(writeTimes, reports).map { Int64($1) - Int64($0) }
-            say("BENCH bare forwarder write → clone (kernel timestamp), \(frames) frames every \(interval) ms: \(LatencyFigures(samples: delays))")
+            say(
+                "BENCH bare forwarder write → clone (kernel timestamp), \(frames) frames every \(interval) ms: \(LatencyFigures(samples: delays))"
+            )
         }
 
         harness.run("pass-through: unplugging a passed-through device removes its clone") {

@@ -196,7 +196,8 @@ struct PassThroughSlottedTests {
         s.report()  // libevdev closes the discarded frame at once
         // Meanwhile: finger 1 lifted, finger 2 went on, finger 3 began in the middle and
         // finger 4 began in the reserved edge.
-        s.frame([.slot(0, id: -1), .slot(2, id: 3, x: 600, y: 300), .slot(3, id: 4, x: 800, y: 30), .slot(1, y: 200)], pointer: [(600, 300)])
+        s.frame(
+            [.slot(0, id: -1), .slot(2, id: 3, x: 600, y: 300), .slot(3, id: 4, x: 800, y: 30), .slot(1, y: 200)], pointer: [(600, 300)])
         s.frame([.slot(2, x: 610)])
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughDevices.topEdge)
         run.feed(s.events)
@@ -209,7 +210,9 @@ struct PassThroughSlottedTests {
 
     @Test func finishLiftsEveryTouchOnTheCloneAndEndsTheFilter() {
         var s = EventScript()
-        s.frame([.slot(0, id: 1, x: 500, y: 250), .slot(1, id: 2, x: 600, y: 250), .slot(2, id: 3, x: 600, y: 10)], pointer: [(500, 250), (600, 250)])
+        s.frame(
+            [.slot(0, id: 1, x: 500, y: 250), .slot(1, id: 2, x: 600, y: 250), .slot(2, id: 3, x: 600, y: 10)],
+            pointer: [(500, 250), (600, 250)])
         var run = PassThroughRun(PassThroughDevices.slotted, PassThroughDevices.topEdge)
         run.feed(s.events)
         #expect(run.reader.frames.last?.slots.count == 2)
