@@ -25,13 +25,15 @@ struct PassThroughCases {
     /// The reserved region: the top tenth of the screen.
     static let edgeHeight = 0.1
 
-    static let config = """
+    /// The daemon's configuration; `passThrough: false` is what the reload case turns to.
+    static func config(passThrough: Bool = true) -> String {
+        """
         [daemon]
         log-level = "info"
 
         [[device]]
         match-name = "e2e pass-through *"
-        pass-through = true
+        pass-through = \(passThrough)
 
         [[device.region]]
         name = "exit-edge"
@@ -43,6 +45,7 @@ struct PassThroughCases {
         match-name = "*"
         enabled = false
         """
+    }
 
     func run(_ harness: Harness) {
         guard harness.wants("pass-through") else { return }
@@ -73,7 +76,7 @@ struct PassThroughCases {
             try expect(listing.contains("clone of: \(setup.panel.devnode)"), "gestured devices does not pair the clone: \(listing)")
         }
         guard let setup else { return }
-        let (panel, daemon, subscriber, clonePath, _) = setup
+        let (panel, daemon, subscriber, clonePath, configPath) = setup
         let originalReader: EvdevDevice
         do {
             originalReader = try EvdevDevice(path: panel.devnode)
@@ -199,8 +202,30 @@ struct PassThroughCases {
             }
         }
 
-        harness.run("pass-through: SIGTERM with a finger down leaves no contact down on the clone") {
+        harness.run("pass-through: a reload turning pass-through off lifts the clone's touches, removes it and ungrabs the device") {
             let reader = try EvdevNode(clonePath)
+            try panel.frame([0: Spot(0.5, 0.5)])
+            try reader.read(forMilliseconds: 200)
+            try expect(reader.state.slots.count == 1, "the finger did not reach the clone: \(reader.state.slots)")
+            try writeConfig(Self.config(passThrough: false), to: configPath)
+            daemon.signal(SIGHUP)
+            try reader.read(forMilliseconds: 10_000)
+            try expect(reader.gone, "the clone is still there 10 s after the reload")
+            try expect(
+                reader.state.slots.isEmpty && reader.state.keysDown.isEmpty,
+                "left on the clone: \(reader.state.slots), keys \(reader.state.keysDown)")
+            // Ungrabbed: a reader of the original now sees the finger lift.
+            let original = try EvdevNode(panel.devnode)
+            try panel.lift()
+            try original.read(forMilliseconds: 300)
+            try expect(original.state.frames.count > 0, "the original is still grabbed after the reload")
+            try writeConfig(Self.config(), to: configPath)
+            daemon.signal(SIGHUP)
+        }
+
+        harness.run("pass-through: SIGTERM with a finger down leaves no contact down on the clone") {
+            // A new clone when the reload case turned pass-through off and on again.
+            let reader = try EvdevNode(try findClone(of: panel.name))
             try panel.frame([0: Spot(0.5, 0.5)])
             try reader.read(forMilliseconds: 200)
             try expect(reader.state.slots.count == 1, "the finger did not reach the clone: \(reader.state.slots)")
@@ -223,9 +248,7 @@ struct PassThroughCases {
     /// The panel, the daemon passing it through, a subscriber, and the clone's node.
     private func start() throws -> (TouchPanel, DaemonProcess, Subscriber, String, String) {
         let configPath = "\(work)/pass-through.toml"
-        guard FileManager.default.createFile(atPath: configPath, contents: Data(Self.config.utf8)) else {
-            throw CaseFailure("cannot write \(configPath)")
-        }
+        try writeConfig(Self.config(), to: configPath)
         let panel = try TouchPanel(descriptionFile: elanDescription, name: Self.deviceName)
         let daemon = try DaemonProcess(
             executable: gestured, config: configPath, socketPath: "\(work)/pass-through.sock", logPath: "\(work)/pass-through.log")
@@ -233,6 +256,12 @@ struct PassThroughCases {
         let hello = try subscriber.subscribe()
         if !hello.devices.contains(where: { $0.name == panel.name }) { try awaitDevice(subscriber, panel.name, .added) }
         return (panel, daemon, subscriber, try findClone(of: panel.name), configPath)
+    }
+
+    private func writeConfig(_ text: String, to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+            throw CaseFailure("cannot write \(path)")
+        }
     }
 
     /// The node of `original`'s clone, once it exists (10 s at most).
