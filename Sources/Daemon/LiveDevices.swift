@@ -122,7 +122,8 @@ public final class EvdevSource: InputSource {
             output.reconfigure(PassThroughPolicy(settings))
         case (true, nil):
             do {
-                passThrough = try PassThroughOutput(original: evdev.description, policy: PassThroughPolicy(settings), logger: logger)
+                passThrough = try PassThroughOutput(
+                    original: evdev.description, current: evdev.snapshot(), policy: PassThroughPolicy(settings), logger: logger)
             } catch {
                 logger.error(
                     "cannot create the pass-through clone; reading the device without grabbing it, so the compositor still sees every touch",

@@ -18,9 +18,11 @@ final class PassThroughOutput {
 
     /// Creates the clone of `original`. Throws `SystemError` for `/dev/uinput` (`ENOENT`: no
     /// uinput in this kernel, `EACCES`: the daemon may not create input devices).
-    init(original: DeviceDescription, policy: PassThroughPolicy, logger: Logger) throws(SystemError) {
+    /// `current`: the original's state now (it may have touches down, and the kernel will
+    /// not repeat axes that do not change).
+    init(original: DeviceDescription, current: EvdevSnapshot, policy: PassThroughPolicy, logger: Logger) throws(SystemError) {
         clone = try UinputDevice(PassThroughClone.description(cloning: original))
-        filter = PassThroughFilter(device: original, policy: policy)
+        filter = PassThroughFilter(device: original, policy: policy, current: current)
         deviceName = original.name
         self.logger = logger
         if logger.logLevel <= .trace {

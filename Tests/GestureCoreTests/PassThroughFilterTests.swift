@@ -10,8 +10,8 @@ struct PassThroughRun {
     var output: [InputEvent] = []
     var cloneFrames = 0
 
-    init(_ device: DeviceDescription, _ policy: PassThroughPolicy) {
-        filter = PassThroughFilter(device: device, policy: policy)
+    init(_ device: DeviceDescription, _ policy: PassThroughPolicy, current: EvdevSnapshot? = nil) {
+        filter = PassThroughFilter(device: device, policy: policy, current: current)
     }
 
     mutating func feed(_ events: [InputEvent]) {
@@ -227,6 +227,29 @@ struct PassThroughSlottedTests {
         run.feed(s.events)
         run.finish()
         #expect(run.output == before)
+    }
+
+    /// Created for a device already open (daemon start, a reload turning pass-through on):
+    /// the kernel does not send axes again that did not change, so a new touch at the last
+    /// touch's place arrives as a tracking id alone. Decided from the device's state, it is
+    /// where it is (the middle), not at (0, 0) in the reserved corner; a touch already down
+    /// reaches the new clone at the first frame.
+    @Test func aFilterForAnOpenDeviceStartsFromItsState() {
+        let current = EvdevSnapshot(
+            slots: [
+                [ABS.mtTrackingID: -1, ABS.mtPositionX: 500, ABS.mtPositionY: 250],
+                [ABS.mtTrackingID: 7, ABS.mtPositionX: 800, ABS.mtPositionY: 300],
+            ],
+            axes: [ABS.x: 800, ABS.y: 300], keys: [BTN.touch: 1, BTN.toolFinger: 1])
+        let corner = PassThroughPolicy(reserved: [.init(name: "corner", rect: Rect(x: 0, y: 0, width: 0.1, height: 0.1))])
+        var s = EventScript()
+        s.frame([.slot(0, id: 8)], pointer: [(800, 300), (500, 250)])
+        var seeded = PassThroughRun(PassThroughDevices.slotted, corner, current: current)
+        seeded.feed(s.events)
+        #expect(seeded.reader.frames.last?.slots == [0: .init(id: 8, x: 500, y: 250), 1: .init(id: 7, x: 800, y: 300)])
+        var unseeded = PassThroughRun(PassThroughDevices.slotted, corner)
+        unseeded.feed(s.events)
+        #expect(unseeded.reader.frames.last?.slots[0] == nil, "without the device's state the touch seems to be at (0, 0)")
     }
 
     @Test func eventsWithoutStateGoWithTheirFrame() {

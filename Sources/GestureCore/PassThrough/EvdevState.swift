@@ -151,3 +151,42 @@ struct EvdevState: Sendable, Hashable {
         currentSlot = current
     }
 }
+
+/// A device's state as its reader (libevdev) knows it at one moment: what the pass-through
+/// filter starts from when it is created for a device already open, so a touch down then,
+/// or a later touch whose unchanged axes the kernel does not send again, is seen where it is.
+public struct EvdevSnapshot: Sendable, Hashable {
+    /// Per slot: each `ABS_MT_*` value (`ABS_MT_TRACKING_ID` included).
+    public var slots: [[UInt16: Int32]]
+    public var currentSlot: Int
+    /// The other `EV_ABS` values and the `EV_KEY` states.
+    public var axes: [UInt16: Int32]
+    public var keys: [UInt16: Int32]
+
+    public init(slots: [[UInt16: Int32]] = [], currentSlot: Int = 0, axes: [UInt16: Int32] = [:], keys: [UInt16: Int32] = [:]) {
+        self.slots = slots
+        self.currentSlot = currentSlot
+        self.axes = axes
+        self.keys = keys
+    }
+}
+
+extension EvdevState {
+    /// The state `snapshot` describes, laid out as `layout` says (codes it does not name keep
+    /// their value in `self`).
+    mutating func apply(_ snapshot: EvdevSnapshot, _ layout: EvdevLayout) {
+        for (index, values) in snapshot.slots.enumerated() where slots.indices.contains(index) {
+            if let id = values[ABS.mtTrackingID] { slots[index].trackingID = id }
+            for (axis, code) in layout.slotAxes.enumerated() {
+                if let value = values[code] { slots[index].values[axis] = value }
+            }
+        }
+        if slots.indices.contains(snapshot.currentSlot) { currentSlot = snapshot.currentSlot }
+        for (index, code) in layout.axes.enumerated() {
+            if let value = snapshot.axes[code] { axes[index] = value }
+        }
+        for (index, code) in layout.keys.enumerated() {
+            if let value = snapshot.keys[code] { keys[index] = value }
+        }
+    }
+}

@@ -115,14 +115,18 @@ public struct PassThroughFilter {
     /// Receives one line per decision and state change; nil: no strings are built.
     public var log: ((String) -> Void)?
 
-    public init(device: DeviceDescription, policy: PassThroughPolicy) {
+    /// `current`: the device's state now, when it is already open and may have touches
+    /// down (nil: a device just opened, in its initial state). The clone is taken to be
+    /// new: every touch down that passes is written to it at the first frame.
+    public init(device: DeviceDescription, policy: PassThroughPolicy, current: EvdevSnapshot? = nil) {
         self.device = device
         self.policy = policy
         layout = EvdevLayout(device)
         mapper = Self.mapper(device, policy.geometry)
-        committed = EvdevState(layout, device)
+        clone = EvdevState(layout, device)
+        committed = clone
+        if let current { committed.apply(current, layout) }
         working = committed
-        clone = committed
         slotDecisions = Array(repeating: nil, count: layout.slotCount)
         slotOrder = Array(repeating: 0, count: layout.slotCount)
         slotBegan = Array(repeating: false, count: layout.slotCount)
