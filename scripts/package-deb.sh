@@ -70,7 +70,7 @@ trap 'rm -rf "$stage"' EXIT
 package="$stage/gestured"
 install -d -m 0755 "$package/DEBIAN" "$package/usr/bin" "$package/lib/systemd/system" \
     "$package/usr/lib/sysusers.d" "$package/etc/gestured" "$package/usr/share/doc/gestured" \
-    "$package/usr/share/man/man1" "$package/usr/share/gestured/web"
+    "$package/usr/share/man/man1" "$package/usr/share/gestured/web" "$package/usr/lib/udev/rules.d"
 
 say "staging version $version for $arch from $bin_path"
 for binary in "${binaries[@]}"; do
@@ -84,6 +84,7 @@ for unit in "${units[@]}"; do
     unit_for_prefix /usr "systemd/$unit" >"$package/lib/systemd/system/$unit"
 done
 install -m 0644 systemd/gestured.sysusers "$package/usr/lib/sysusers.d/gestured.conf"
+install -m 0644 systemd/71-gestured-uinput.rules "$package/usr/lib/udev/rules.d/71-gestured-uinput.rules"
 install -m 0644 config/gestured.toml config/gestured-web.toml "$package/etc/gestured/"
 printf '%s\n' /etc/gestured/gestured-web.toml /etc/gestured/gestured.toml >"$package/DEBIAN/conffiles"
 # The live view; web/gestured.js is a link to the JS client, installed as a file.

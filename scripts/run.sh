@@ -110,12 +110,13 @@ install_package() {
 }
 
 install_from_source() {
-    say "installing from source into $prefix/bin, $prefix/share/gestured/web, /etc/systemd/system, /etc/sysusers.d and /etc/gestured"
+    say "installing from source into $prefix/bin, $prefix/share/gestured/web, /etc/systemd/system, /etc/sysusers.d, /etc/udev/rules.d and /etc/gestured"
     local web_root="$prefix/share/gestured/web"
     local units=(gestured.service gestured.socket gestured-web.service gestured-web.socket)
     local files=("$prefix/bin/gestured" "$prefix/bin/gesturectl" "$prefix/bin/gestured-web" "${units[@]/#//etc/systemd/system/}"
-        /etc/sysusers.d/gestured.conf "$web_root/index.html" "$web_root/live.js" "$web_root/live.css" "$web_root/gestured.js")
-    $sudo install -d "$prefix/bin" "$web_root" /etc/gestured /etc/systemd/system /etc/sysusers.d
+        /etc/sysusers.d/gestured.conf /etc/udev/rules.d/71-gestured-uinput.rules
+        "$web_root/index.html" "$web_root/live.js" "$web_root/live.css" "$web_root/gestured.js")
+    $sudo install -d "$prefix/bin" "$web_root" /etc/gestured /etc/systemd/system /etc/sysusers.d /etc/udev/rules.d
     $sudo install -m 0755 "$bin/gestured" "$bin/gesturectl" "$bin/gestured-web" "$prefix/bin/"
     # gestured-web finds its live view in share/gestured/web beside its bin/.
     $sudo install -m 0644 web/index.html web/live.js web/live.css web/gestured.js "$web_root/"
@@ -123,6 +124,7 @@ install_from_source() {
         unit_for_prefix "$prefix" "systemd/$unit" | $sudo tee "/etc/systemd/system/$unit" >/dev/null
     done
     $sudo install -m 0644 systemd/gestured.sysusers /etc/sysusers.d/gestured.conf
+    $sudo install -m 0644 systemd/71-gestured-uinput.rules /etc/udev/rules.d/71-gestured-uinput.rules
     printf '%s\n' "${files[@]}" | $sudo tee "$manifest" >/dev/null
     for config in gestured.toml gestured-web.toml; do
         if [[ -f "/etc/gestured/$config" ]]; then
@@ -134,8 +136,14 @@ install_from_source() {
     # As the package's postinst does.
     if command -v systemd-sysusers >/dev/null; then
         $sudo systemd-sysusers gestured.conf
-    elif ! getent group gestured >/dev/null; then
-        $sudo groupadd --system gestured
+    else
+        getent group gestured >/dev/null || $sudo groupadd --system gestured
+        getent group gestured-uinput >/dev/null || $sudo groupadd --system gestured-uinput
+    fi
+    # /dev/uinput to the group gestured-uinput now, not at the next boot.
+    if command -v udevadm >/dev/null && [[ -S /run/udev/control ]]; then
+        $sudo udevadm control --reload-rules || true
+        $sudo udevadm trigger --sysname-match=uinput || true
     fi
     if systemd_running; then
         $sudo systemctl daemon-reload

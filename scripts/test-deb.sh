@@ -72,6 +72,7 @@ expected_files="./etc/gestured/gestured-web.toml
 ./usr/bin/gestured
 ./usr/bin/gestured-web
 ./usr/lib/sysusers.d/gestured.conf
+./usr/lib/udev/rules.d/71-gestured-uinput.rules
 ./usr/share/doc/gestured/changelog.gz
 ./usr/share/doc/gestured/copyright
 ./usr/share/gestured/web/gestured.js
@@ -97,6 +98,7 @@ for file in index.html live.js live.css gestured.js; do
     check "the live view's $file is web/$file" same "web/$file" "$tree/usr/share/gestured/web/$file"
 done
 check "the sysusers file is systemd/gestured.sysusers" same systemd/gestured.sysusers "$tree/usr/lib/sysusers.d/gestured.conf"
+check "the udev rule is systemd/71-gestured-uinput.rules" same systemd/71-gestured-uinput.rules "$tree/usr/lib/udev/rules.d/71-gestured-uinput.rules"
 check "md5sums match the files" bash -c 'cd "$1" && md5sum --check --quiet "$2"' _ "$tree" "$work/DEBIAN/md5sums"
 for script in postinst prerm postrm; do
     check "$script is packaging/deb/$script, executable, valid sh" bash -c \

@@ -121,6 +121,15 @@ struct ConfigurationDecoder {
                 "[[device]] needs at least one of 'match-name', 'match-id', 'match-path' (match-name = \"*\" matches every device)",
                 line: table.line)
         }
+        if device.wakeSwallow && !device.passThrough {
+            throw place.invalid(
+                "wake-swallow", "needs pass-through = true: only a touch the daemon passes on can be swallowed",
+                line: table["wake-swallow"]?.line ?? table.line)
+        }
+        if device.passThrough && table["grab"] != nil && !device.grab {
+            throw place.invalid(
+                "grab", "cannot be false with pass-through = true, which grabs the device", line: table["grab"]?.line ?? table.line)
+        }
         let ownGestures = table["gestures"]
         let ownRegions = table["region"]
         guard ownGestures != nil || ownRegions != nil else {

@@ -104,6 +104,7 @@ enum Schema {
     static var regionComposition: [Field<Region>] {
         [
             .boolean("fall-through", \.fallThrough),
+            .boolean("reserve", \.reserve),
             Field(key: "simultaneous") { (region: inout Region, node: TOMLNode, place: Place) throws(ConfigError) in
                 region.simultaneous = try gestureKinds(node, key: "simultaneous", place: place)
             },
@@ -280,7 +281,10 @@ enum Schema {
 
     static var device: [Field<DeviceSettings>] {
         deviceMatch.map { $0.lifted(\DeviceSettings.match) }
-            + [.boolean("enabled", \.enabled), .boolean("grab", \.grab)]
+            + [
+                .boolean("enabled", \.enabled), .boolean("grab", \.grab), .boolean("pass-through", \.passThrough),
+                .boolean("wake-swallow", \.wakeSwallow),
+            ]
             + geometry.map { $0.lifted(\DeviceSettings.geometry) }
     }
 }

@@ -26,6 +26,9 @@ public final class Daemon {
     /// Called after a successful reload, once every source was reconfigured (e.g. to look
     /// for devices the new configuration admits).
     public var configurationChanged: ((Configuration) -> Void)?
+    /// Called when the daemon goes idle (no touch for `[daemon] idle-timeout`, issue 9):
+    /// pass-through devices with `wake-swallow` reserve their next touch (`LiveDevices` sets it).
+    public var wentIdle: (() -> Void)?
     /// Called after a source was removed (unplugged, finished, or excluded by a reload).
     public var sourceRemoved: ((InputSource) -> Void)?
 

@@ -21,19 +21,31 @@ public final class EvdevSource: InputSource {
     public let paths: [String]
     private let evdev: EvdevDevice
     private var pipeline: DevicePipeline
+    private var passThrough: PassThroughOutput?
+    /// Takes a finished clone (its touches lifted) to destroy it a moment later.
+    private let retire: (UinputDevice) -> Void
     private let logger: Logger
 
-    /// Opens nothing: takes an opened device the configuration decided to use.
-    public init(evdev: EvdevDevice, paths: [String], settings: ResolvedDeviceSettings, logger: Logger) throws(SystemError) {
+    /// Opens nothing: takes an opened device the configuration decided to use. `retire`
+    /// receives a pass-through clone once its touches are lifted (default: destroy it now).
+    public init(
+        evdev: EvdevDevice, paths: [String], settings: ResolvedDeviceSettings, logger: Logger,
+        retire: @escaping (UinputDevice) -> Void = { _ in }
+    ) throws(SystemError) {
         self.evdev = evdev
         self.paths = paths
         self.logger = logger
+        self.retire = retire
         let kind: DeviceInfo.Kind = evdev.description.kind == .touchpad ? .touchpad : .touchscreen
         device = DeviceInfo(name: evdev.description.name, kind: kind, path: evdev.path)
         pipeline = DevicePipeline(evdev.description, settings: settings)
         try evdev.useMonotonicClock()
-        try applyGrab(settings.grab)
+        applyPassThrough(settings, now: nil)
+        try applyGrab(grabWanted(settings))
     }
+
+    /// The node of the pass-through clone, when there is one.
+    public var clonePath: String? { passThrough?.clone.devnode }
 
     public var fileDescriptor: FileDescriptor? { evdev.fileDescriptor }
     public var nextDeadline: Timestamp? { pipeline.nextDeadline }
@@ -42,6 +54,7 @@ public final class EvdevSource: InputSource {
         let outcome: ReadOutcome
         do {
             outcome = try evdev.readAvailable { event in
+                passThrough?.feed(event)
                 pipeline.feed(event, touchesInto: &sink)
             }
         } catch {
@@ -76,8 +89,9 @@ public final class EvdevSource: InputSource {
         switch configuration.useDecision(for: evdev.description, paths: paths) {
         case .use(let settings):
             pipeline = DevicePipeline(evdev.description, settings: settings)
+            applyPassThrough(settings, now: now)
             do {
-                try applyGrab(settings.grab)
+                try applyGrab(grabWanted(settings))
             } catch {
                 logger.warning("cannot change the grab", metadata: ["device": "\(device.name)", "error": "\(error)"])
             }
@@ -89,7 +103,44 @@ public final class EvdevSource: InputSource {
 
     public func close(now: Timestamp, into sink: inout DaemonSink) {
         pipeline.cancelAll(at: now, into: &sink)
+        if let output = passThrough { retire(output.finish(at: now)) }
+        passThrough = nil
         if evdev.isGrabbed { try? evdev.ungrab() }
+    }
+
+    /// The daemon went idle: a pass-through device with wake-swallow reserves its next touch.
+    public func idle() {
+        passThrough?.idle()
+    }
+
+    /// Creates, reconfigures or removes the clone as `settings` say. `now` is nil at start
+    /// (no clone to finish yet). A clone that cannot be created is logged; the device is then
+    /// read without a grab (`grabWanted`), so the compositor keeps every touch rather than none.
+    private func applyPassThrough(_ settings: ResolvedDeviceSettings, now: Timestamp?) {
+        switch (settings.passThrough, passThrough) {
+        case (true, let output?):
+            output.reconfigure(PassThroughPolicy(settings))
+        case (true, nil):
+            do {
+                passThrough = try PassThroughOutput(
+                    original: evdev.description, current: evdev.snapshot(), policy: PassThroughPolicy(settings), logger: logger)
+            } catch {
+                logger.error(
+                    "cannot create the pass-through clone; reading the device without grabbing it, so the compositor still sees every touch",
+                    metadata: ["device": "\(device.name)", "error": "\(error)"])
+            }
+        case (false, let output?):
+            retire(output.finish(at: now ?? .zero))
+            passThrough = nil
+        case (false, nil):
+            break
+        }
+    }
+
+    /// Pass-through grabs only once its clone exists: a grab without the clone would leave
+    /// the compositor with no touch at all.
+    private func grabWanted(_ settings: ResolvedDeviceSettings) -> Bool {
+        settings.passThrough ? passThrough != nil : settings.grab
     }
 
     private func applyGrab(_ wanted: Bool) throws(SystemError) {
@@ -111,6 +162,7 @@ public final class LiveDevices {
     private var inotify: InputDirectoryWatcher?
     private var inotifyWatch: IOWatch?
     private var udev: UdevMonitor?
+    private var retirement: CloneRetirement?
 
     /// How hot-plug is followed.
     public enum HotPlug: String, Sendable {
@@ -118,6 +170,18 @@ public final class LiveDevices {
     }
 
     public private(set) var hotPlug: HotPlug?
+
+    /// The loop has stopped: the pass-through clones removed last (at the stop) are kept
+    /// for their linger, so readers can read their lifts, then destroyed.
+    public func releaseRetiredClones() {
+        retirement?.waitAndRelease()
+    }
+
+    /// The daemon went idle (no touch for `idle-timeout`): every pass-through device with
+    /// `wake-swallow` reserves its next touch, so the touch that wakes the screen presses nothing.
+    public func daemonBecameIdle() {
+        for source in sources.values { source.idle() }
+    }
 
     public init(daemon: Daemon, directory: String = DeviceDiscovery.inputDirectory, logger: Logger) {
         self.daemon = daemon
@@ -127,6 +191,12 @@ public final class LiveDevices {
             if let path = source.device.path, sources[path] === source { sources[path] = nil }
         }
         daemon.configurationChanged = { [unowned self] _ in rescan() }
+        daemon.wentIdle = { [unowned self] in daemonBecameIdle() }
+        do {
+            retirement = try CloneRetirement(loop: daemon.loop)
+        } catch {
+            logger.warning("no timer for retiring pass-through clones; they go at once", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Starts following hot-plug, then adds every usable device present now.
@@ -218,12 +288,51 @@ public final class LiveDevices {
             return
         }
         do {
-            let source = try EvdevSource(evdev: evdev, paths: node.allPaths, settings: settings, logger: logger)
+            let source = try EvdevSource(
+                evdev: evdev, paths: node.allPaths, settings: settings, logger: logger,
+                retire: { [weak self] clone in self?.retirement?.retire(clone) })
             try daemon.add(source)
             sources[node.path] = source
         } catch {
             logger.warning("cannot use device", metadata: ["node": "\(node.path)", "error": "\(error)"])
         }
+    }
+}
+
+/// Keeps finished pass-through clones for `linger` before destroying them. The kernel
+/// discards a vanished device's unread events, so a clone destroyed in the same instant its
+/// touches were lifted could leave a reader (the compositor) that had not read the lifts yet
+/// with a finger down. Released by a loop timer, or all at once by `waitAndRelease` after
+/// the loop stopped.
+final class CloneRetirement {
+    static let linger = TimeSpan(microseconds: 250_000)
+    private var retired: [(clone: UinputDevice, until: UInt64)] = []
+    private var timer: LoopTimer?
+    private unowned let loop: EventLoop
+
+    init(loop: EventLoop) throws(SystemError) {
+        self.loop = loop
+        timer = try loop.timer { [unowned self] now in release(dueBy: now) }
+    }
+
+    func retire(_ clone: UinputDevice) {
+        let until = loop.now + Self.linger.microseconds
+        retired.append((clone, until))
+        if timer?.deadline == nil { try? timer?.schedule(at: until) }
+    }
+
+    /// A timer that cannot be armed leaves the clones for `waitAndRelease` at the stop.
+    private func release(dueBy now: UInt64) {
+        retired.removeAll { $0.until <= now }
+        try? timer?.schedule(at: retired.first?.until)
+    }
+
+    /// After the loop stopped: waits out the last clone's linger, then destroys them all.
+    func waitAndRelease() {
+        guard let last = retired.last?.until else { return }
+        let now = monotonicMicroseconds()
+        if last > now { usleep(useconds_t(last - now)) }
+        retired.removeAll()
     }
 }
 

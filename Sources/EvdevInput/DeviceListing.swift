@@ -50,6 +50,12 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
     /// `N slots`, `protocol A` or `single-touch`.
     public var contacts: String?
     public var links: [String]
+    /// Used with `pass-through = true`: gestured re-emits its touches on a clone.
+    public var passThrough: Bool
+    /// The clone's node, for a pass-through device whose clone is listed too.
+    public var cloneNode: String?
+    /// For gestured's clone: the node of the device it clones, when listed too.
+    public var cloneOf: String?
     public var used: Bool
     public var reason: String?
     public var openError: String?
@@ -59,6 +65,7 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
         links = report.node.links
         used = report.decision.isUsed
         reason = report.decision.reason
+        if case .use(let settings) = report.decision { passThrough = settings.passThrough } else { passThrough = false }
         guard case .success(let description) = report.opened else {
             if case .failure(let error) = report.opened { openError = error.description }
             return
@@ -85,6 +92,22 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
 
 /// Text output of `gestured devices`.
 public enum DeviceListing {
+    /// One summary per report, each pass-through device paired with its clone (by name:
+    /// the clone carries the original's name plus `PassThroughClone.nameSuffix`).
+    public static func summaries(_ reports: [DeviceReport]) -> [DeviceSummary] {
+        var summaries = reports.map(DeviceSummary.init)
+        for (cloneIndex, report) in reports.enumerated() {
+            guard case .passThroughClone(let original) = report.decision else { continue }
+            let originalIndex = summaries.indices.first {
+                summaries[$0].passThrough && summaries[$0].name.map(PassThroughClone.name(for:)) == PassThroughClone.name(for: original)
+            }
+            guard let originalIndex else { continue }
+            summaries[cloneIndex].cloneOf = summaries[originalIndex].node
+            summaries[originalIndex].cloneNode = summaries[cloneIndex].node
+        }
+        return summaries
+    }
+
     /// The line printed when there is no input directory at all.
     public static func noInputDirectoryLine(_ directory: String) -> String {
         "no input devices: \(directory) does not exist"
@@ -94,8 +117,7 @@ public enum DeviceListing {
     public static func text(_ reports: [DeviceReport]) -> String {
         guard !reports.isEmpty else { return "no input devices: no event nodes found\n" }
         var out = ""
-        for report in reports {
-            let summary = DeviceSummary(report)
+        for (report, summary) in zip(reports, summaries(reports)) {
             out += summary.node
             if let name = summary.name { out += "  \"\(DisplayText.escaped(name))\"" }
             if let id = summary.usbID { out += "  [\(id)]" }
@@ -107,6 +129,11 @@ public enum DeviceListing {
             }
             for link in summary.links { out += "  link: \(link)\n" }
             out += summary.used ? "  used: yes\n" : "  used: no — \(summary.reason ?? "")\n"
+            if summary.passThrough {
+                out +=
+                    "  pass-through: \(summary.cloneNode.map { "clone \($0)" } ?? "clone not present (gestured not running, or no uinput)")\n"
+            }
+            if let original = summary.cloneOf { out += "  clone of: \(original)\n" }
         }
         return out
     }

@@ -183,6 +183,23 @@ public final class EvdevDevice {
         UInt64(max(0, seconds)) &* 1_000_000 &+ UInt64(max(0, microseconds))
     }
 
+    /// The device's state as libevdev knows it now (after everything read so far): every
+    /// slot's `ABS_MT_*` values, the current slot, the other axes and the keys.
+    public func snapshot() -> EvdevSnapshot {
+        let multitouch = (description.codes[EV.abs] ?? []).filter { $0 >= ABS.mtSlot && $0 <= ABS.mtToolY && $0 != ABS.mtSlot }
+        let slotCount = description.hasSlots ? Int(max(0, libevdev_get_num_slots(handle))) : 0
+        let slots = (0..<slotCount).map { slot in
+            Dictionary(uniqueKeysWithValues: multitouch.map { ($0, libevdev_get_slot_value(handle, UInt32(slot), UInt32($0))) })
+        }
+        func values(_ type: UInt16, _ codes: some Sequence<UInt16>) -> [UInt16: Int32] {
+            Dictionary(uniqueKeysWithValues: codes.map { ($0, libevdev_get_event_value(handle, UInt32(type), UInt32($0))) })
+        }
+        let axes = (description.codes[EV.abs] ?? []).filter { $0 < ABS.mtSlot || $0 > ABS.mtToolY }
+        return EvdevSnapshot(
+            slots: slots, currentSlot: Int(max(0, libevdev_get_current_slot(handle))),
+            axes: values(EV.abs, axes), keys: values(EV.key, description.codes[EV.key] ?? []))
+    }
+
     /// Everything the device reports, through libevdev's accessors.
     private static func readDescription(_ device: OpaquePointer) -> DeviceDescription {
         var properties = Set<UInt16>()

@@ -1,6 +1,8 @@
 import CEvdev
 import GestureCore
+import Glibc
 import SystemCalls
+import SystemPackage
 
 /// A kernel input device made through uinput from a `DeviceDescription`: the kernel creates
 /// a real `/dev/input/eventN` that anything (gestured included) can open, and delivers what
@@ -42,13 +44,16 @@ public final class UinputDevice {
         libevdev_uinput_destroy(uinput)
     }
 
-    /// Writes events in order (timestamps are ignored: the kernel stamps them). Include the
-    /// `SYN_REPORT`s: the kernel delivers a frame to readers only when it sees one.
+    /// Writes events in order, in one `write(2)` (timestamps are ignored: the kernel stamps
+    /// each event when it passes it on). Include the `SYN_REPORT`s: the kernel delivers a
+    /// frame to readers only when it sees one.
     public func write(_ events: [InputEvent]) throws(SystemError) {
-        for event in events {
-            _ = try SystemCall.negatedErrnoBlocking("libevdev_uinput_write_event", path: devnode) {
-                libevdev_uinput_write_event(uinput, UInt32(event.type), UInt32(event.code), event.value)
-            }
+        let raw = events.map { event in
+            input_event(time: timeval(), type: event.type, code: event.code, value: event.value)
+        }
+        let descriptor = FileDescriptor(rawValue: libevdev_uinput_get_fd(uinput))
+        _ = try SystemCall.adopting("write", path: Self.uinputPath) {
+            try raw.withUnsafeBytes { try descriptor.writeAll($0) }
         }
     }
 

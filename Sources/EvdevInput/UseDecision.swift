@@ -13,11 +13,14 @@ public enum UseDecision: Sendable, Hashable {
     case ignoredByConfig(entry: Int)
     /// A touchpad, and `use-touchpads` is off (entries cannot force a touchpad in).
     case touchpadsDisabled
+    /// A pass-through clone made by gestured (`[[device]] pass-through`) of the device with
+    /// this name: its touches are already the daemon's.
+    case passThroughClone(of: String)
 
     public var isUsed: Bool {
         switch self {
         case .use: return true
-        case .cannotOpen, .notTouchDevice, .ignoredByConfig, .touchpadsDisabled: return false
+        case .cannotOpen, .notTouchDevice, .ignoredByConfig, .touchpadsDisabled, .passThroughClone: return false
         }
     }
 
@@ -29,6 +32,7 @@ public enum UseDecision: Sendable, Hashable {
         case .notTouchDevice(let kind): return "not a touch device (\(kind.rawValue))"
         case .ignoredByConfig(let entry): return "ignored by the configuration ([[device]] #\(entry + 1) has enabled = false)"
         case .touchpadsDisabled: return "touchpad, and use-touchpads is off"
+        case .passThroughClone(let original): return "gestured's pass-through clone of \"\(original)\""
         }
     }
 }
@@ -43,6 +47,7 @@ extension Configuration {
     /// (its node and its by-id / by-path links). Pure. Entries only exclude devices;
     /// `use-touchpads = false` excludes touchpads whatever the entries say.
     public func useDecision(for description: DeviceDescription, paths: [String]) -> UseDecision {
+        if let original = PassThroughClone.originalName(ofClone: description.name) { return .passThroughClone(of: original) }
         let kind = description.kind
         guard kind.isTouchDevice else { return .notTouchDevice(kind) }
         let resolved = settings(for: description, paths: paths)

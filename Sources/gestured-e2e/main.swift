@@ -47,6 +47,9 @@ struct Options: ParsableCommand {
     @Option(help: "Frames per many-clients run (× 2 events × clients samples).")
     var manyFrames = 500
 
+    @Option(help: "Frames per pass-through latency run (the daemon's and the bare forwarder's).")
+    var passThroughFrames = 300
+
     /// `--gestured`, else the `gestured` beside this program.
     var gesturedPath: String {
         if let gestured { return gestured }
@@ -67,6 +70,15 @@ let configText = """
     [[device]]
     match-name = "e2e grab *"
     grab = true
+
+    # The pass-through cases run a daemon of their own for these.
+    [[device]]
+    match-name = "e2e pass-through *"
+    enabled = false
+
+    [[device]]
+    match-name = "e2e forwarder *"
+    enabled = false
     """
 
 func main(_ options: Options) -> Int32 {
@@ -165,6 +177,10 @@ func main(_ options: Options) -> Int32 {
     if harness.failed > 0 {
         say("gestured log (\(daemon.logPath)), last lines: \(tail(daemon.logPath, lines: 15))")
     }
+    PassThroughCases(
+        gestured: options.gesturedPath, work: options.work, elanDescription: elanDescription, frames: options.passThroughFrames,
+        interval: options.interval
+    ).run(harness)
     // Last: the other cases must keep running without udev (hot-plug through inotify).
     UdevCases(
         gestured: options.gesturedPath, config: configPath, work: options.work,

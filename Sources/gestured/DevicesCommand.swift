@@ -36,7 +36,7 @@ struct DevicesCommand: ParsableCommand {
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                let data = try encoder.encode(reports.map(DeviceSummary.init))
+                let data = try encoder.encode(DeviceListing.summaries(reports))
                 print(String(decoding: data, as: UTF8.self))
             } else {
                 print(DeviceListing.text(reports), terminator: "")

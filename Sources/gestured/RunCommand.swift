@@ -125,6 +125,7 @@ struct RunCommand: ParsableCommand {
             try live?.start()
         }
         let code = try withExtendedLifetime((playlist, live)) { try daemon.run() }
+        live?.releaseRetiredClones()
         if code != 0 { throw ExitCode(code) }
     }
 

@@ -82,7 +82,7 @@ let shippedConfigPath = repositoryFile("config/gestured.toml")
                 current?.append(line)
             }
         }
-        #expect(blocks.count == 5)
+        #expect(blocks.count == 6)
         let selection = try ConfigLoader.parse(text: blocks[0], path: "selection example")
         let wanted = selection.settings(
             forDevice: "ELAN Touchscreen", vendor: 0x04f3, product: 0x010c,
@@ -95,6 +95,10 @@ let shippedConfigPath = repositoryFile("config/gestured.toml")
         let button = try ConfigLoader.parse(text: blocks[2], path: "button example")
         #expect(button.engine.regions.first?.settings.tap.exclusive == true)
         #expect(button.engine.regions.first?.settings.tap.maxCount == 2)
+        let passThrough = try ConfigLoader.parse(text: blocks[5], path: "pass-through kiosk example")
+        let elan = passThrough.settings(forDevice: "ELAN Touchscreen", vendor: 0x04f3, product: 0x010c, paths: [])
+        #expect(elan.passThrough && elan.wakeSwallow && elan.grab)
+        #expect(elan.engine.regions.filter(\.reserve).map(\.name) == ["exit-edge", "operator-corner"])
         // The worked examples (their behaviour is replayed in DaemonTests/ComposedReplayTests).
         let page = try ConfigLoader.parse(text: blocks[3], path: "page of buttons example")
         #expect(page.engine.regions.map(\.name) == ["page", "play", "next", "row"])

@@ -15,6 +15,42 @@ import Testing
         DeviceReport(node: node, opened: .success(device), configuration: config)
     }
 
+    /// A pass-through device and its clone name each other; the clone is never used.
+    @Test func pairsAPassThroughDeviceWithItsClone() {
+        var config = Configuration()
+        var entry = DeviceSettings(match: DeviceMatch(name: "ELAN*"))
+        entry.passThrough = true
+        config.devices = [entry]
+        let cloneNode = DeviceNode(path: "/dev/input/event12", number: 12)
+        let reports = [
+            report(Self.elanNode, CorpusDevices.elan, config),
+            report(cloneNode, PassThroughClone.description(cloning: CorpusDevices.elan), config),
+        ]
+        let summaries = DeviceListing.summaries(reports)
+        #expect(summaries.map(\.passThrough) == [true, false])
+        #expect(summaries[0].cloneNode == "/dev/input/event12" && summaries[1].cloneOf == "/dev/input/event5")
+        #expect(reports[1].decision == .passThroughClone(of: "ELAN Touchscreen"))
+        let text = DeviceListing.text(reports)
+        #expect(text.contains("  used: yes\n  pass-through: clone /dev/input/event12\n"))
+        #expect(text.contains("  used: no — gestured's pass-through clone of \"ELAN Touchscreen\"\n  clone of: /dev/input/event5\n"))
+        // Without its clone in the list (gestured not running) the device says so.
+        #expect(DeviceListing.text([reports[0]]).contains("pass-through: clone not present"))
+    }
+
+    @Test func cloneNamesFitUinputAndNameTheirOriginal() {
+        let long = String(repeating: "é", count: 60)
+        let name = PassThroughClone.name(for: long)
+        #expect(name.utf8.count <= PassThroughClone.maximumNameBytes && name.hasSuffix(PassThroughClone.nameSuffix))
+        #expect(PassThroughClone.originalName(ofClone: PassThroughClone.name(for: "ELAN")) == "ELAN")
+        #expect(PassThroughClone.originalName(ofClone: "ELAN") == nil)
+        var device = CorpusDevices.elan
+        device.absInfo[ABS.mtPositionX]?.fuzz = 4
+        let clone = PassThroughClone.description(cloning: device)
+        #expect(clone.absInfo.values.allSatisfy { $0.fuzz == 0 })
+        #expect(clone.absInfo.mapValues(\.resolution) == device.absInfo.mapValues(\.resolution))
+        #expect(clone.codes == device.codes && clone.properties == device.properties && clone.vendor == device.vendor)
+    }
+
     @Test func listsKindSizeSlotsLinksAndUse() {
         let reports = [
             report(Self.elanNode, CorpusDevices.elan),
@@ -91,7 +127,7 @@ import Testing
         let json = String(decoding: try encoder.encode(elan), as: UTF8.self)
         #expect(
             json
-                == #"{"contacts":"10 slots","heightMM":187.2,"kind":"touchscreen","links":["/dev/input/by-id/usb-ELAN_Touchscreen-event-if00","/dev/input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event"],"name":"ELAN Touchscreen","node":"/dev/input/event5","sizeSource":"resolution","slots":10,"usbID":"04f3:010c","used":true,"widthMM":331.2}"#
+                == #"{"contacts":"10 slots","heightMM":187.2,"kind":"touchscreen","links":["/dev/input/by-id/usb-ELAN_Touchscreen-event-if00","/dev/input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event"],"name":"ELAN Touchscreen","node":"/dev/input/event5","passThrough":false,"sizeSource":"resolution","slots":10,"usbID":"04f3:010c","used":true,"widthMM":331.2}"#
         )
         let atmel = DeviceSummary(report(DeviceNode(path: "/dev/input/event6", number: 6), CorpusDevices.atmel))
         #expect(atmel.sizeSource == "unknown" && atmel.widthMM == nil)

@@ -53,6 +53,11 @@ public struct DeviceSettings: Sendable, Hashable {
     public var enabled: Bool = true
     /// Grab the device exclusively so its touches do not also reach the compositor.
     public var grab: Bool = false
+    /// Grab the device and re-emit every touch that is not reserved on a uinput clone of it
+    /// (implies `grab`).
+    public var passThrough: Bool = false
+    /// On a pass-through device, the first touch after an idle period is reserved too.
+    public var wakeSwallow: Bool = false
     public var geometry = DeviceGeometry()
     /// The device's own gestures and regions; nil uses the file's top-level ones.
     public var engine: EngineConfiguration? = nil

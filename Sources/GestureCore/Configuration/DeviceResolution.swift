@@ -3,16 +3,25 @@
 public struct ResolvedDeviceSettings: Sendable, Hashable {
     /// false: a `[[device]]` entry with `enabled = false` excludes this device.
     public var enabled: Bool
-    /// Grab the device exclusively.
+    /// Grab the device exclusively (also when `passThrough`).
     public var grab: Bool
+    /// Re-emit the touches that are not reserved on a uinput clone.
+    public var passThrough: Bool
+    /// Reserve the first touch after an idle period (pass-through devices only).
+    public var wakeSwallow: Bool
     public var geometry: DeviceGeometry
     public var engine: EngineConfiguration
     /// Index into `Configuration.devices` of the entry that applied; nil when none matched.
     public var matchedEntry: Int?
 
-    public init(enabled: Bool, grab: Bool, geometry: DeviceGeometry, engine: EngineConfiguration, matchedEntry: Int?) {
+    public init(
+        enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false,
+        geometry: DeviceGeometry, engine: EngineConfiguration, matchedEntry: Int?
+    ) {
         self.enabled = enabled
-        self.grab = grab
+        self.grab = grab || passThrough
+        self.passThrough = passThrough
+        self.wakeSwallow = wakeSwallow
         self.geometry = geometry
         self.engine = engine
         self.matchedEntry = matchedEntry
@@ -34,6 +43,8 @@ extension Configuration {
             return ResolvedDeviceSettings(
                 enabled: entry.enabled,
                 grab: entry.grab,
+                passThrough: entry.passThrough,
+                wakeSwallow: entry.wakeSwallow,
                 geometry: entry.geometry,
                 engine: entry.engine ?? engine,
                 matchedEntry: index

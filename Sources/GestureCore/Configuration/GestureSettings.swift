@@ -106,10 +106,13 @@ public struct Region: Sendable, Hashable {
     /// Kinds for which this region wins over the regions inside it (SwiftUI's
     /// `highPriorityGesture`).
     public var highPriority: Set<GestureKind>
+    /// On a pass-through device, a touch that starts here is the daemon's alone: it never
+    /// reaches the device's uinput clone (`reserve = true`).
+    public var reserve: Bool
 
     public init(
         name: String, rect: Rect, settings: GestureSettings = GestureSettings(), fallThrough: Bool = true,
-        simultaneous: Set<GestureKind> = [], highPriority: Set<GestureKind> = []
+        simultaneous: Set<GestureKind> = [], highPriority: Set<GestureKind> = [], reserve: Bool = false
     ) {
         self.name = name
         self.rect = rect
@@ -117,6 +120,7 @@ public struct Region: Sendable, Hashable {
         self.fallThrough = fallThrough
         self.simultaneous = simultaneous
         self.highPriority = highPriority
+        self.reserve = reserve
     }
 }
 

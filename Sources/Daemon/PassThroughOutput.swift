@@ -1,0 +1,91 @@
+import EvdevInput
+import GestureCore
+import GestureProtocol
+import Logging
+import SystemCalls
+
+/// The pass-through half of a grabbed device (`[[device]] pass-through = true`): its uinput
+/// clone and the filter that decides what of each frame the clone shows. Every frame is
+/// written on the clone as soon as its `SYN_REPORT` is read, in one `write(2)`; the kernel
+/// stamps the clone's events with the time they were re-emitted.
+final class PassThroughOutput {
+    /// The clone, e.g. `/dev/input/event9`; removed when this is released.
+    let clone: UinputDevice
+    private var filter: PassThroughFilter
+    private let logger: Logger
+    private let deviceName: String
+    private var failedWrites = 0
+
+    /// Creates the clone of `original`. Throws `SystemError` for `/dev/uinput` (`ENOENT`: no
+    /// uinput in this kernel, `EACCES`: the daemon may not create input devices).
+    /// `current`: the original's state now (it may have touches down, and the kernel will
+    /// not repeat axes that do not change).
+    init(original: DeviceDescription, current: EvdevSnapshot, policy: PassThroughPolicy, logger: Logger) throws(SystemError) {
+        clone = try UinputDevice(PassThroughClone.description(cloning: original))
+        filter = PassThroughFilter(device: original, policy: policy, current: current)
+        deviceName = original.name
+        self.logger = logger
+        if logger.logLevel <= .trace {
+            filter.log = { [logger] line in logger.trace("\(line)", metadata: ["device": "\(original.name)"]) }
+        }
+        logger.info(
+            "pass-through clone created",
+            metadata: [
+                "device": "\(original.name)", "clone": "\(clone.devnode)", "reserved-regions": "\(policy.reserved.map(\.name))",
+                "wake-swallow": "\(policy.wakeSwallow)",
+            ])
+    }
+
+    /// One event of the original device.
+    func feed(_ event: InputEvent) {
+        perform(filter.feed(event))
+    }
+
+    /// New regions or wake-swallow for touches that begin from now on.
+    func reconfigure(_ policy: PassThroughPolicy) {
+        filter.reconfigure(policy)
+    }
+
+    /// The daemon went idle: with wake-swallow, the next touch is reserved.
+    func idle() {
+        filter.idle()
+    }
+
+    /// Lifts every touch and releases every key on the clone, and returns the clone for
+    /// `LiveDevices` to keep a moment longer (`CloneRetirement`) before it is destroyed.
+    func finish(at time: Timestamp) -> UinputDevice {
+        perform(filter.finish(at: time))
+        logger.info("pass-through clone removed", metadata: ["device": "\(deviceName)", "clone": "\(clone.devnode)"])
+        return clone
+    }
+
+    private func perform(_ action: PassThroughFilter.Action) {
+        switch action {
+        case .none:
+            return
+        case .emit(let events):
+            do {
+                try clone.write(events)
+            } catch {
+                // uinput refuses a write only when the clone is being destroyed or the
+                // kernel is out of memory: that frame is lost on the clone. Logged the first
+                // time, then every 1000th.
+                if failedWrites % 1000 == 0 {
+                    logger.warning(
+                        "cannot write to the pass-through clone",
+                        metadata: [
+                            "device": "\(deviceName)", "clone": "\(clone.devnode)", "error": "\(error)", "failures": "\(failedWrites + 1)",
+                        ])
+                }
+                failedWrites += 1
+            }
+        }
+    }
+}
+
+extension PassThroughPolicy {
+    /// The policy a device's resolved settings give.
+    init(_ settings: ResolvedDeviceSettings) {
+        self.init(engine: settings.engine, geometry: settings.geometry, wakeSwallow: settings.wakeSwallow)
+    }
+}

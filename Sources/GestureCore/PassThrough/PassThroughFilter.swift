@@ -1,0 +1,475 @@
+import GestureProtocol
+
+/// What a pass-through device keeps for the daemon: touches that start in a reserved
+/// region, and with wake-swallow the first touch after an idle period.
+public struct PassThroughPolicy: Sendable, Hashable {
+    /// A region with `reserve = true`: its name (for the log) and rectangle (normalised screen space).
+    public struct ReservedArea: Sendable, Hashable {
+        public var name: String
+        public var rect: Rect
+
+        public init(name: String, rect: Rect) {
+            self.name = name
+            self.rect = rect
+        }
+    }
+
+    public var reserved: [ReservedArea]
+    /// How device coordinates map to the screen (the same mapping the regions use).
+    public var geometry: DeviceGeometry
+    /// The first touch after `PassThroughFilter.idle()` is reserved too.
+    public var wakeSwallow: Bool
+
+    public init(reserved: [ReservedArea] = [], geometry: DeviceGeometry = DeviceGeometry(), wakeSwallow: Bool = false) {
+        self.reserved = reserved
+        self.geometry = geometry
+        self.wakeSwallow = wakeSwallow
+    }
+
+    /// The reserved regions of an engine configuration (`[[region]] reserve = true`).
+    public init(engine: EngineConfiguration, geometry: DeviceGeometry, wakeSwallow: Bool) {
+        self.init(
+            reserved: engine.regions.filter(\.reserve).map { ReservedArea(name: $0.name, rect: $0.rect) },
+            geometry: geometry, wakeSwallow: wakeSwallow)
+    }
+}
+
+/// Whether a touch reaches the clone; decided once, at touch-down, for the touch's life.
+public enum PassThroughDecision: Sendable, Hashable {
+    case passes
+    /// It started in this reserved region.
+    case reservedByRegion(String)
+    /// The first touch after an idle period (wake-swallow).
+    case reservedAsWakeTouch
+
+    public var isReserved: Bool {
+        switch self {
+        case .passes: false
+        case .reservedByRegion, .reservedAsWakeTouch: true
+        }
+    }
+}
+
+/// The pass-through filter of one device: takes the grabbed device's events and says what
+/// to write on its uinput clone, so the clone shows every touch except the reserved ones.
+///
+/// Pure and deterministic (no I/O, no clock). It models the original device's state as its
+/// readers know it and the clone's state as written so far; at each `SYN_REPORT` it decides
+/// every touch that began in the frame (reserved when its touch-down point lies in a
+/// reserved region, or when it is the wake touch), computes what the clone should show
+/// (passed touches as on the device, reserved slots empty, the single-touch emulation
+/// `ABS_X`/`ABS_Y`/`ABS_PRESSURE`, `BTN_TOUCH` and `BTN_TOOL_*` describing only the passed
+/// touches) and returns the difference as one frame. Nothing is held beyond the frame being
+/// read. On `SYN_DROPPED` the partial frame is dropped and libevdev's resync delta applies as
+/// a frame like any other, so the clone ends in the state of the visible touches.
+public struct PassThroughFilter {
+    /// What to do after one input.
+    public enum Action: Sendable, Hashable {
+        case none
+        /// Write these events on the clone, in order; they end with `SYN_REPORT`.
+        case emit([InputEvent])
+    }
+
+    private enum State: Sendable, Hashable {
+        /// Reading a frame.
+        case reading
+        /// After `SYN_DROPPED`, until its `SYN_REPORT`: nothing of the frame is kept.
+        case discardingUntilReport
+        /// `finish` was called: every clone touch is lifted and nothing more is written.
+        case finished
+    }
+
+    private var state: State = .reading
+    private let layout: EvdevLayout
+    private let device: DeviceDescription
+    private var policy: PassThroughPolicy
+    private var mapper: CoordinateMapper
+    /// The original device after the last complete frame, and with the frame being read.
+    private var committed: EvdevState
+    private var working: EvdevState
+    /// What readers of the clone know.
+    private var clone: EvdevState
+    /// Protocol B: per slot, the decision for its touch (nil: no touch) and whether a new
+    /// touch began in it in the frame being read.
+    private var slotDecisions: [PassThroughDecision?]
+    private var slotOrder: [UInt64]
+    private var slotBegan: [Bool]
+    /// Protocol A: contact matching shared with the tracker, and per matched contact its decision.
+    private var unslotted = UnslottedContacts(capacity: ContactTracker.maximumUnslottedContacts)
+    private var pendingReport: [InputEvent] = []
+    private var frameReports: [ReportedContact] = []
+    private var frameHasReports = false
+    private var contactDecisions: [(decision: PassThroughDecision, order: UInt64)] = []
+    /// Single touch: the decision for the touch down now.
+    private var singleDecision: (decision: PassThroughDecision, order: UInt64)?
+    /// Protocol A: the first frame after `SYN_DROPPED` (libevdev's delta has no contact list).
+    private var resyncing = false
+    /// Wake-swallow: the next touch-down is reserved.
+    private var wakeArmed = false
+    /// The clone's emulated pointer (`ABS_X`/`ABS_Y`) stays where the last passed touch left
+    /// it from a reserved touch until the next passed touch, so no reserved position leaks.
+    private var pointerFrozen = false
+    private var nextOrder: UInt64 = 0
+    /// Events of the frame that carry no state (`EV_MSC`…), passed along with it.
+    private var frameExtras: [InputEvent] = []
+    /// Receives one line per decision and state change; nil: no strings are built.
+    public var log: ((String) -> Void)?
+
+    /// `current`: the device's state now, when it is already open and may have touches
+    /// down (nil: a device just opened, in its initial state). The clone is taken to be
+    /// new: every touch down that passes is written to it at the first frame.
+    public init(device: DeviceDescription, policy: PassThroughPolicy, current: EvdevSnapshot? = nil) {
+        self.device = device
+        self.policy = policy
+        layout = EvdevLayout(device)
+        mapper = Self.mapper(device, policy.geometry)
+        clone = EvdevState(layout, device)
+        committed = clone
+        if let current { committed.apply(current, layout) }
+        working = committed
+        slotDecisions = Array(repeating: nil, count: layout.slotCount)
+        slotOrder = Array(repeating: 0, count: layout.slotCount)
+        slotBegan = Array(repeating: false, count: layout.slotCount)
+    }
+
+    /// Whether any touch down now is reserved.
+    public var holdsReservedTouch: Bool {
+        slotDecisions.contains { $0?.isReserved == true } || contactDecisions.contains { $0.decision.isReserved }
+            || singleDecision?.decision.isReserved == true
+    }
+
+    // MARK: - Inputs
+
+    /// One event of the original device.
+    public mutating func feed(_ event: InputEvent) -> Action {
+        switch state {
+        case .finished:
+            return .none
+        case .discardingUntilReport:
+            if event.type == EV.syn && event.code == SYN.report { transition(to: .reading, "SYN_REPORT") }
+            return .none
+        case .reading:
+            break
+        }
+        switch event.type {
+        case EV.syn:
+            switch event.code {
+            case SYN.report: return completeFrame(at: event.time)
+            case SYN.mtReport: endReport()
+            case SYN.dropped: dropFrame()
+            default: frameExtras.append(event)
+            }
+        case EV.abs:
+            applyAxis(event)
+        case EV.key:
+            if let index = layout.keys.firstIndex(of: event.code) { working.keys[index] = event.value }
+        default:
+            frameExtras.append(event)
+        }
+        return .none
+    }
+
+    /// The configuration changed: new reserved regions, geometry or wake-swallow apply to
+    /// touches that begin from now on; touches down keep their decision.
+    public mutating func reconfigure(_ policy: PassThroughPolicy) {
+        self.policy = policy
+        mapper = Self.mapper(device, policy.geometry)
+        if !policy.wakeSwallow { wakeArmed = false }
+        log?("pass-through: reconfigured, \(policy.reserved.count) reserved regions, wake-swallow \(policy.wakeSwallow)")
+    }
+
+    /// The daemon went idle: with wake-swallow, the next touch-down is reserved.
+    public mutating func idle() {
+        guard policy.wakeSwallow, !wakeArmed else { return }
+        wakeArmed = true
+        log?("pass-through: idle, the next touch is the wake touch")
+    }
+
+    /// The clone is about to be destroyed (daemon stopping, device unplugged or no longer
+    /// passed through): lifts every touch and releases every key on it. Afterwards every
+    /// input is ignored.
+    public mutating func finish(at time: Timestamp) -> Action {
+        guard state != .finished else { return .none }
+        transition(to: .finished, "finish")
+        var target = clone
+        for index in target.slots.indices { target.slots[index].trackingID = -1 }
+        target.contacts = []
+        for index in target.keys.indices { target.keys[index] = 0 }
+        if let pressure = layout.pressure { target.axes[pressure] = 0 }
+        return write(target, at: time, extras: [])
+    }
+
+    // MARK: - Reading a frame
+
+    private mutating func applyAxis(_ event: InputEvent) {
+        let code = event.code
+        if code == ABS.mtSlot, case .slotted(let count) = layout.mode {
+            working.currentSlot = event.value >= 0 && Int(event.value) < count ? Int(event.value) : -1
+            return
+        }
+        if code >= ABS.mtSlot && code <= ABS.mtToolY {
+            switch layout.mode {
+            case .slotted:
+                guard working.slots.indices.contains(working.currentSlot) else { return }
+                let slot = working.currentSlot
+                if code == ABS.mtTrackingID {
+                    if event.value >= 0 && event.value != working.slots[slot].trackingID { slotBegan[slot] = true }
+                    working.slots[slot].trackingID = event.value
+                } else if let axis = layout.slotAxes.firstIndex(of: code) {
+                    working.slots[slot].values[axis] = event.value
+                }
+            case .unslotted:
+                switch code {
+                case ABS.mtPositionX: unslotted.setX(event.value)
+                case ABS.mtPositionY: unslotted.setY(event.value)
+                case ABS.mtTrackingID: unslotted.setTrackingID(event.value)
+                case ABS.mtToolType: unslotted.setTool(event.value)
+                default: break
+                }
+                pendingReport.append(event)
+                frameHasReports = true
+            case .singleTouch:
+                break
+            }
+            return
+        }
+        if let index = layout.axes.firstIndex(of: code) { working.axes[index] = event.value }
+    }
+
+    /// `SYN_MT_REPORT`: one protocol-A contact is complete (kept when the matcher keeps it).
+    private mutating func endReport() {
+        guard case .unslotted = layout.mode else { return }
+        frameHasReports = true
+        let before = unslotted.reports.count
+        unslotted.endReport()
+        if unslotted.reports.count > before { frameReports.append(ReportedContact(events: pendingReport)) }
+        pendingReport.removeAll(keepingCapacity: true)
+    }
+
+    /// `SYN_DROPPED`: the frame so far is lost; discard it up to its `SYN_REPORT`.
+    private mutating func dropFrame() {
+        working = committed
+        for index in slotBegan.indices { slotBegan[index] = false }
+        unslotted.discardPending()
+        pendingReport.removeAll(keepingCapacity: true)
+        frameReports.removeAll(keepingCapacity: true)
+        frameHasReports = false
+        frameExtras.removeAll(keepingCapacity: true)
+        resyncing = true
+        transition(to: .discardingUntilReport, "SYN_DROPPED")
+    }
+
+    private mutating func completeFrame(at time: Timestamp) -> Action {
+        var began = false
+        switch layout.mode {
+        case .slotted:
+            began = decideSlots()
+        case .unslotted:
+            began = decideContacts()
+        case .singleTouch(let touchKey):
+            began = decideSingleTouch(touchKey: touchKey)
+        }
+        if began && wakeArmed { wakeArmed = false }
+        if holdsReservedTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
+        resyncing = false
+        committed = working
+        let target = cloneTarget()
+        let extras = frameExtras
+        frameExtras.removeAll(keepingCapacity: true)
+        return write(target, at: time, extras: extras)
+    }
+
+    /// Writes the difference from the clone to `target` as one frame; nothing when equal.
+    private mutating func write(_ target: EvdevState, at time: Timestamp, extras: [InputEvent]) -> Action {
+        var events = clone.events(to: target, layout, at: time)
+        clone.adopt(target, layout)
+        guard !events.isEmpty else { return .none }
+        events += extras
+        events.append(InputEvent(time: time, type: EV.syn, code: SYN.report, value: 0))
+        return .emit(events)
+    }
+
+    // MARK: - Decisions
+
+    /// Decides the touch-down at `x`, `y` (device units).
+    private mutating func decide(x: Int32, y: Int32, touch: String) -> PassThroughDecision {
+        let decision: PassThroughDecision
+        if wakeArmed {
+            decision = .reservedAsWakeTouch
+        } else {
+            let point = mapper.location(x: x, y: y)
+            // The innermost (smallest) reserved region names the decision.
+            let areas = policy.reserved.filter { $0.rect.contains(point) }
+            decision = areas.min { $0.rect.area < $1.rect.area }.map { .reservedByRegion($0.name) } ?? .passes
+        }
+        log?("pass-through: \(touch) at (\(x), \(y)) → \(decision)")
+        return decision
+    }
+
+    private mutating func takeOrder() -> UInt64 {
+        nextOrder += 1
+        return nextOrder
+    }
+
+    /// Protocol B: every slot whose touch began in this frame (or that is down undecided,
+    /// as after the daemon started mid-touch) gets its decision; emptied slots lose theirs.
+    private mutating func decideSlots() -> Bool {
+        var began = false
+        for index in working.slots.indices {
+            let slot = working.slots[index]
+            if !slot.isDown {
+                slotDecisions[index] = nil
+            } else if slotBegan[index] || slotDecisions[index] == nil {
+                slotDecisions[index] = decide(
+                    x: layout.slotX.map { slot.values[$0] } ?? 0, y: layout.slotY.map { slot.values[$0] } ?? 0,
+                    touch: "slot \(index) tracking id \(slot.trackingID)")
+                slotOrder[index] = takeOrder()
+                began = true
+            }
+            slotBegan[index] = false
+        }
+        return began
+    }
+
+    /// Protocol A: this frame's reports are matched to the last frame's contacts (as the
+    /// tracker matches them); a continued contact keeps its decision, a new one is decided.
+    /// A frame without any report lifts every contact, except libevdev's resync delta, which
+    /// never carries protocol-A lists.
+    private mutating func decideContacts() -> Bool {
+        if !frameHasReports && resyncing { return false }
+        endReport()
+        unslotted.match(millimetresPerUnit: mapper.millimetresPerUnit)
+        var decisions: [(decision: PassThroughDecision, order: UInt64)] = []
+        var began = false
+        unslotted.next.removeAll(keepingCapacity: true)
+        for reportIndex in unslotted.reports.indices {
+            let report = unslotted.reports[reportIndex]
+            if let previous = unslotted.matchOfReport[reportIndex], contactDecisions.indices.contains(previous) {
+                decisions.append(contactDecisions[previous])
+            } else {
+                decisions.append((decide(x: report.x, y: report.y, touch: "contact \(reportIndex)"), takeOrder()))
+                began = true
+            }
+            unslotted.next.append(
+                UnslottedContacts.Tracked(
+                    x: report.x, y: report.y, trackingID: report.trackingID, contactID: 0, engagement: .live, startedUnobserved: false))
+        }
+        unslotted.finishFrame()
+        contactDecisions = decisions
+        working.contacts = frameReports
+        frameReports.removeAll(keepingCapacity: true)
+        frameHasReports = false
+        return began
+    }
+
+    /// Single touch: the touch key going down is the touch-down, decided at `ABS_X`/`ABS_Y`.
+    private mutating func decideSingleTouch(touchKey: UInt16) -> Bool {
+        let down = layout.keys.firstIndex(of: touchKey).map { working.keys[$0] != 0 } ?? false
+        guard down else {
+            singleDecision = nil
+            return false
+        }
+        guard singleDecision == nil else { return false }
+        let x = layout.x.map { working.axes[$0] } ?? 0
+        let y = layout.y.map { working.axes[$0] } ?? 0
+        singleDecision = (decide(x: x, y: y, touch: "touch"), takeOrder())
+        return true
+    }
+
+    // MARK: - What the clone shows
+
+    /// Whether the original device has any touch down after the frame being read.
+    private var anyTouchDown: Bool {
+        switch layout.mode {
+        case .slotted: working.slots.contains(where: \.isDown)
+        case .unslotted: !contactDecisions.isEmpty
+        case .singleTouch: singleDecision != nil
+        }
+    }
+
+    /// The original device as it is, without the reserved touches.
+    private func cloneTarget() -> EvdevState {
+        var target = working
+        target.currentSlot = clone.currentSlot
+        // An empty slot's axes mean nothing to readers: the clone's stay as they are, so the
+        // last positions of a reserved touch are never written there.
+        for index in target.slots.indices where !target.slots[index].isDown {
+            target.slots[index].values = clone.slots[index].values
+        }
+        guard holdsReservedTouch else {
+            if pointerFrozen {
+                for index in [layout.x, layout.y].compactMap({ $0 }) { target.axes[index] = clone.axes[index] }
+            }
+            return target
+        }
+        // Points of the passed touches, oldest first: (x, y, pressure).
+        var passed: [(order: UInt64, x: Int32?, y: Int32?, pressure: Int32?)] = []
+        switch layout.mode {
+        case .slotted:
+            for index in target.slots.indices {
+                guard let decision = slotDecisions[index] else { continue }
+                if decision.isReserved {
+                    // The slot stays empty on the clone, its axes as the clone last had them.
+                    target.slots[index] = SlotState(trackingID: -1, values: clone.slots[index].values)
+                } else {
+                    let values = target.slots[index].values
+                    passed.append(
+                        (
+                            slotOrder[index], layout.slotX.map { values[$0] }, layout.slotY.map { values[$0] },
+                            layout.slotPressure.map { values[$0] }
+                        ))
+                }
+            }
+        case .unslotted:
+            target.contacts = []
+            for (index, contact) in working.contacts.enumerated() where !contactDecisions[index].decision.isReserved {
+                target.contacts.append(contact)
+                func value(_ code: UInt16) -> Int32? { contact.events.last { $0.code == code }?.value }
+                passed.append((contactDecisions[index].order, value(ABS.mtPositionX), value(ABS.mtPositionY), value(ABS.mtPressure)))
+            }
+        case .singleTouch:
+            // The one touch is reserved: no key down, pressure 0, the pointer where it was.
+            for index in layout.keys.indices where EvdevLayout.digitizerKeys.contains(layout.keys[index]) || layout.keys[index] == BTN.left
+            {
+                target.keys[index] = 0
+            }
+            for index in [layout.x, layout.y].compactMap({ $0 }) { target.axes[index] = clone.axes[index] }
+            if let pressure = layout.pressure { target.axes[pressure] = 0 }
+            return target
+        }
+        emulatePointer(&target, passed.sorted { $0.order < $1.order })
+        return target
+    }
+
+    /// The single-touch emulation of a multitouch device over the passed touches only, as the
+    /// kernel's `input_mt_report_pointer_emulation` would report it without the reserved ones.
+    private func emulatePointer(_ target: inout EvdevState, _ passed: [(order: UInt64, x: Int32?, y: Int32?, pressure: Int32?)]) {
+        func setKey(_ code: UInt16, _ down: Bool) {
+            if let index = layout.keys.firstIndex(of: code) { target.keys[index] = down ? 1 : 0 }
+        }
+        setKey(BTN.touch, !passed.isEmpty)
+        for (fingers, code) in EvdevLayout.fingerCountKeys.enumerated() {
+            let isLast = fingers == EvdevLayout.fingerCountKeys.count - 1
+            setKey(code, isLast ? passed.count >= fingers + 1 : passed.count == fingers + 1)
+        }
+        if let oldest = passed.first {
+            if let index = layout.x, let value = oldest.x { target.axes[index] = value }
+            if let index = layout.y, let value = oldest.y { target.axes[index] = value }
+            if let index = layout.pressure, let value = oldest.pressure { target.axes[index] = value }
+        } else {
+            for index in [layout.x, layout.y].compactMap({ $0 }) { target.axes[index] = clone.axes[index] }
+            if let index = layout.pressure { target.axes[index] = 0 }
+        }
+    }
+
+    private mutating func transition(to new: State, _ input: StaticString) {
+        log?("pass-through: \(state) → \(input) → \(new)")
+        state = new
+    }
+
+    private static func mapper(_ device: DeviceDescription, _ geometry: DeviceGeometry) -> CoordinateMapper {
+        let axes = TrackedAxes(device: device)
+        let size = DeviceSize(axes: axes, geometry: geometry, fallbackDiagonal: SurfaceGeometry.fallbackDiagonal(for: device))
+        return CoordinateMapper(axes: axes, size: size, geometry: geometry)
+    }
+}

@@ -1,0 +1,372 @@
+import EvdevInput
+import Foundation
+import GestureClient
+import GestureCore
+import GestureTestSupport
+import Glibc
+import SystemCalls
+import SystemPackage
+
+/// `[[device]] pass-through` (issue 12) against a daemon of its own: a touchscreen passed
+/// through with a reserved top edge, a reader on its clone and one on the original node.
+/// Middle touches must reach the clone frame for frame with the same coordinates and slots,
+/// an edge swipe must reach clients and never the clone, the original must stay grabbed, an
+/// unplug must remove the clone and a stop must leave no contact down on it. Prints the
+/// original → clone delay next to a bare forwarder's (`BENCH` lines, never a verdict).
+struct PassThroughCases {
+    let gestured: String
+    let work: String
+    let elanDescription: String
+    /// Frames of each latency run, `interval` ms apart.
+    let frames: Int
+    let interval: Double
+
+    static let deviceName = "e2e pass-through ELAN Touchscreen"
+    /// The reserved region: the top tenth of the screen.
+    static let edgeHeight = 0.1
+
+    /// The daemon's configuration; `passThrough: false` is what the reload case turns to.
+    static func config(passThrough: Bool = true) -> String {
+        """
+        [daemon]
+        log-level = "info"
+
+        [[device]]
+        match-name = "e2e pass-through *"
+        pass-through = \(passThrough)
+
+        [[device.region]]
+        name = "exit-edge"
+        rect = [0.0, 0.0, 1.0, \(edgeHeight)]
+        enabled = ["swipe"]
+        reserve = true
+
+        [[device]]
+        match-name = "*"
+        enabled = false
+        """
+    }
+
+    func run(_ harness: Harness) {
+        guard harness.wants("pass-through") else { return }
+        var setup: (panel: TouchPanel, daemon: DaemonProcess, subscriber: Subscriber, clone: String, configPath: String)?
+        harness.run(
+            "pass-through: the device is grabbed and cloned (capabilities, ranges, resolutions, properties); gestured devices pairs them"
+        ) {
+            setup = try start()
+            guard let setup else { return }
+            let original = try EvdevNode.description(setup.panel.devnode)
+            let clone = try EvdevNode.description(setup.clone)
+            try expect(clone.name == PassThroughClone.name(for: original.name), "clone named \"\(clone.name)\"")
+            try expect(clone.codes == original.codes, "codes differ: \(clone.codes) vs \(original.codes)")
+            try expect(clone.properties == original.properties, "properties \(clone.properties) vs \(original.properties)")
+            try expect(
+                [clone.bus, clone.vendor, clone.product, clone.version] == [
+                    original.bus, original.vendor, original.product, original.version,
+                ],
+                "ids differ")
+            for (code, info) in original.absInfo {
+                let copy = clone.absInfo[code]
+                try expect(
+                    copy?.minimum == info.minimum && copy?.maximum == info.maximum && copy?.resolution == info.resolution,
+                    "axis \(code): \(String(describing: copy)) vs \(info)")
+            }
+            let listing = try devicesListing(config: setup.configPath)
+            try expect(listing.contains("pass-through: clone \(setup.clone)"), "gestured devices does not name the clone: \(listing)")
+            try expect(listing.contains("clone of: \(setup.panel.devnode)"), "gestured devices does not pair the clone: \(listing)")
+        }
+        guard let setup else { return }
+        let (panel, daemon, subscriber, clonePath, configPath) = setup
+        let originalReader: EvdevDevice
+        do {
+            originalReader = try EvdevDevice(path: panel.devnode)
+        } catch {
+            harness.fail("pass-through: a second reader of the original node", "\(error)")
+            return
+        }
+
+        harness.run("pass-through: middle taps and drags reach the clone with identical coordinates and slots (+ latency figure)") {
+            let reader = try NodeReader(path: clonePath)
+            var writer = TouchFrameWriter(panel.description)
+            var written: [InputEvent] = []
+            var writeTimes: [UInt64] = []
+            func play(_ fingers: [Int: Spot]) throws {
+                let events = writer.frame(fingers)
+                written += events
+                writeTimes.append(monotonicMicroseconds())
+                try panel.write(events)
+                try reader.read(until: monotonicMicroseconds() + UInt64(interval * 1000), alongside: subscriber)
+            }
+            // A tap, a two-finger drag, fingers lifting one by one, then a long one-finger
+            // drag for the latency figure.
+            try play([0: Spot(0.5, 0.5)])
+            try play([:])
+            for step in 0...30 {
+                let t = Double(step) / 30
+                try play([0: Spot(0.3 + 0.3 * t, 0.5 + 0.1 * t), 1: Spot(0.7, 0.5 + 0.3 * t)])
+            }
+            try play([1: Spot(0.7, 0.8)])
+            try play([:])
+            let latencyStart = writeTimes.count
+            for step in 0..<frames {
+                let angle = Double(step) / 40 * 2 * Double.pi
+                try play([0: Spot(0.5 + 0.2 * cos(angle), 0.55 + 0.2 * sin(angle))])
+            }
+            try play([:])
+            try reader.read(until: monotonicMicroseconds() + 500_000, alongside: subscriber)
+            var expected = EvdevReader()
+            expected.read(written)
+            var received = EvdevReader()
+            received.read(reader.events)
+            try expect(
+                received.frames.count == expected.frames.count,
+                "\(received.frames.count) frames on the clone for \(expected.frames.count) written")
+            for (index, (got, want)) in zip(received.frames, expected.frames).enumerated() where got != want {
+                throw CaseFailure(
+                    "frame \(index) differs: clone \(got.slots) \(got.axes) keys \(got.keysDown), device \(want.slots) \(want.axes) keys \(want.keysDown)"
+                )
+            }
+            let reports = reader.events.filter { $0.type == EV.syn && $0.code == SYN.report }.map(\.time.microseconds)
+            let delays = zip(writeTimes[latencyStart...], reports[latencyStart...]).map { Int64($1) - Int64($0) }
+            say(
+                "BENCH pass-through write → clone (kernel timestamp), \(frames) frames every \(interval) ms: \(LatencyFigures(samples: delays))"
+            )
+            let seen = try readCount(originalReader)
+            try expect(seen == 0, "a reader of the grabbed original saw \(seen) events")
+        }
+
+        harness.run("pass-through: an edge swipe from the reserved region reaches clients as a swipe and never the clone") {
+            _ = subscriber.drain(quiet: 0.3)
+            let reader = try NodeReader(path: clonePath)
+            // Finger 1 rests in the middle (it passes); finger 0 swipes down from the edge.
+            try panel.frame([1: Spot(0.2, 0.6)])
+            try reader.read(until: monotonicMicroseconds() + 50_000, alongside: subscriber)
+            try panel.frame([0: Spot(0.5, 0.03), 1: Spot(0.2, 0.6)])
+            for step in 1...8 {
+                pause(milliseconds: 12)
+                try panel.frame([0: Spot(0.5, 0.03 + 0.07 * Double(step)), 1: Spot(0.2, 0.6)])
+            }
+            try panel.frame([1: Spot(0.2, 0.6)])
+            try panel.frame([:])
+            let swipe = try subscriber.gestures(until: "a swipe from the exit edge") { $0.gesture == .swipe && $0.phase == .ended }.last!
+            try expect(swipe.region == "exit-edge", "the swipe came from region \(swipe.region ?? "null")")
+            try reader.read(until: monotonicMicroseconds() + 300_000, alongside: subscriber)
+            var received = EvdevReader()
+            received.read(reader.events)
+            let edgeLimit =
+                panel.description.absInfo[ABS.mtPositionY].map { $0.minimum + Int32(Double($0.maximum - $0.minimum) * Self.edgeHeight) }
+                ?? 0
+            try expect(!received.frames.isEmpty, "the resting finger never reached the clone")
+            for frame in received.frames {
+                try expect(frame.slots[0] == nil, "the reserved touch appeared on the clone: \(frame.slots)")
+                try expect(frame.slots.count <= 1, "two touches on the clone: \(frame.slots)")
+            }
+            let leaked = reader.events.filter {
+                ($0.code == ABS.mtPositionY || $0.code == ABS.y) && $0.type == EV.abs && $0.value < edgeLimit
+            }
+            try expect(leaked.isEmpty, "positions inside the reserved edge reached the clone: \(leaked.map(\.value))")
+            try expect(received.frames.last?.slots.isEmpty == true, "a contact left down on the clone")
+        }
+
+        harness.run("pass-through: the bare forwarder's write → clone delay, for comparison") {
+            let source = try TouchPanel(descriptionFile: elanDescription, name: "e2e forwarder source")
+            let forwarder = try BareForwarder(source: source.devnode)
+            defer { forwarder.stop() }
+            let reader = try NodeReader(path: forwarder.clonePath)
+            var writeTimes: [UInt64] = []
+            for step in 0...frames {
+                let angle = Double(step) / 40 * 2 * Double.pi
+                writeTimes.append(monotonicMicroseconds())
+                try source.frame(step == frames ? [:] : [0: Spot(0.5 + 0.2 * cos(angle), 0.55 + 0.2 * sin(angle))])
+                try reader.read(until: monotonicMicroseconds() + UInt64(interval * 1000), alongside: subscriber)
+            }
+            try reader.read(until: monotonicMicroseconds() + 500_000, alongside: subscriber)
+            let reports = reader.events.filter { $0.type == EV.syn && $0.code == SYN.report }.map(\.time.microseconds)
+            try expect(reports.count == writeTimes.count, "\(reports.count) frames forwarded of \(writeTimes.count)")
+            let delays = zip(writeTimes, reports).map { Int64($1) - Int64($0) }
+            say(
+                "BENCH bare forwarder write → clone (kernel timestamp), \(frames) frames every \(interval) ms: \(LatencyFigures(samples: delays))"
+            )
+        }
+
+        harness.run("pass-through: unplugging a passed-through device removes its clone") {
+            let second = try TouchPanel(descriptionFile: elanDescription, name: "e2e pass-through second")
+            try awaitDevice(subscriber, second.name, .added)
+            let clone = try findClone(of: second.name)
+            second.unplug()
+            try awaitDevice(subscriber, second.name, .removed)
+            let deadline = monotonicMicroseconds() + 10_000_000
+            while access(clone, F_OK) == 0 {
+                try expect(monotonicMicroseconds() < deadline, "\(clone) still exists 10 s after its original was unplugged")
+                pause(milliseconds: 50)
+            }
+        }
+
+        harness.run("pass-through: a reload turning pass-through off lifts the clone's touches, removes it and ungrabs the device") {
+            let reader = try EvdevNode(clonePath)
+            try panel.frame([0: Spot(0.5, 0.5)])
+            try reader.read(forMilliseconds: 200)
+            try expect(reader.state.slots.count == 1, "the finger did not reach the clone: \(reader.state.slots)")
+            try writeConfig(Self.config(passThrough: false), to: configPath)
+            daemon.signal(SIGHUP)
+            try reader.read(forMilliseconds: 10_000)
+            try expect(reader.gone, "the clone is still there 10 s after the reload")
+            try expect(
+                reader.state.slots.isEmpty && reader.state.keysDown.isEmpty,
+                "left on the clone: \(reader.state.slots), keys \(reader.state.keysDown)")
+            // Ungrabbed: a reader of the original now sees the finger lift.
+            let original = try EvdevNode(panel.devnode)
+            try panel.lift()
+            try original.read(forMilliseconds: 300)
+            try expect(original.state.frames.count > 0, "the original is still grabbed after the reload")
+            try writeConfig(Self.config(), to: configPath)
+            daemon.signal(SIGHUP)
+        }
+
+        harness.run("pass-through: SIGTERM with a finger down leaves no contact down on the clone") {
+            // A new clone when the reload case turned pass-through off and on again.
+            let reader = try EvdevNode(try findClone(of: panel.name))
+            try panel.frame([0: Spot(0.5, 0.5)])
+            try reader.read(forMilliseconds: 200)
+            try expect(reader.state.slots.count == 1, "the finger did not reach the clone: \(reader.state.slots)")
+            // Read on while the daemon stops, as a compositor would: the kernel discards a
+            // vanished device's unread events.
+            daemon.signal(SIGTERM)
+            try reader.read(forMilliseconds: 10_000)
+            try expect(reader.gone, "the clone is still there 10 s after SIGTERM")
+            let status = daemon.stop()
+            try expect(status == 0, "gestured exited with \(status): \(tail(daemon.logPath))")
+            try expect(
+                reader.state.slots.isEmpty && reader.state.keysDown.isEmpty,
+                "left on the clone: \(reader.state.slots), keys \(reader.state.keysDown)")
+            try panel.lift()
+        }
+        panel.unplug()
+        daemon.stop()
+    }
+
+    /// The panel, the daemon passing it through, a subscriber, and the clone's node.
+    private func start() throws -> (TouchPanel, DaemonProcess, Subscriber, String, String) {
+        let configPath = "\(work)/pass-through.toml"
+        try writeConfig(Self.config(), to: configPath)
+        let panel = try TouchPanel(descriptionFile: elanDescription, name: Self.deviceName)
+        let daemon = try DaemonProcess(
+            executable: gestured, config: configPath, socketPath: "\(work)/pass-through.sock", logPath: "\(work)/pass-through.log")
+        let subscriber = try Subscriber(socketPath: daemon.socketPath)
+        let hello = try subscriber.subscribe()
+        if !hello.devices.contains(where: { $0.name == panel.name }) { try awaitDevice(subscriber, panel.name, .added) }
+        return (panel, daemon, subscriber, try findClone(of: panel.name), configPath)
+    }
+
+    private func writeConfig(_ text: String, to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+            throw CaseFailure("cannot write \(path)")
+        }
+    }
+
+    /// The node of `original`'s clone, once it exists (10 s at most).
+    private func findClone(of original: String) throws -> String {
+        let name = PassThroughClone.name(for: original)
+        let deadline = monotonicMicroseconds() + 10_000_000
+        while monotonicMicroseconds() < deadline {
+            if case .nodes(let nodes) = try DeviceDiscovery.scan() {
+                for node in nodes where (try? EvdevNode.description(node.path))?.name == name { return node.path }
+            }
+            pause(milliseconds: 50)
+        }
+        throw CaseFailure("no device named \"\(name)\" appeared")
+    }
+
+    /// `gestured devices --config CONFIG`'s output.
+    private func devicesListing(config: String) throws -> String {
+        let output = "\(work)/devices.txt"
+        let pid = try spawn(gestured, ["devices", "--config", config], logPath: "\(work)/devices.log", stdoutPath: output)
+        guard waitForExit(pid, timeout: 30) == 0 else { throw CaseFailure("gestured devices failed: \(tail("\(work)/devices.log"))") }
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+
+    private func readCount(_ reader: EvdevDevice) throws -> Int {
+        var count = 0
+        _ = try reader.readAvailable { _ in count += 1 }
+        return count
+    }
+}
+
+/// A reader of a node that follows it until it vanishes, keeping the reader's state.
+private final class EvdevNode {
+    private let device: EvdevDevice
+    private(set) var state = EvdevReader()
+    private(set) var gone = false
+
+    init(_ path: String) throws {
+        device = try EvdevDevice(path: path)
+        try device.useMonotonicClock()
+    }
+
+    static func description(_ path: String) throws -> DeviceDescription {
+        try EvdevDevice(path: path).description
+    }
+
+    /// Reads for `milliseconds` or until the node vanishes.
+    func read(forMilliseconds milliseconds: Double) throws {
+        let deadline = monotonicMicroseconds() + UInt64(milliseconds * 1000)
+        while !gone, monotonicMicroseconds() < deadline {
+            var events: [InputEvent] = []
+            if case .deviceGone = try device.readAvailable(into: { events.append($0) }) { gone = true }
+            state.read(events)
+            var descriptor = pollfd(fd: device.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 20)
+        }
+    }
+}
+
+/// The floor to compare pass-through with: a thread that grabs a device and writes every
+/// frame it reads to a uinput clone at once, with nothing else to do.
+private final class BareForwarder: @unchecked Sendable {
+    private let source: EvdevDevice
+    private let clone: UinputDevice
+    private let stopPipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+    private let finished = DispatchSemaphore(value: 0)
+    var clonePath: String { clone.devnode }
+
+    init(source path: String) throws {
+        source = try EvdevDevice(path: path)
+        try source.useMonotonicClock()
+        try source.grab()
+        var description = source.description
+        description.name = "e2e forwarder clone"
+        clone = try UinputDevice(description)
+        stopPipe = try FileDescriptor.pipe()
+        Thread.detachNewThread { [self] in
+            forward()
+            finished.signal()
+        }
+    }
+
+    func stop() {
+        _ = try? stopPipe.writeEnd.writeAll([UInt8(1)])
+        finished.wait()
+        try? stopPipe.readEnd.close()
+        try? stopPipe.writeEnd.close()
+    }
+
+    private func forward() {
+        var frame: [InputEvent] = []
+        while true {
+            var descriptors = [
+                pollfd(fd: source.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stopPipe.readEnd.rawValue, events: Int16(POLLIN), revents: 0),
+            ]
+            _ = poll(&descriptors, 2, -1)
+            if descriptors[1].revents != 0 { return }
+            let outcome = try? source.readAvailable { event in
+                frame.append(event)
+                if event.type == EV.syn && event.code == SYN.report {
+                    try? clone.write(frame)
+                    frame.removeAll(keepingCapacity: true)
+                }
+            }
+            if case .deviceGone? = outcome { return }
+        }
+    }
+}
