@@ -165,7 +165,7 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
-        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore", "GestureProtocol"]),
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore", "GestureProtocol", "GestureTestSupport"]),
         .testTarget(
             name: "ReplayTests",
             dependencies: [

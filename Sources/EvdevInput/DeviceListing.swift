@@ -41,8 +41,9 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
     /// `vvvv:pppp` in hex.
     public var usbID: String?
     public var kind: String?
-    public var widthMM: Double?
-    public var heightMM: Double?
+    /// Size in millimetres (the JSON keys say so: `widthMM`, `heightMM`).
+    public var width: Double?
+    public var height: Double?
     /// `resolution`, `configured`, or `unknown` (resolution 0 and nothing configured).
     public var sizeSource: String?
     /// Slots for protocol B; 0 for protocol A and single-touch (see `contacts`).
@@ -60,6 +61,14 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
     public var reason: String?
     public var openError: String?
 
+    /// The `--json` keys: the property names, but for the sizes, whose keys carry the unit.
+    enum CodingKeys: String, CodingKey {
+        case node, name, usbID, kind
+        case width = "widthMM"
+        case height = "heightMM"
+        case sizeSource, slots, contacts, links, used, reason, openError
+    }
+
     public init(_ report: DeviceReport) {
         node = report.node.path
         links = report.node.links
@@ -74,9 +83,9 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
         usbID = DeviceListing.hex4(description.vendor) + ":" + DeviceListing.hex4(description.product)
         kind = description.kind.rawValue
         if let size = report.configuredSize {
-            (widthMM, heightMM, sizeSource) = (size.width, size.height, "configured")
+            (width, height, sizeSource) = (size.width, size.height, "configured")
         } else if let size = description.reportedPhysicalSize {
-            (widthMM, heightMM, sizeSource) = (size.width, size.height, "resolution")
+            (width, height, sizeSource) = (size.width, size.height, "resolution")
         } else {
             sizeSource = "unknown"
         }
@@ -141,7 +150,7 @@ public enum DeviceListing {
     static func sizeText(_ summary: DeviceSummary, _ report: DeviceReport) -> String {
         let resolution: Int32
         if case .success(let description) = report.opened { resolution = description.reportedResolution } else { resolution = 0 }
-        switch (summary.sizeSource, summary.widthMM, summary.heightMM) {
+        switch (summary.sizeSource, summary.width, summary.height) {
         case ("resolution"?, let width?, let height?):
             return "\(millimetres(width)) × \(millimetres(height)) mm"
         case ("configured"?, let width?, let height?) where resolution > 0:

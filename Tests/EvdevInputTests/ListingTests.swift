@@ -130,7 +130,7 @@ import Testing
                 == #"{"contacts":"10 slots","heightMM":187.2,"kind":"touchscreen","links":["/dev/input/by-id/usb-ELAN_Touchscreen-event-if00","/dev/input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event"],"name":"ELAN Touchscreen","node":"/dev/input/event5","passThrough":false,"sizeSource":"resolution","slots":10,"usbID":"04f3:010c","used":true,"widthMM":331.2}"#
         )
         let atmel = DeviceSummary(report(DeviceNode(path: "/dev/input/event6", number: 6), CorpusDevices.atmel))
-        #expect(atmel.sizeSource == "unknown" && atmel.widthMM == nil)
+        #expect(atmel.sizeSource == "unknown" && atmel.width == nil)
         let ntrig = DeviceSummary(report(DeviceNode(path: "/dev/input/event7", number: 7), CorpusDevices.ntrig))
         #expect(ntrig.slots == 0 && ntrig.contacts == "protocol A")
     }

@@ -32,7 +32,7 @@ struct GestureHarness {
 
     static func microseconds(_ ms: Double) -> Timestamp { Timestamp(microseconds: UInt64(ms * 1000)) }
 
-    static func millimetres(_ p: Point) -> Point { Point(x: p.x * surface.width, y: p.y * surface.height) }
+    static func surfaceLocation(_ p: Point) -> SurfacePoint { SurfacePoint(millimetresX: p.x * surface.width, y: p.y * surface.height) }
 
     /// One frame at `ms` with these changes; every other contact down is reported as moved.
     mutating func frame(_ ms: Double, _ changes: Change...) {
@@ -61,7 +61,7 @@ struct GestureHarness {
             let phase = changed[contact.id] ?? .moved
             contacts.append(
                 Contact(
-                    id: contact.id, phase: phase, location: contact.location, millimetres: Self.millimetres(contact.location),
+                    id: contact.id, phase: phase, location: contact.location, surfaceLocation: Self.surfaceLocation(contact.location),
                     startedUnobserved: contact.unobserved))
         }
         down.removeAll { changed[$0.id] == .ended || changed[$0.id] == .cancelled }

@@ -60,7 +60,8 @@ struct PressBracketTests {
         }
         func finger(_ id: UInt32, _ phase: TouchPhase, x: Double, unobserved: Bool = false) -> Contact {
             Contact(
-                id: id, phase: phase, location: Point(x: x, y: 0.5), millimetres: Point(x: x * 200, y: 50), startedUnobserved: unobserved)
+                id: id, phase: phase, location: Point(x: x, y: 0.5), surfaceLocation: SurfacePoint(millimetresX: x * 200, y: 50),
+                startedUnobserved: unobserved)
         }
         frame(0, finger(1, .began, x: 0.3))
         frame(20, finger(1, .moved, x: 0.35))

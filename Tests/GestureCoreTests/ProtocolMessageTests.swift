@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func aContactBecomesATouchLine() {
-        let contact = Contact(id: 4, phase: .moved, location: Point(x: 0.25, y: 0.5), millimetres: .zero)
+        let contact = Contact(id: 4, phase: .moved, location: Point(x: 0.25, y: 0.5), surfaceLocation: .zero)
         let touch = TouchMessage(contact, time: 1_000_016_000, device: "ELAN Touchscreen", seq: 9)
         #expect(
             String(decoding: WireEncoder.encode(.touch(touch)), as: UTF8.self)

@@ -354,7 +354,7 @@ struct DragTests {
 struct TransformTests {
     /// Two fingers at `radius` mm either side of (100, 50) mm at `angle` degrees.
     static func fingers(radius: Double, degrees: Double) -> (Point, Point) {
-        let radians = degrees / Trigonometry.degreesPerRadian
+        let radians = degrees * Trigonometry.pi / 180
         // cos/sin from atan-free identities would be overkill: use a series.
         func cos(_ x: Double) -> Double {
             var s = 1.0

@@ -134,3 +134,7 @@ func touchState(_ id: UInt32, _ phase: TouchPhase) -> Summary { Summary(id: id, 
 func close(_ a: Double, _ b: Double) -> Bool { Swift.abs(a - b) < 1e-9 }
 
 func close(_ a: Point, _ b: Point) -> Bool { close(a.x, b.x) && close(a.y, b.y) }
+
+func close(_ a: SurfacePoint, _ b: SurfacePoint) -> Bool {
+    close(a.x.millimetres, b.x.millimetres) && close(a.y.millimetres, b.y.millimetres)
+}

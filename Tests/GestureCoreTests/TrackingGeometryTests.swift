@@ -4,7 +4,7 @@ import Testing
 
 @Suite("ContactTracker: coordinates and size")
 struct TrackingGeometryTests {
-    /// Location and millimetres of one touch at raw (x, y) on a 0…1000 × 0…500 device.
+    /// Location and surface location of one touch at raw (x, y) on a 0…1000 × 0…500 device.
     func touch(at x: Int32, _ y: Int32, geometry: DeviceGeometry, resolution: Int32 = 10) -> Contact {
         var tracker = ContactTracker(device: Devices.slotted(resolution: resolution), geometry: geometry)
         var s = EventScript()
@@ -16,7 +16,7 @@ struct TrackingGeometryTests {
     @Test func normalisedFromTheAxisRange() {
         let contact = touch(at: 250, 125, geometry: DeviceGeometry())
         #expect(close(contact.location, Point(x: 0.25, y: 0.25)))
-        #expect(close(contact.millimetres, Point(x: 25, y: 12.5)))
+        #expect(close(contact.surfaceLocation, SurfacePoint(millimetresX: 25, y: 12.5)))
     }
 
     @Test func nonZeroAxisMinimum() {
@@ -26,7 +26,7 @@ struct TrackingGeometryTests {
         s.report()
         let contact = tracker.frames(s.events)[0].contacts[0]
         #expect(close(contact.location, Point(x: 0.5, y: 0)))
-        #expect(close(contact.millimetres.x, 2000.0 / 55))
+        #expect(close(contact.surfaceLocation.x.millimetres, 2000.0 / 55))
     }
 
     /// Rotation is the panel's clockwise mounting: at 90° the device's top-left corner is the
@@ -51,7 +51,7 @@ struct TrackingGeometryTests {
         #expect(end.location.y > start.location.y)
     }
 
-    @Test func millimetresFollowTheRotationInScreenOrientation() {
+    @Test func surfaceLocationFollowsTheRotationInScreenOrientation() {
         // 100 mm × 50 mm panel (resolution 10 units/mm) mounted at 90°: the screen is 50 × 100.
         let geometry = DeviceGeometry(rotation: .quarter)
         var tracker = ContactTracker(device: Devices.slotted(resolution: 10), geometry: geometry)
@@ -60,9 +60,9 @@ struct TrackingGeometryTests {
         s.slot(0, id: 1, x: 200, y: 100)  // device: 20 mm right, 10 mm down
         s.report()
         let contact = tracker.frames(s.events)[0].contacts[0]
-        #expect(close(contact.millimetres, Point(x: 40, y: 20)))
+        #expect(close(contact.surfaceLocation, SurfacePoint(millimetresX: 40, y: 20)))
         #expect(close(contact.location, Point(x: 0.8, y: 0.2)))
-        #expect(close(Point(x: contact.location.x * 50, y: contact.location.y * 100), contact.millimetres))
+        #expect(close(SurfacePoint(millimetresX: contact.location.x * 50, y: contact.location.y * 100), contact.surfaceLocation))
     }
 
     @Test func calibrationIsAppliedToNormalisedDeviceCoordinatesBeforeRotation() {
@@ -71,7 +71,7 @@ struct TrackingGeometryTests {
         let plain = touch(at: 500, 250, geometry: DeviceGeometry(calibration: matrix))
         #expect(close(plain.location, Point(x: 0.35, y: 0.8)))
         // Millimetres ignore the calibration.
-        #expect(close(plain.millimetres, Point(x: 50, y: 25)))
+        #expect(close(plain.surfaceLocation, SurfacePoint(millimetresX: 50, y: 25)))
         // Then the 180° rotation of the calibrated point.
         let rotated = touch(at: 500, 250, geometry: DeviceGeometry(rotation: .half, calibration: matrix))
         #expect(close(rotated.location, Point(x: 0.65, y: 0.2)))
@@ -105,7 +105,8 @@ struct TrackingGeometryTests {
         s.slot(0, id: 1, x: 9, y: -3)
         s.report()
         let contact = tracker.frames(s.events)[0].contacts[0]
-        for value in [contact.location.x, contact.location.y, contact.millimetres.x, contact.millimetres.y] {
+        for value in [contact.location.x, contact.location.y, contact.surfaceLocation.x.millimetres, contact.surfaceLocation.y.millimetres]
+        {
             #expect(value.isFinite)
         }
     }
@@ -141,7 +142,7 @@ struct TrackingGeometryTests {
         s.slot(0, id: 1, x: 1000, y: 500)  // device bottom-right = screen bottom-left
         s.report()
         let collected = tracker.frames(s.events)
-        #expect(close(collected[0].contacts[0].millimetres, Point(x: 0, y: 200)))
+        #expect(close(collected[0].contacts[0].surfaceLocation, SurfacePoint(millimetresX: 0, y: 200)))
     }
 
     @Test func unusableConfiguredSizeIsIgnored() {

@@ -40,7 +40,7 @@ struct TrackingRobustnessTests {
         let frames = tracker.frames(events)
         #expect(frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .moved)]])
         #expect(frames.map(\.time) == [90, 90])
-        #expect(frames.flatMap(\.contacts).allSatisfy { $0.location.x.isFinite && $0.millimetres.y.isFinite })
+        #expect(frames.flatMap(\.contacts).allSatisfy { $0.location.x.isFinite && $0.surfaceLocation.y.millimetres.isFinite })
     }
 
     @Test func absurdSlotCountIsCapped() {
@@ -106,7 +106,7 @@ struct TrackingRobustnessTests {
             #expect(frame.fingerCount >= frame.contacts.filter { $0.phase == .began || $0.phase == .moved }.count)
             for contact in frame.contacts {
                 #expect(contact.location.x.isFinite && contact.location.y.isFinite)
-                #expect(contact.millimetres.x.isFinite && contact.millimetres.y.isFinite)
+                #expect(contact.surfaceLocation.x.millimetres.isFinite && contact.surfaceLocation.y.millimetres.isFinite)
                 let previous = phases[contact.id]
                 switch contact.phase {
                 case .began:

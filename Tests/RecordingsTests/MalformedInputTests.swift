@@ -1,5 +1,6 @@
 import Foundation
 import GestureCore
+import GestureTestSupport
 import Glibc
 import Recordings
 import Testing

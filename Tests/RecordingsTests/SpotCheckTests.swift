@@ -1,4 +1,5 @@
 import GestureCore
+import GestureTestSupport
 import Recordings
 import Testing
 

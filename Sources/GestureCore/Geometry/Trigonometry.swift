@@ -1,7 +1,13 @@
 /// Pure-Swift arctangent (GestureCore imports neither Foundation nor libc).
 enum Trigonometry {
     static let pi = 3.141592653589793
-    static let degreesPerRadian = 180 / pi
+
+    /// The signed angle that turns the vector `before` onto `after` (clockwise positive on
+    /// screen, whose y axis points down), in (−180°, 180°].
+    static func angle(from before: SurfacePoint, to after: SurfacePoint) -> Angle {
+        let (bx, by, ax, ay) = (before.x.millimetres, before.y.millimetres, after.x.millimetres, after.y.millimetres)
+        return .radians(atan2(bx * ay - by * ax, bx * ax + by * ay))
+    }
 
     /// atan2(y, x) in radians, in (−π, π]; absolute error below 1e-12.
     static func atan2(_ y: Double, _ x: Double) -> Double {

@@ -6,7 +6,7 @@ struct VelocityTracker {
     struct Sample {
         var time: Timestamp
         var translation: Point
-        var translationMM: Point
+        var surfaceTranslation: SurfacePoint
     }
 
     /// Samples kept; at 1 kHz this still covers 128 ms.
@@ -20,7 +20,7 @@ struct VelocityTracker {
     private(set) var lastMotionTime: Timestamp = .zero
 
     init() {
-        samples = Array(repeating: Sample(time: .zero, translation: .zero, translationMM: .zero), count: Self.capacity)
+        samples = Array(repeating: Sample(time: .zero, translation: .zero, surfaceTranslation: .zero), count: Self.capacity)
     }
 
     mutating func reset(time: Timestamp) {
@@ -29,16 +29,16 @@ struct VelocityTracker {
         lastMotionTime = time
     }
 
-    mutating func add(time: Timestamp, translation: Point, translationMM: Point) {
+    mutating func add(time: Timestamp, translation: Point, surfaceTranslation: SurfacePoint) {
         newest = (newest + 1) % Self.capacity
-        samples[newest] = Sample(time: time, translation: translation, translationMM: translationMM)
+        samples[newest] = Sample(time: time, translation: translation, surfaceTranslation: surfaceTranslation)
         count = min(count + 1, Self.capacity)
         lastMotionTime = time
     }
 
-    /// Velocity per second (normalised, millimetres) by least squares over the samples of the
-    /// last `window` µs (at least the two newest). Zero with fewer than two samples.
-    func velocity(window: TimeSpan) -> (normalised: Point, millimetres: Point) {
+    /// Velocity per second (normalised, and on the surface) by least squares over the samples
+    /// of the last `window` (at least the two newest). Zero with fewer than two samples.
+    func velocity(window: TimeSpan) -> (normalised: Point, surface: SurfaceVelocity) {
         guard count >= 2 else { return (.zero, .zero) }
         let now = samples[newest].time
         let oldest = now - window
@@ -46,35 +46,35 @@ struct VelocityTracker {
         var index = newest
         var sumT = 0.0
         var sumX = Point.zero
-        var sumXMM = Point.zero
+        var surfaceSumX = SurfacePoint.zero
         while used < count {
             let sample = samples[index]
             if used >= 2 && sample.time < oldest { break }
             let t = -(now - sample.time).seconds
             sumT += t
             sumX = sumX + sample.translation
-            sumXMM = sumXMM + sample.translationMM
+            surfaceSumX = surfaceSumX + sample.surfaceTranslation
             used += 1
             index = (index + Self.capacity - 1) % Self.capacity
         }
         let n = Double(used)
         let meanT = sumT / n
         let meanX = sumX / n
-        let meanXMM = sumXMM / n
+        let surfaceMeanX = surfaceSumX / n
         var stt = 0.0
         var stx = Point.zero
-        var stxMM = Point.zero
+        var surfaceSTX = SurfacePoint.zero
         index = newest
         for _ in 0..<used {
             let sample = samples[index]
             let dt = -(now - sample.time).seconds - meanT
             stt += dt * dt
             stx = stx + (sample.translation - meanX) * dt
-            stxMM = stxMM + (sample.translationMM - meanXMM) * dt
+            surfaceSTX = surfaceSTX + (sample.surfaceTranslation - surfaceMeanX) * dt
             index = (index + Self.capacity - 1) % Self.capacity
         }
         guard stt > 0 else { return (.zero, .zero) }
-        return (stx / stt, stxMM / stt)
+        return (stx / stt, SurfaceVelocity(perSecond: surfaceSTX / stt))
     }
 }
 
@@ -93,20 +93,18 @@ struct DragRecognizer {
 
     private var state: State = .idle
     private var startLocation = Point.zero
-    private var startMM = Point.zero
     private(set) var translation = Point.zero
-    private(set) var translationMM = Point.zero
+    private(set) var surfaceTranslation = SurfacePoint.zero
     private var velocity = VelocityTracker()
 
-    mutating func touchDown(time: Timestamp, location: Point, locationMM: Point, reporter: Reporter) {
+    mutating func touchDown(time: Timestamp, location: Point, reporter: Reporter) {
         switch state {
         case .idle:
             startLocation = location
-            startMM = locationMM
             translation = .zero
-            translationMM = .zero
+            surfaceTranslation = .zero
             velocity.reset(time: time)
-            velocity.add(time: time, translation: .zero, translationMM: .zero)
+            velocity.add(time: time, translation: .zero, surfaceTranslation: .zero)
             state = .possible
             reporter.transition("drag", State.idle, "touch-down", state)
         case .possible, .failed, .dragging:
@@ -115,15 +113,15 @@ struct DragRecognizer {
     }
 
     /// Adds one frame's centroid movement (a sample when it moved).
-    mutating func moved(time: Timestamp, delta: Point, deltaMM: Point) {
+    mutating func moved(time: Timestamp, delta: Point, surfaceDelta: SurfacePoint) {
         switch state {
         case .possible, .dragging:
             // Like Flutter's tracker, only movement is sampled; a rest shows as the gap
             // before the lift (see `values`).
             guard delta != .zero else { return }
             translation = translation + delta
-            translationMM = translationMM + deltaMM
-            velocity.add(time: time, translation: translation, translationMM: translationMM)
+            surfaceTranslation = surfaceTranslation + surfaceDelta
+            velocity.add(time: time, translation: translation, surfaceTranslation: surfaceTranslation)
         case .idle, .failed:
             break
         }
@@ -132,7 +130,7 @@ struct DragRecognizer {
     /// Whether the translation exceeds the minimum distance while the drag is possible.
     func wantsToBegin(thresholds: Thresholds) -> Bool {
         switch state {
-        case .possible: translationMM.length.exceeds(thresholds.dragMinimumDistanceMM)
+        case .possible: surfaceTranslation.length.exceeds(thresholds.dragMinimumDistance)
         case .idle, .failed, .dragging: false
         }
     }
@@ -179,7 +177,8 @@ struct DragRecognizer {
             let values = emit(
                 .ended, id: id, time: time, fingers: fingers, lifting: true, thresholds: thresholds, reporter: reporter, sink: &sink)
             swipe(
-                values: values.drag, velocityMM: values.velocityMM, time: time, fingers: fingers, thresholds: thresholds, surface: surface,
+                values: values.drag, surfaceVelocity: values.surfaceVelocity, time: time, fingers: fingers, thresholds: thresholds,
+                surface: surface,
                 reporter: reporter, sink: &sink)
         case .idle, .possible, .failed:
             break
@@ -203,24 +202,24 @@ struct DragRecognizer {
     mutating func reset() { state = .idle }
 
     /// The drag's values now; at lift, a finger that rested before lifting has velocity 0.
-    func values(time: Timestamp, lifting: Bool, thresholds: Thresholds) -> (drag: DragValues, velocityMM: Point) {
-        var (v, vMM) = velocity.velocity(window: thresholds.velocityWindow)
+    func values(time: Timestamp, lifting: Bool, thresholds: Thresholds) -> (drag: DragValues, surfaceVelocity: SurfaceVelocity) {
+        var (v, surfaceV) = velocity.velocity(window: thresholds.velocityWindow)
         if lifting && time - velocity.lastMotionTime > VelocityTracker.stillnessBeforeLift {
             v = .zero
-            vMM = .zero
+            surfaceV = .zero
         }
         let predicted = translation + v * thresholds.projectionSeconds
         let drag = DragValues(
             startLocation: startLocation, translation: translation, velocity: v, predictedEndLocation: startLocation + predicted,
             predictedEndTranslation: predicted)
-        return (drag, vMM)
+        return (drag, surfaceV)
     }
 
     @discardableResult
     private func emit<S: GestureSink>(
         _ phase: GesturePhase, id: UInt64, time: Timestamp, fingers: Int, lifting: Bool, thresholds: Thresholds, reporter: Reporter,
         sink: inout S
-    ) -> (drag: DragValues, velocityMM: Point) {
+    ) -> (drag: DragValues, surfaceVelocity: SurfaceVelocity) {
         let values = values(time: time, lifting: lifting, thresholds: thresholds)
         reporter.emit(.drag(values.drag), phase, id: id, time: time, fingers: fingers, location: startLocation + translation, into: &sink)
         return values
@@ -228,34 +227,34 @@ struct DragRecognizer {
 
     /// swipe: a discrete `ended` right after the drag ended far and fast enough.
     private func swipe<S: GestureSink>(
-        values: DragValues, velocityMM: Point, time: Timestamp, fingers: Int, thresholds: Thresholds, surface: PhysicalSize,
+        values: DragValues, surfaceVelocity: SurfaceVelocity, time: Timestamp, fingers: Int, thresholds: Thresholds, surface: PhysicalSize,
         reporter: Reporter, sink: inout S
     ) {
-        guard translationMM.length.reaches(thresholds.swipeMinimumDistanceMM),
-            velocityMM.length.reaches(thresholds.swipeMinimumVelocityMMPerSecond)
+        guard surfaceTranslation.length.reaches(thresholds.swipeMinimumDistance),
+            surfaceVelocity.speed.reaches(thresholds.swipeMinimumVelocity)
         else { return }
         let direction: SwipeDirection =
-            abs(translationMM.x) >= abs(translationMM.y)
-            ? (translationMM.x >= 0 ? .right : .left)
-            : (translationMM.y >= 0 ? .down : .up)
-        let edge = Self.edge(of: startLocation, surface: surface, margin: thresholds.edgeMarginMM)
+            surfaceTranslation.x.magnitude >= surfaceTranslation.y.magnitude
+            ? (surfaceTranslation.x >= .zero ? .right : .left)
+            : (surfaceTranslation.y >= .zero ? .down : .up)
+        let edge = Self.edge(of: startLocation, surface: surface, margin: thresholds.edgeMargin)
         let id = reporter.newID(.swipe, &sink)
         reporter.emit(
             .swipe(direction: direction, edge: edge, drag: values), .ended, id: id, time: time, fingers: fingers,
             location: startLocation + translation, into: &sink)
     }
 
-    /// The screen edge within `margin` mm of `location` (the nearest one in a corner).
-    static func edge(of location: Point, surface: PhysicalSize, margin: Double) -> ScreenEdge? {
+    /// The screen edge within `margin` of `location` (the nearest one in a corner).
+    static func edge(of location: Point, surface: PhysicalSize, margin: Length) -> ScreenEdge? {
         var best: ScreenEdge?
         var bestDistance = margin
         for edge in ScreenEdge.allCases {
-            let distance: Double =
+            let distance: Length =
                 switch edge {
-                case .left: location.x * surface.width
-                case .right: (1 - location.x) * surface.width
-                case .top: location.y * surface.height
-                case .bottom: (1 - location.y) * surface.height
+                case .left: .millimetres(location.x * surface.width)
+                case .right: .millimetres((1 - location.x) * surface.width)
+                case .top: .millimetres(location.y * surface.height)
+                case .bottom: .millimetres((1 - location.y) * surface.height)
                 }
             if !distance.exceeds(bestDistance) {
                 best = edge

@@ -4,11 +4,11 @@ import GestureProtocol
 struct TrackedContact {
     var id: UInt32
     var startLocation: Point
-    var startMM: Point
+    var surfaceStart: SurfacePoint
     var previousLocation: Point
-    var previousMM: Point
+    var previousSurfaceLocation: SurfacePoint
     var location: Point
-    var millimetres: Point
+    var surfaceLocation: SurfacePoint
     var unobserved: Bool
     /// Touched down in the current frame.
     var joined: Bool
@@ -74,9 +74,9 @@ struct FrameMotion {
     var centroid = Point.zero
     /// Mean movement of the continuing fingers since the previous frame.
     var delta = Point.zero
-    var deltaMM = Point.zero
-    /// Farthest any finger is from where it touched down (mm).
-    var maximumTravelMM = 0.0
+    var surfaceDelta = SurfacePoint.zero
+    /// Farthest any finger is from where it touched down.
+    var maximumTravel = Length.zero
     /// Every finger of the sequence is outside the region's rectangle (false for the top level).
     var allOutside = false
     var anyMoved = false
@@ -86,15 +86,15 @@ struct FrameMotion {
     /// A finger joined or lifted.
     var fingersChanged: Bool { joined > 0 || lifting > 0 }
     /// With two or more continuing fingers: their spread now over their spread before, the
-    /// change of spread (mm) and their mean turn around the centroid (degrees).
+    /// change of spread and their mean turn around the centroid.
     var spreadRatio = 1.0
-    var spreadChangeMM = 0.0
-    var degrees = 0.0
+    var spreadChange = Length.zero
+    var turn = Angle.zero
 
-    /// Fingers closer than this to their centroid carry no usable angle (mm).
-    static let minimumRadiusForAngleMM = 0.5
-    /// A spread below this cannot serve as a scale reference (mm).
-    static let minimumSpreadMM = 0.1
+    /// Fingers closer than this to their centroid carry no usable angle.
+    static var minimumRadiusForAngle: Length { .millimetres(0.5) }
+    /// A spread below this cannot serve as a scale reference.
+    static var minimumSpread: Length { .millimetres(0.1) }
 
     init() {}
 
@@ -102,8 +102,8 @@ struct FrameMotion {
     init(contacts: [TrackedContact], rect: Rect?, deviceFingers: Int) {
         var previousSum = Point.zero
         var currentSum = Point.zero
-        var previousSumMM = Point.zero
-        var currentSumMM = Point.zero
+        var previousSurfaceSum = SurfacePoint.zero
+        var currentSurfaceSum = SurfacePoint.zero
         var locationSum = Point.zero
         var outside = 0
         for contact in contacts {
@@ -111,13 +111,13 @@ struct FrameMotion {
             if contact.joined { joined += 1 }
             if let rect, !rect.contains(contact.location) { outside += 1 }
             locationSum = locationSum + contact.location
-            maximumTravelMM = max(maximumTravelMM, contact.millimetres.distance(to: contact.startMM))
+            maximumTravel = max(maximumTravel, contact.surfaceLocation.distance(to: contact.surfaceStart))
             guard !contact.joined else { continue }
             continuing += 1
             previousSum = previousSum + contact.previousLocation
             currentSum = currentSum + contact.location
-            previousSumMM = previousSumMM + contact.previousMM
-            currentSumMM = currentSumMM + contact.millimetres
+            previousSurfaceSum = previousSurfaceSum + contact.previousSurfaceLocation
+            currentSurfaceSum = currentSurfaceSum + contact.surfaceLocation
             if contact.location != contact.previousLocation { anyMoved = true }
         }
         fingers = max(contacts.count, deviceFingers)
@@ -126,31 +126,29 @@ struct FrameMotion {
         guard continuing > 0 else { return }
         let n = Double(continuing)
         delta = (currentSum - previousSum) / n
-        deltaMM = (currentSumMM - previousSumMM) / n
+        surfaceDelta = (currentSurfaceSum - previousSurfaceSum) / n
         guard continuing >= 2 else { return }
-        let previousCentroidMM = previousSumMM / n
-        let currentCentroidMM = currentSumMM / n
-        var previousSpread = 0.0
-        var currentSpread = 0.0
-        var turn = 0.0
+        let previousCentroid = previousSurfaceSum / n
+        let currentCentroid = currentSurfaceSum / n
+        var previousSpread = Length.zero
+        var currentSpread = Length.zero
+        var turnSum = Angle.zero
         var turning = 0.0
         for contact in contacts where !contact.joined {
-            let before = contact.previousMM - previousCentroidMM
-            let after = contact.millimetres - currentCentroidMM
-            previousSpread += before.length
-            currentSpread += after.length
-            if before.length >= Self.minimumRadiusForAngleMM && after.length >= Self.minimumRadiusForAngleMM {
-                let cross = before.x * after.y - before.y * after.x
-                let dot = before.x * after.x + before.y * after.y
-                turn += Trigonometry.atan2(cross, dot) * Trigonometry.degreesPerRadian
+            let before = contact.previousSurfaceLocation - previousCentroid
+            let after = contact.surfaceLocation - currentCentroid
+            previousSpread = previousSpread + before.length
+            currentSpread = currentSpread + after.length
+            if before.length >= Self.minimumRadiusForAngle && after.length >= Self.minimumRadiusForAngle {
+                turnSum = turnSum + Trigonometry.angle(from: before, to: after)
                 turning += 1
             }
         }
-        previousSpread /= n
-        currentSpread /= n
-        spreadRatio = previousSpread >= Self.minimumSpreadMM ? currentSpread / previousSpread : 1
-        spreadChangeMM = currentSpread - previousSpread
-        degrees = turning > 0 ? turn / turning : 0
+        previousSpread = previousSpread / n
+        currentSpread = currentSpread / n
+        spreadRatio = previousSpread >= Self.minimumSpread ? currentSpread / previousSpread : 1
+        spreadChange = currentSpread - previousSpread
+        turn = turning > 0 ? turnSum / turning : .zero
     }
 }
 
@@ -277,9 +275,9 @@ struct RegionRecognizers {
         }
         contacts.append(
             TrackedContact(
-                id: contact.id, startLocation: contact.location, startMM: contact.millimetres,
-                previousLocation: contact.location, previousMM: contact.millimetres,
-                location: contact.location, millimetres: contact.millimetres,
+                id: contact.id, startLocation: contact.location, surfaceStart: contact.surfaceLocation,
+                previousLocation: contact.location, previousSurfaceLocation: contact.surfaceLocation,
+                location: contact.location, surfaceLocation: contact.surfaceLocation,
                 unobserved: unobserved, joined: true, lifting: false, seen: generation))
         update(contact, generation: generation)
     }
@@ -289,7 +287,7 @@ struct RegionRecognizers {
     mutating func update(_ contact: Contact, generation: UInt32) -> Bool {
         guard let index = contacts.firstIndex(where: { $0.id == contact.id }) else { return false }
         contacts[index].location = contact.location
-        contacts[index].millimetres = contact.millimetres
+        contacts[index].surfaceLocation = contact.surfaceLocation
         contacts[index].seen = generation
         switch contact.phase {
         case .began, .moved:
@@ -413,7 +411,7 @@ struct RegionRecognizers {
         contacts.removeAll { $0.lifting }
         for index in contacts.indices {
             contacts[index].previousLocation = contacts[index].location
-            contacts[index].previousMM = contacts[index].millimetres
+            contacts[index].previousSurfaceLocation = contacts[index].surfaceLocation
             contacts[index].joined = false
         }
         if contacts.isEmpty {
@@ -484,7 +482,7 @@ struct RegionRecognizers {
         }
         if members.contains(.tap) {
             tap.sequenceBegan(
-                time: time, location: first.startLocation, locationMM: first.startMM, thresholds: thresholds, reporter: reporter,
+                time: time, location: first.startLocation, surfaceLocation: first.surfaceStart, thresholds: thresholds, reporter: reporter,
                 sink: &sink)
         }
         // The long-press timer also ends a tap held too long.
@@ -492,7 +490,7 @@ struct RegionRecognizers {
             longPress.touchDown(time: time, duration: thresholds.longPressDuration, reporter: reporter)
         }
         if members.contains(.drag) {
-            drag.touchDown(time: time, location: centroid(), locationMM: centroidMM(), reporter: reporter)
+            drag.touchDown(time: time, location: centroid(), reporter: reporter)
         }
         contacts[0].joined = false
     }
@@ -534,7 +532,7 @@ struct RegionRecognizers {
         }
         for contact in contacts where motion.joined > 0 && contact.joined {
             tap.fingerJoined(
-                time: time, location: contact.startLocation, locationMM: contact.startMM, unobserved: contact.unobserved,
+                time: time, location: contact.startLocation, surfaceLocation: contact.surfaceStart, unobserved: contact.unobserved,
                 thresholds: thresholds, reporter: reporter, sink: &sink)
             if contact.unobserved { settle(arena.reject(.longPress), "unobserved-finger-joined", at: moment, claims: &claims, sink: &sink) }
         }
@@ -548,10 +546,10 @@ struct RegionRecognizers {
         }
 
         // Slop.
-        if motion.maximumTravelMM.exceeds(thresholds.tapSlopMM) {
+        if motion.maximumTravel.exceeds(thresholds.tapSlop) {
             settle(arena.reject(.tap), "beyond-slop", at: moment, claims: &claims, sink: &sink)
         }
-        if motion.maximumTravelMM.exceeds(thresholds.longPressMaximumDistanceMM) {
+        if motion.maximumTravel.exceeds(thresholds.longPressMaximumDistance) {
             settle(arena.reject(.longPress), "beyond-maximum-distance", at: moment, claims: &claims, sink: &sink)
         }
 
@@ -562,7 +560,7 @@ struct RegionRecognizers {
             var began = false
             if roles.runs(.pinch) {
                 let pinchBegan = pinch.moved(
-                    time: time, spreadRatio: motion.spreadRatio, spreadChangeMM: motion.spreadChangeMM, degrees: motion.degrees,
+                    time: time, spreadRatio: motion.spreadRatio, spreadChange: motion.spreadChange, turn: motion.turn,
                     mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter,
                     sink: &sink)
                 began = began || (pinchBegan && roles.exclusive.contains(.pinch))
@@ -570,7 +568,7 @@ struct RegionRecognizers {
             }
             if roles.runs(.rotate) {
                 let rotateBegan = rotate.moved(
-                    time: time, spreadRatio: motion.spreadRatio, spreadChangeMM: motion.spreadChangeMM, degrees: motion.degrees,
+                    time: time, spreadRatio: motion.spreadRatio, spreadChange: motion.spreadChange, turn: motion.turn,
                     mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter,
                     sink: &sink)
                 began = began || (rotateBegan && roles.exclusive.contains(.rotate))
@@ -581,7 +579,7 @@ struct RegionRecognizers {
 
         // Drag.
         if motion.continuing > 0 {
-            drag.moved(time: time, delta: motion.delta, deltaMM: motion.deltaMM)
+            drag.moved(time: time, delta: motion.delta, surfaceDelta: motion.surfaceDelta)
         }
         if drag.wantsToBegin(thresholds: thresholds) {
             // A long press that has begun holds the touch: the drag loses.
@@ -662,12 +660,6 @@ struct RegionRecognizers {
     private func centroid() -> Point {
         var sum = Point.zero
         for contact in contacts { sum = sum + contact.location }
-        return contacts.isEmpty ? .zero : sum / Double(contacts.count)
-    }
-
-    private func centroidMM() -> Point {
-        var sum = Point.zero
-        for contact in contacts { sum = sum + contact.millimetres }
         return contacts.isEmpty ? .zero : sum / Double(contacts.count)
     }
 }

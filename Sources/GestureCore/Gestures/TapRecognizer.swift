@@ -4,7 +4,7 @@ import GestureProtocol
 struct TapRecord {
     var lift: Timestamp
     var location: Point
-    var locationMM: Point
+    var surfaceLocation: SurfacePoint
     var fingers: Int
     var count: Int
 }
@@ -20,7 +20,7 @@ struct TapRecognizer {
         var firstLift: Timestamp?
         var fingers: Int
         var startSum: Point
-        var startSumMM: Point
+        var surfaceStartSum: SurfacePoint
         /// The tap this sequence may continue.
         var predecessor: TapRecord?
         /// Exclusive mode: the predecessor has not been reported yet.
@@ -62,7 +62,7 @@ struct TapRecognizer {
 
     /// First touch-down of a sequence: decides whether it continues the previous tap.
     mutating func sequenceBegan<S: GestureSink>(
-        time: Timestamp, location: Point, locationMM: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S
+        time: Timestamp, location: Point, surfaceLocation: SurfacePoint, thresholds: Thresholds, reporter: Reporter, sink: inout S
     ) {
         var predecessor: TapRecord?
         var heldBack = false
@@ -78,7 +78,7 @@ struct TapRecognizer {
         chain = .empty
         if let record = predecessor {
             let inTime = time - record.lift <= thresholds.multiTapInterval
-            let near = !record.locationMM.distance(to: locationMM).exceeds(thresholds.multiTapDistanceMM)
+            let near = !record.surfaceLocation.distance(to: surfaceLocation).exceeds(thresholds.multiTapDistance)
             if !(inTime && near) {
                 if heldBack { report(record, time: time, reporter: reporter, sink: &sink) }
                 predecessor = nil
@@ -87,13 +87,14 @@ struct TapRecognizer {
         let old = sequence
         sequence = .possible(
             Candidate(
-                firstDown: time, firstLift: nil, fingers: 1, startSum: location, startSumMM: locationMM, predecessor: predecessor,
+                firstDown: time, firstLift: nil, fingers: 1, startSum: location, surfaceStartSum: surfaceLocation, predecessor: predecessor,
                 predecessorHeldBack: heldBack))
         reporter.transition("tap", old, "touch-down", sequence)
     }
 
     mutating func fingerJoined<S: GestureSink>(
-        time: Timestamp, location: Point, locationMM: Point, unobserved: Bool, thresholds: Thresholds, reporter: Reporter, sink: inout S
+        time: Timestamp, location: Point, surfaceLocation: SurfacePoint, unobserved: Bool, thresholds: Thresholds, reporter: Reporter,
+        sink: inout S
     ) {
         switch sequence {
         case .possible(var candidate):
@@ -104,7 +105,7 @@ struct TapRecognizer {
             }
             candidate.fingers += 1
             candidate.startSum = candidate.startSum + location
-            candidate.startSumMM = candidate.startSumMM + locationMM
+            candidate.surfaceStartSum = candidate.surfaceStartSum + surfaceLocation
             sequence = .possible(candidate)
         case .idle, .failed:
             break
@@ -159,7 +160,8 @@ struct TapRecognizer {
             }
             let n = Double(candidate.fingers)
             let record = TapRecord(
-                lift: time, location: candidate.startSum / n, locationMM: candidate.startSumMM / n, fingers: fingers, count: count)
+                lift: time, location: candidate.startSum / n, surfaceLocation: candidate.surfaceStartSum / n, fingers: fingers, count: count
+            )
             if !thresholds.exclusiveMultiTap {
                 report(record, time: time, reporter: reporter, sink: &sink)
                 chain = .last(record)

@@ -1,43 +1,43 @@
 import GestureProtocol
 
-/// A region's settings converted once to the units the recognizers compare in
-/// (microseconds, millimetres, degrees).
+/// A region's settings converted once from the numbers of the configuration file
+/// (milliseconds, millimetres, mm/s, degrees) to the typed units the recognizers compare in.
 struct Thresholds: Sendable {
-    var tapSlopMM: Double
+    var tapSlop: Length
     var multiTapInterval: TimeSpan
-    var multiTapDistanceMM: Double
+    var multiTapDistance: Length
     var tapFingerWindow: TimeSpan
     var exclusiveMultiTap: Bool
     var maximumTapCount: Int
     var longPressDuration: TimeSpan
-    var longPressMaximumDistanceMM: Double
-    var dragMinimumDistanceMM: Double
+    var longPressMaximumDistance: Length
+    var dragMinimumDistance: Length
     var velocityWindow: TimeSpan
     /// Seconds of travel the predicted end adds per unit of velocity: r / (1 − r) / 1000.
     var projectionSeconds: Double
-    var swipeMinimumDistanceMM: Double
-    var swipeMinimumVelocityMMPerSecond: Double
-    var edgeMarginMM: Double
-    var pinchMinimumSpreadChangeMM: Double
-    var rotateMinimumDegrees: Double
+    var swipeMinimumDistance: Length
+    var swipeMinimumVelocity: Speed
+    var edgeMargin: Length
+    var pinchMinimumSpreadChange: Length
+    var rotateMinimumAngle: Angle
 
     init(_ settings: GestureSettings) {
-        tapSlopMM = settings.tap.slop
+        tapSlop = .millimetres(settings.tap.slop)
         multiTapInterval = .milliseconds(settings.tap.multiTapInterval)
-        multiTapDistanceMM = settings.tap.multiTapDistance
+        multiTapDistance = .millimetres(settings.tap.multiTapDistance)
         tapFingerWindow = .milliseconds(settings.tap.fingerWindow)
         exclusiveMultiTap = settings.tap.exclusive
         maximumTapCount = max(1, settings.tap.maxCount)
         longPressDuration = .milliseconds(settings.longPress.minimumDuration)
-        longPressMaximumDistanceMM = settings.longPress.maximumDistance
-        dragMinimumDistanceMM = settings.drag.minimumDistance
+        longPressMaximumDistance = .millimetres(settings.longPress.maximumDistance)
+        dragMinimumDistance = .millimetres(settings.drag.minimumDistance)
         velocityWindow = max(.microseconds(1), .milliseconds(settings.drag.velocityWindow))
         let rate = settings.drag.decelerationRate
         projectionSeconds = (rate > 0 && rate < 1) ? rate / (1 - rate) / 1000 : 0
-        swipeMinimumDistanceMM = settings.swipe.minimumDistance
-        swipeMinimumVelocityMMPerSecond = settings.swipe.minimumVelocity
-        edgeMarginMM = settings.swipe.edgeMargin
-        pinchMinimumSpreadChangeMM = settings.pinch.minimumSpreadChange
-        rotateMinimumDegrees = settings.rotate.minimumAngle
+        swipeMinimumDistance = .millimetres(settings.swipe.minimumDistance)
+        swipeMinimumVelocity = .millimetresPerSecond(settings.swipe.minimumVelocity)
+        edgeMargin = .millimetres(settings.swipe.edgeMargin)
+        pinchMinimumSpreadChange = .millimetres(settings.pinch.minimumSpreadChange)
+        rotateMinimumAngle = .degrees(settings.rotate.minimumAngle)
     }
 }

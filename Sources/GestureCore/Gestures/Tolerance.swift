@@ -17,3 +17,21 @@ extension Double {
     /// `self > threshold` ("more than") by more than rounding.
     func exceeds(_ threshold: Double) -> Bool { self > threshold + Tolerance.slack(threshold) }
 }
+
+extension Length {
+    /// `self ≥ threshold`, allowing for rounding.
+    func reaches(_ threshold: Length) -> Bool { millimetres.reaches(threshold.millimetres) }
+
+    /// `self > threshold` by more than rounding.
+    func exceeds(_ threshold: Length) -> Bool { millimetres.exceeds(threshold.millimetres) }
+}
+
+extension Speed {
+    /// `self ≥ threshold`, allowing for rounding.
+    func reaches(_ threshold: Speed) -> Bool { millimetresPerSecond.reaches(threshold.millimetresPerSecond) }
+}
+
+extension Angle {
+    /// `self ≥ threshold`, allowing for rounding.
+    func reaches(_ threshold: Angle) -> Bool { degrees.reaches(threshold.degrees) }
+}

@@ -15,7 +15,8 @@ struct TransformRecognizer {
     private enum State {
         case idle
         /// ≥ 2 fingers down, threshold not reached. `value`: scale or degrees; `progress`:
-        /// the thresholded quantity (spread change in mm, or degrees).
+        /// the thresholded quantity in the threshold's unit (spread change in millimetres, or
+        /// degrees: see `moved`).
         case tracking(value: Double, progress: Double)
         case active(id: UInt64, value: Double)
     }
@@ -47,33 +48,29 @@ struct TransformRecognizer {
         }
     }
 
-    /// One frame with at least two fingers staying down. `spreadRatio` and `spreadChangeMM`
-    /// compare their spread with the previous frame; `degrees` is their mean turn. Returns
+    /// One frame with at least two fingers staying down. `spreadRatio` and `spreadChange`
+    /// compare their spread with the previous frame; `turn` is their mean turn. Returns
     /// true when this frame began the gesture. `mayBegin` is false once a long press began.
     mutating func moved<S: GestureSink>(
-        time: Timestamp, spreadRatio: Double, spreadChangeMM: Double, degrees: Double, mayBegin: Bool, fingers: Int, location: Point,
+        time: Timestamp, spreadRatio: Double, spreadChange: Length, turn: Angle, mayBegin: Bool, fingers: Int, location: Point,
         thresholds: Thresholds, reporter: Reporter, sink: inout S
     ) -> Bool {
-        let (step, progressStep, ratio): (Double, Double, Bool) =
+        // The progress and its threshold are taken in one unit, side by side.
+        let (step, progressStep, threshold, ratio): (Double, Double, Double, Bool) =
             switch kind {
-            case .pinch: (spreadRatio, spreadChangeMM, true)
-            case .rotate: (degrees, degrees, false)
+            case .pinch: (spreadRatio, spreadChange.millimetres, thresholds.pinchMinimumSpreadChange.millimetres, true)
+            case .rotate: (turn.degrees, turn.degrees, thresholds.rotateMinimumAngle.degrees, false)
             }
         switch state {
         case .idle:
             state = .tracking(value: ratio ? 1 : 0, progress: 0)
             reporter.transition(name, State.idle, "two-fingers", state)
             return moved(
-                time: time, spreadRatio: spreadRatio, spreadChangeMM: spreadChangeMM, degrees: degrees, mayBegin: mayBegin,
+                time: time, spreadRatio: spreadRatio, spreadChange: spreadChange, turn: turn, mayBegin: mayBegin,
                 fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
         case .tracking(let value, let progress):
             let newValue = ratio ? value * step : value + step
             let newProgress = progress + progressStep
-            let threshold =
-                switch kind {
-                case .pinch: thresholds.pinchMinimumSpreadChangeMM
-                case .rotate: thresholds.rotateMinimumDegrees
-                }
             if mayBegin && abs(newProgress).reaches(threshold) {
                 let id = reporter.newID(gestureKind, &sink)
                 let old = state

@@ -418,7 +418,7 @@ public struct ContactTracker: Sendable {
         frame.contacts.append(
             Contact(
                 id: id, phase: phase, location: mapper.location(x: x, y: y),
-                millimetres: mapper.millimetres(x: x, y: y), startedUnobserved: unobserved))
+                surfaceLocation: mapper.surfaceLocation(x: x, y: y), startedUnobserved: unobserved))
     }
 }
 

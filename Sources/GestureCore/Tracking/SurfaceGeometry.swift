@@ -179,12 +179,14 @@ struct CoordinateMapper: Sendable {
         return Self.finite(rotate(x: calibratedX, y: calibratedY, width: 1, height: 1))
     }
 
-    /// Millimetres from the screen's top-left corner (rotation applied, calibration not).
+    /// Position on the surface: millimetres from the screen's top-left corner (rotation
+    /// applied, calibration not).
     @inline(__always)
-    func millimetres(x: Int32, y: Int32) -> Point {
+    func surfaceLocation(x: Int32, y: Int32) -> SurfacePoint {
         let deviceX = (Double(x) - minimumX) * millimetresPerUnitX
         let deviceY = (Double(y) - minimumY) * millimetresPerUnitY
-        return Self.finite(rotate(x: deviceX, y: deviceY, width: deviceWidth, height: deviceHeight))
+        let screen = Self.finite(rotate(x: deviceX, y: deviceY, width: deviceWidth, height: deviceHeight))
+        return SurfacePoint(millimetresX: screen.x, y: screen.y)
     }
 
     /// Maps a point of a panel `width` × `height` (device orientation) to the screen.

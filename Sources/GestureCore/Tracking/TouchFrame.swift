@@ -9,19 +9,19 @@ public struct Contact: Sendable, Hashable {
     public var phase: TouchPhase
     /// Position in normalised screen space: 0…1, origin top-left, after calibration and rotation.
     public var location: Point
-    /// Position in millimetres from the surface's top-left corner, in screen orientation
-    /// (rotation applied, calibration not).
-    public var millimetres: Point
+    /// Position on the physical surface, in millimetres from its top-left corner in screen
+    /// orientation (rotation applied, calibration not).
+    public var surfaceLocation: SurfacePoint
     /// True when the contact was already down before the tracker saw its start (a stream
     /// that begins mid-touch, or contacts found after a SYN_DROPPED resync). Its duration and
     /// start are unknown, so it never becomes a tap or a long press.
     public var startedUnobserved: Bool
 
-    public init(id: UInt32, phase: TouchPhase, location: Point, millimetres: Point, startedUnobserved: Bool = false) {
+    public init(id: UInt32, phase: TouchPhase, location: Point, surfaceLocation: SurfacePoint, startedUnobserved: Bool = false) {
         self.id = id
         self.phase = phase
         self.location = location
-        self.millimetres = millimetres
+        self.surfaceLocation = surfaceLocation
         self.startedUnobserved = startedUnobserved
     }
 }
