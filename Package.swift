@@ -36,7 +36,11 @@ let package = Package(
         /// with clear words): configuration files and recordings.
         .target(name: "FileReading"),
         .target(name: "Recordings", dependencies: ["GestureCore", "FileReading"]),
-        .target(name: "ConfigFile", dependencies: ["GestureCore", "FileReading"]),
+        .target(name: "ConfigFile", dependencies: ["GestureCore", "FileReading", "Actions"]),
+        /// `gesturectl actions`, pure: the actions model, matcher, and the overlap/timeout
+        /// and reconnect policies as state machines on a virtual clock (the file is read by
+        /// ConfigFile, the runner lives in gesturectl).
+        .target(name: "Actions", dependencies: ["GestureCore"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "EvdevInput", dependencies: ["CEvdev", "GestureCore"]),
@@ -76,6 +80,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "GestureCore"]),
+        .testTarget(name: "ActionsTests", dependencies: ["Actions", "ConfigFile", "EvdevInput", "GestureCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
         .testTarget(
             name: "ReplayTests",
