@@ -65,6 +65,7 @@ let package = Package(
             dependencies: [
                 "GestureCore",
                 "GestureClient",
+                "Actions", "ConfigFile", "EvdevInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -12,7 +12,7 @@ struct Gesturectl: AsyncParsableCommand {
         commandName: "gesturectl",
         abstract: "Subscribes to gestured and prints gestures.",
         version: gesturedVersion,
-        subcommands: [Subscribe.self, Status.self, Ping.self]
+        subcommands: [Subscribe.self, Status.self, Ping.self, ActionsCommand.self]
     )
 }
 
