@@ -67,7 +67,8 @@ trap 'rm -rf "$stage"' EXIT
 package="$stage/gestured"
 install -d -m 0755 "$package/DEBIAN" "$package/usr/bin" "$package/lib/systemd/system" \
     "$package/usr/lib/sysusers.d" "$package/etc/gestured" "$package/usr/share/doc/gestured" \
-    "$package/usr/share/man/man1"
+    "$package/usr/share/man/man1" "$package/usr/lib/systemd/user" "$package/lib/udev/rules.d" \
+    "$package/usr/share/doc/gestured/examples"
 
 say "staging version $version for $arch from $bin_path"
 for binary in gestured gesturectl; do
@@ -81,6 +82,11 @@ for unit in gestured.service gestured.socket; do
     unit_for_prefix /usr "systemd/$unit" >"$package/lib/systemd/system/$unit"
 done
 install -m 0644 systemd/gestured.sysusers "$package/usr/lib/sysusers.d/gestured.conf"
+# gesturectl actions (README "Actions"): its user unit, the udev rule that lets the
+# session's user type keys through /dev/uinput, and the commented example actions file.
+unit_for_prefix /usr systemd/gestured-actions.service >"$package/usr/lib/systemd/user/gestured-actions.service"
+install -m 0644 systemd/70-gestured-uinput.rules "$package/lib/udev/rules.d/70-gestured-uinput.rules"
+install -m 0644 config/actions.toml "$package/usr/share/doc/gestured/examples/actions.toml"
 install -m 0644 config/gestured.toml "$package/etc/gestured/gestured.toml"
 echo /etc/gestured/gestured.toml >"$package/DEBIAN/conffiles"
 install -m 0755 packaging/deb/postinst packaging/deb/prerm packaging/deb/postrm "$package/DEBIAN/"

@@ -109,8 +109,12 @@ install_package() {
 install_from_source() {
     say "installing from source into $prefix/bin, /etc/systemd/system, /etc/sysusers.d and /etc/gestured"
     local files=("$prefix/bin/gestured" "$prefix/bin/gesturectl" /etc/systemd/system/gestured.service
-        /etc/systemd/system/gestured.socket /etc/sysusers.d/gestured.conf)
-    $sudo install -d "$prefix/bin" /etc/gestured /etc/systemd/system /etc/sysusers.d
+        /etc/systemd/system/gestured.socket /etc/sysusers.d/gestured.conf
+        /etc/systemd/user/gestured-actions.service /etc/udev/rules.d/70-gestured-uinput.rules)
+    $sudo install -d "$prefix/bin" /etc/gestured /etc/systemd/system /etc/sysusers.d /etc/systemd/user /etc/udev/rules.d
+    # gesturectl actions' user unit and uinput rule (README "Actions"), as the package has them.
+    unit_for_prefix "$prefix" systemd/gestured-actions.service | $sudo tee /etc/systemd/user/gestured-actions.service >/dev/null
+    $sudo install -m 0644 systemd/70-gestured-uinput.rules /etc/udev/rules.d/70-gestured-uinput.rules
     $sudo install -m 0755 "$bin/gestured" "$bin/gesturectl" "$prefix/bin/"
     for unit in gestured.service gestured.socket; do
         unit_for_prefix "$prefix" "systemd/$unit" | $sudo tee "/etc/systemd/system/$unit" >/dev/null

@@ -65,11 +65,14 @@ check "Depends names no Swift runtime package" bash -c '! grep -qi swift <<<"$1"
 expected_files="./etc/gestured/gestured.toml
 ./lib/systemd/system/gestured.service
 ./lib/systemd/system/gestured.socket
+./lib/udev/rules.d/70-gestured-uinput.rules
 ./usr/bin/gesturectl
 ./usr/bin/gestured
+./usr/lib/systemd/user/gestured-actions.service
 ./usr/lib/sysusers.d/gestured.conf
 ./usr/share/doc/gestured/changelog.gz
 ./usr/share/doc/gestured/copyright
+./usr/share/doc/gestured/examples/actions.toml
 ./usr/share/man/man1/gesturectl.1.gz
 ./usr/share/man/man1/gestured.1.gz"
 check "the package holds exactly the expected files" \
@@ -94,6 +97,12 @@ for unit in gestured.service gestured.socket; do
         same <(unit_for_prefix /usr "systemd/$unit") "$packaged"
     check "$unit names no /usr/local path" bash -c '! grep -n /usr/local "$1"' _ "$packaged"
 done
+check "gestured-actions.service is systemd/gestured-actions.service with /usr/local/bin rewritten to /usr/bin" \
+    same <(unit_for_prefix /usr systemd/gestured-actions.service) "$tree/usr/lib/systemd/user/gestured-actions.service"
+check "gestured-actions.service runs /usr/bin/gesturectl actions" \
+    grep -qx 'ExecStart=/usr/bin/gesturectl actions' "$tree/usr/lib/systemd/user/gestured-actions.service"
+check "the udev rule is systemd/70-gestured-uinput.rules" same systemd/70-gestured-uinput.rules "$tree/lib/udev/rules.d/70-gestured-uinput.rules"
+check "the example actions file is config/actions.toml" same config/actions.toml "$tree/usr/share/doc/gestured/examples/actions.toml"
 check "gestured.service runs /usr/bin/gestured" \
     grep -qx 'ExecStart=/usr/bin/gestured run --config /etc/gestured/gestured.toml' "$tree/lib/systemd/system/gestured.service"
 
@@ -106,6 +115,9 @@ cp -an /lib/systemd/system/. "$scratch/lib/systemd/system/"
 install -D /bin/kill "$scratch/bin/kill"
 check "systemd-analyze verify accepts the installed units" env MANPATH="$scratch/usr/share/man" \
     systemd-analyze verify --root="$scratch" /lib/systemd/system/gestured.service /lib/systemd/system/gestured.socket
+mkdir -p "$work/runtime"
+check "systemd-analyze verify accepts the installed user unit" env MANPATH="$scratch/usr/share/man" XDG_RUNTIME_DIR="$work/runtime" \
+    systemd-analyze --user verify --root="$scratch" /usr/lib/systemd/user/gestured-actions.service
 mkdir -p "$scratch/etc"
 touch "$scratch/etc/group" "$scratch/etc/passwd"
 check "systemd-sysusers creates the group gestured from the packaged file" bash -c \
@@ -118,6 +130,8 @@ for binary in gestured gesturectl; do
 done
 check "gestured check-config accepts the packaged configuration" \
     "$tree/usr/bin/gestured" check-config "$tree/etc/gestured/gestured.toml"
+check "gesturectl actions --check accepts the packaged example actions file" \
+    "$tree/usr/bin/gesturectl" actions --check "$tree/usr/share/doc/gestured/examples/actions.toml"
 
 lintian_output="$work/lintian.txt"
 # --fail-on error,warning: what the issue and Debian's archive reject; the informational
