@@ -16,6 +16,7 @@ let package = Package(
         .target(
             name: "EngineWorkloads",
             dependencies: [
+                .product(name: "GestureProtocol", package: "gestured"),
                 .product(name: "GestureCore", package: "gestured"),
                 .product(name: "Recordings", package: "gestured"),
             ]
@@ -45,7 +46,10 @@ let package = Package(
         /// (delivery latency to many clients, CPU, memory, idle wakeups). Glibc only.
         .executableTarget(
             name: "daemon-bench",
-            dependencies: [.product(name: "GestureCore", package: "gestured")]
+            dependencies: [
+                .product(name: "GestureProtocol", package: "gestured"),
+                .product(name: "GestureCore", package: "gestured"),
+            ]
         ),
     ]
 )

@@ -1,4 +1,5 @@
 import GestureCore
+import GestureProtocol
 
 /// One `[[action]]` of an actions file: which events it matches and what it does.
 public struct Action: Sendable, Hashable {

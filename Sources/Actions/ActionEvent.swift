@@ -1,4 +1,5 @@
 import GestureCore
+import GestureProtocol
 
 /// What an action sees of one line from the daemon: a gesture event or an activity change,
 /// with the line itself (for `GESTURED_EVENT`).

@@ -1,4 +1,5 @@
 import GestureCore
+import GestureProtocol
 
 /// Keys pressed together and released, as written in an actions file: `KEY_LEFTCTRL+KEY_R`
 /// (evdev key names from `linux/input-event-codes.h`).

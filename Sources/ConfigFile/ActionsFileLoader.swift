@@ -1,5 +1,6 @@
 import Actions
 import GestureCore
+import GestureProtocol
 
 /// Reads an actions file (`gesturectl actions`, README "Actions") into `ActionsFile`, with
 /// the same strict TOML reader and the same `file:line: problem` errors as gestured.toml.

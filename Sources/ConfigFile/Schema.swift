@@ -1,4 +1,5 @@
 import GestureCore
+import GestureProtocol
 
 /// The keys of gestured.toml and how each maps onto the `Configuration` model.
 /// docs/configuration.md and config/gestured.toml describe the same schema.

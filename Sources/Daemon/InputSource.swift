@@ -1,5 +1,6 @@
 import EvdevInput
 import GestureCore
+import GestureProtocol
 
 /// Where a device's gestures go: the broadcaster, tagged with the device's name. The
 /// engine emits into it as a `GestureSink`; the contact tracker's frames go to

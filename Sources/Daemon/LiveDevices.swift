@@ -1,6 +1,7 @@
 import CSystemd
 import EvdevInput
 import GestureCore
+import GestureProtocol
 import Logging
 #if canImport(Glibc)
 import Glibc

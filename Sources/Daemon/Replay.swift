@@ -1,5 +1,6 @@
 import EvdevInput
 import GestureCore
+import GestureProtocol
 import Logging
 import Recordings
 

@@ -1,6 +1,7 @@
 import CSystemd
 import EvdevInput
 import GestureCore
+import GestureProtocol
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -61,7 +62,7 @@ public final class SocketServer {
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// The devices announced in `hello` and `status`.
     public private(set) var devices: [DeviceInfo] = []
-    public private(set) var counters = ServerCounters()
+    public private(set) var counters = StatusMessage.Counters()
     /// Whether any client asked for raw touch events (skip encoding them otherwise).
     public private(set) var wantsTouches = false
     private var stopped = false
@@ -98,12 +99,10 @@ public final class SocketServer {
     /// Sends a gesture event to every client whose subscription accepts it.
     public func broadcast(_ event: GestureEvent, device: String) {
         counters.events += 1
-        var encoded: EncodedEvent? = nil
+        var line: EventLine? = nil
         for client in clients.values where client.subscription.accepts(event, device: device) {
-            if encoded == nil {
-                encoded = EncodedEvent { seq, writer in WireEncoder.appendGesture(event, seq: seq, device: device, to: &writer) }
-            }
-            enqueue(encoded!, to: client)
+            if line == nil { line = EventLine(GestureMessage(event, device: device)) }
+            enqueue(line!, to: client)
         }
     }
 
@@ -112,9 +111,9 @@ public final class SocketServer {
         guard wantsTouches else { return }
         for contact in frame.contacts {
             counters.events += 1
-            let encoded = EncodedEvent { seq, writer in WireEncoder.appendTouch(contact, time: frame.time, seq: seq, device: device, to: &writer) }
+            let line = EventLine(TouchMessage(contact, time: frame.time, device: device))
             for client in clients.values where client.subscription.touches && client.subscription.accepts(device: device) {
-                enqueue(encoded, to: client)
+                enqueue(line, to: client)
             }
         }
     }
@@ -133,15 +132,13 @@ public final class SocketServer {
 
     private func announce(_ device: DeviceInfo, added: Bool, time: UInt64) {
         counters.events += 1
-        let encoded = EncodedEvent { seq, writer in
-            WireEncoder.appendDevice(added ? .added : .removed, name: device.name, kind: device.kind.rawValue, path: device.path, seq: seq, time: time, to: &writer)
-        }
+        let line = EventLine(DeviceMessage(phase: added ? .added : .removed, seq: 0, time: Timestamp(microseconds: time), device: device))
         for client in clients.values where client.subscription.accepts(device: device.name) {
-            enqueue(encoded, to: client)
+            enqueue(line, to: client)
         }
     }
 
-    private func enqueue(_ event: EncodedEvent, to client: Client) {
+    private func enqueue(_ event: EventLine, to client: Client) {
         guard !client.closed else { return }
         if isFull(client) {
             // The queue holds what the socket would not take: try the socket first (not
@@ -176,7 +173,7 @@ public final class SocketServer {
                 }
                 counters.slowDisconnects += 1
                 log.log(.notice, "disconnecting slow client", client.metadata(["queued": "\(client.queue.count)"]))
-                close(client, farewell: ControlMessage.goodbye(reason: "too slow: \(client.queue.count) events unread"))
+                close(client, farewell: WireEncoder.encode(.goodbye(reason: "too slow: \(client.queue.count) events unread")))
                 return
             }
         }
@@ -196,7 +193,7 @@ public final class SocketServer {
     /// Each client's share of `queueMemory`.
     private var fairShare: Int { settings.queueMemory / max(1, clients.count) }
 
-    private func popFirst(from client: Client) -> EncodedEvent? {
+    private func popFirst(from client: Client) -> EventLine? {
         guard let event = client.queue.popFirst() else { return nil }
         client.queuedBytes -= event.byteCount
         bufferedBytes -= event.byteCount
@@ -222,7 +219,7 @@ public final class SocketServer {
             flush(client)
         }
         flushTask?.cancel()
-        let farewell = ControlMessage.goodbye(reason: reason)
+        let farewell = WireEncoder.encode(.goodbye(reason: reason))
         for client in Array(clients.values) {
             close(client, farewell: farewell)
         }
@@ -279,13 +276,13 @@ public final class SocketServer {
         if clients.count >= settings.maxClients {
             counters.rejected += 1
             log.log(.notice, "refusing client: limit reached", ["limit": "\(settings.maxClients)"])
-            refuse(fd, ControlMessage.error("too many clients (limit \(settings.maxClients))"))
+            refuse(fd, WireEncoder.encode(.error(message: "too many clients (limit \(settings.maxClients))")))
             return
         }
         if !isAllowed(credentials) {
             counters.rejected += 1
             log.log(.notice, "refusing client: not allowed", ["uid": "\(credentials.map { "\($0.uid)" } ?? "?")"])
-            refuse(fd, ControlMessage.error("permission denied"))
+            refuse(fd, WireEncoder.encode(.error(message: "permission denied")))
             return
         }
         let client = Client(id: nextClientID, fd: fd, queueLength: settings.clientQueueLength, credentials: credentials)
@@ -303,7 +300,7 @@ public final class SocketServer {
         counters.connections += 1
         clientsChanged?()
         log.log(.debug, "client connected", client.metadata())
-        reply(ControlMessage.hello(version: version, devices: devices), to: client)
+        reply(.hello(HelloMessage(version: version, devices: devices)), to: client)
     }
 
     private func refuse(_ fd: Int32, _ line: [UInt8]) {
@@ -380,25 +377,26 @@ public final class SocketServer {
 
     private func tooLong(_ client: Client) {
         log.log(.notice, "closing client: request line too long", client.metadata())
-        close(client, farewell: ControlMessage.error("request line longer than \(SocketServer.maxLineLength) bytes"))
+        close(client, farewell: WireEncoder.encode(.error(message: "request line longer than \(SocketServer.maxLineLength) bytes")))
     }
 
     private func handleRequest(_ line: ArraySlice<UInt8>, from client: Client) {
         if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) { return }
-        let request: Request
+        let request: ClientRequest
         do {
-            request = try Request(line: line)
+            request = try WireDecoder.request(line)
         } catch {
-            log.log(.debug, "bad request", client.metadata(["error": "\(error.message)"]))
-            reply(ControlMessage.error(error.message), to: client)
+            log.log(.debug, "bad request", client.metadata(["error": "\(error)"]))
+            reply(.error(message: "\(error)"), to: client)
             return
         }
         switch request {
         case .ping:
-            reply(ControlMessage.pong(time: monotonicMicroseconds()), to: client)
+            reply(.pong(time: Timestamp(microseconds: monotonicMicroseconds())), to: client)
         case .status:
-            reply(ControlMessage.status(status), to: client)
-        case .subscribe(let subscription):
+            reply(.status(status), to: client)
+        case .subscribe(let filters):
+            let subscription = Subscription(filters)
             client.subscription = subscription
             wantsTouches = clients.values.contains { $0.subscription.touches }
             log.log(.debug, "client subscribed", client.metadata(["subscription": "\(subscription)"]))
@@ -407,10 +405,10 @@ public final class SocketServer {
     }
 
     /// The current `status` answer.
-    public var status: ServerStatus {
-        ServerStatus(
+    public var status: StatusMessage {
+        StatusMessage(
             version: version,
-            uptimeSeconds: (monotonicMicroseconds() - startTime) / 1_000_000,
+            uptime: (monotonicMicroseconds() - startTime) / 1_000_000,
             devices: devices,
             clients: clients.count,
             maxClients: settings.maxClients,
@@ -418,7 +416,7 @@ public final class SocketServer {
         )
     }
 
-    private func reply(_ line: [UInt8], to client: Client) {
+    private func reply(_ message: ServerMessage, to client: Client) {
         // Past the memory budget, a client that does not read (its socket is full) and holds
         // more than its share gets no more replies queued: it is closed.
         let overBudget = bufferedBytes > settings.queueMemory && client.bufferedBytes >= fairShare && client.blocked
@@ -427,13 +425,10 @@ public final class SocketServer {
             close(client, farewell: nil)
             return
         }
-        appendOutput(line, to: client)
+        let before = client.output.count
+        WireEncoder.append(message, to: &client.output)
+        bufferedBytes += client.output.count - before
         markDirty(client)
-    }
-
-    private func appendOutput(_ bytes: [UInt8], to client: Client) {
-        client.output.append(contentsOf: bytes)
-        bufferedBytes += bytes.count
     }
 
     private func markDirty(_ client: Client) {
@@ -508,7 +503,7 @@ public final class SocketServer {
     private func refill(_ client: Client) {
         let before = client.output.count
         if client.dropped > 0 {
-            client.output.append(contentsOf: ControlMessage.overflow(dropped: client.dropped))
+            WireEncoder.append(.overflow(dropped: client.dropped), to: &client.output)
             client.seq += client.dropped
             client.dropped = 0
         }
@@ -572,7 +567,7 @@ final class Client {
     /// Bytes ready for the socket (replies and numbered events), from `outputOffset`.
     var output: [UInt8] = []
     var outputOffset = 0
-    var queue: BoundedQueue<EncodedEvent>
+    var queue: BoundedQueue<EventLine>
     /// Bytes of the lines in `queue` (with room for their seq).
     var queuedBytes = 0
     /// The socket said it was full (EAGAIN); nothing is written until it is writable.

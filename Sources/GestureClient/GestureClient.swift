@@ -1,17 +1,16 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // not Foundation: 50 MB of ICU in every statically linked client (README "Debian package")
-#else
-import Foundation
-#endif
+// The protocol's types are this library's: `import GestureClient` is all a client needs.
+@_exported import GestureProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A client library for the gestured socket (protocol 1).
+/// A client library for the gestured socket (protocol 1): typed messages in and out, through
+/// GestureProtocol's encoder and decoder (no Foundation: a statically linked client stays
+/// small, README "Debian package").
 ///
 /// ```swift
 /// let client = try GestureClient.connect()
-/// try client.subscribe(gestures: ["tap", "swipe"])
+/// try client.subscribe(gestures: [.tap, .swipe])
 /// for try await message in client.messages {
 ///     if case .gesture(let g) = message { print(g.gesture, g.phase, g.location) }
 /// }
@@ -19,7 +18,7 @@ import Glibc
 public final class GestureClient: @unchecked Sendable {
     /// `$GESTURED_SOCKET`, else `/run/gestured/gestured.sock`.
     public static var defaultSocketPath: String {
-        ProcessInfo.processInfo.environment["GESTURED_SOCKET"] ?? "/run/gestured/gestured.sock"
+        getenv("GESTURED_SOCKET").map { String(cString: $0) } ?? "/run/gestured/gestured.sock"
     }
 
     private let fd: Int32
@@ -76,33 +75,21 @@ public final class GestureClient: @unchecked Sendable {
 
     /// Chooses the events to receive; nil means all. `regions` may contain nil for
     /// gestures outside every region.
-    public func subscribe(gestures: [String]? = nil, regions: [String?]? = nil, devices: [String]? = nil, touches: Bool = false) throws {
-        try send(Request(type: "subscribe", touches: touches, gestures: gestures, regions: regions, devices: devices))
+    public func subscribe(gestures: [GestureKind]? = nil, regions: [String?]? = nil, devices: [String]? = nil, touches: Bool = false) throws(ConnectionError) {
+        try send(.subscribe(SubscribeRequest(gestures: gestures, regions: regions, devices: devices, touches: touches)))
     }
 
     /// Asks for a `pong`.
-    public func ping() throws { try send(Request(type: "ping")) }
+    public func ping() throws(ConnectionError) { try send(.ping) }
 
     /// Asks for a `status`.
-    public func requestStatus() throws { try send(Request(type: "status")) }
+    public func requestStatus() throws(ConnectionError) { try send(.status) }
 
-    /// A client request as docs/protocol.md spells it: absent fields are left out, a nil
-    /// region is `null`.
-    private struct Request: Encodable {
-        var type: String
-        var touches: Bool?
-        var gestures: [String]?
-        var regions: [String?]?
-        var devices: [String]?
-    }
-
-    private func send(_ request: Request) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        var data = try encoder.encode(request)
-        data.append(UInt8(ascii: "\n"))
-        let sent = data.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        if sent != data.count { throw ConnectionError.failed(path: "", reason: "send: \(String(cString: strerror(errno)))") }
+    /// Sends one request line.
+    public func send(_ request: ClientRequest) throws(ConnectionError) {
+        let line = WireEncoder.encode(request)
+        let sent = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if sent != line.count { throw ConnectionError.failed(path: "", reason: "send: \(String(cString: strerror(errno)))") }
     }
 }
 
@@ -154,10 +141,11 @@ private final class LineReader: @unchecked Sendable {
         return 0
     }
 
+    /// Reads until the server closes; a line that is not a valid message ends the stream
+    /// with its `ProtocolError`.
     func run() {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let decoder = JSONDecoder()
         while true {
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n < 0 && errno == EINTR { continue }
@@ -165,10 +153,10 @@ private final class LineReader: @unchecked Sendable {
             buffer.append(contentsOf: chunk[..<n])
             var start = 0
             while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Data(buffer[start..<newline])
+                let line = buffer[start..<newline]
                 start = newline + 1
                 do {
-                    let message = try decoder.decode(ServerMessage.self, from: line)
+                    let message = try WireDecoder.message(line)
                     continuation.yield(ReceivedLine(text: String(decoding: line, as: UTF8.self), message: message))
                 } catch {
                     continuation.finish(throwing: error)

@@ -1,8 +1,9 @@
 import GestureCore
+import GestureProtocol
 
 /// Receives replay output: the wire lines a subscriber of every gesture would read.
 struct ReplayLineSink: GestureSink {
-    var writer = JSONWriter(capacity: 1 << 16)
+    var lines: [UInt8] = []
     var device: String
     var lastSeq: UInt64
     var lastID: UInt64
@@ -14,7 +15,7 @@ struct ReplayLineSink: GestureSink {
 
     mutating func emit(_ event: GestureEvent) {
         lastSeq += 1
-        WireEncoder.appendGesture(event, seq: lastSeq, device: device, to: &writer)
+        WireEncoder.append(.gesture(GestureMessage(event, device: device, seq: lastSeq)), to: &lines)
     }
 }
 
@@ -36,13 +37,14 @@ public struct Replayer {
     /// Replays one recording, handing the encoded lines to `write` in chunks.
     public mutating func replay(_ recording: Recording, write: ([UInt8]) -> Void) {
         var sink = ReplayLineSink(device: recording.device.name, lastSeq: lastSeq, lastID: lastID)
+        sink.lines.reserveCapacity(1 << 16)
         run(recording, into: &sink) { sink in
-            if sink.writer.bytes.count >= 1 << 15 {
-                write(sink.writer.bytes)
-                sink.writer.bytes.removeAll(keepingCapacity: true)
+            if sink.lines.count >= 1 << 15 {
+                write(sink.lines)
+                sink.lines.removeAll(keepingCapacity: true)
             }
         }
-        write(sink.writer.bytes)
+        write(sink.lines)
         lastSeq = sink.lastSeq
         lastID = sink.lastID
     }

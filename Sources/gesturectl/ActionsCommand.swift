@@ -160,33 +160,41 @@ struct ActionConnection {
         while true {
             do {
                 let client = try GestureClient.connect(path: socketPath)
-                try client.subscribe(gestures: file.subscribedGestures.map(\.rawValue))
-                for try await received in client.received {
-                    switch received.message {
-                    case .hello(let hello):
-                        backoff.connected()
-                        reportedDown = false
-                        printError("actions: connected to \(hello.server) \(hello.version) at \(DisplayText.escaped(socketPath)); \(file.actions.count) action(s)")
-                    case .goodbye(let reason):
-                        printError("actions: the daemon said goodbye (\(DisplayText.escaped(reason)))")
-                    default:
-                        if let event = ActionEvent(received.message, line: received.text) {
-                            try performer.perform(event)
-                        }
-                    }
-                }
+                try client.subscribe(gestures: file.subscribedGestures)
+                try await serve(client, backoff: &backoff, reportedDown: &reportedDown)
                 printError("actions: connection to \(DisplayText.escaped(socketPath)) closed")
-            } catch let error as ConnectionError {
+            } catch {
                 if !reportedDown {
                     printError("actions: \(error); trying again until it answers")
                     reportedDown = true
                 }
-            } catch let exit as ExitCode {
-                throw exit
-            } catch {
-                printError("actions: connection lost: \(error)")
             }
             try await Task.sleep(for: backoff.failed())
+        }
+    }
+
+    /// Acts on every message of one connection until it ends; a line the client cannot
+    /// decode ends it with an error (the caller connects again).
+    private func serve(_ client: GestureClient, backoff: inout ReconnectBackoff, reportedDown: inout Bool) async throws {
+        do {
+            for try await received in client.received {
+                switch received.message {
+                case .hello(let hello):
+                    backoff.connected()
+                    reportedDown = false
+                    printError("actions: connected to \(hello.server) \(hello.version) at \(DisplayText.escaped(socketPath)); \(file.actions.count) action(s)")
+                case .goodbye(let reason):
+                    printError("actions: the daemon said goodbye (\(DisplayText.escaped(reason)))")
+                case .gesture, .touch, .device, .pong, .status, .error, .overflow, .unknown:
+                    if let event = ActionEvent(received.message, line: received.text) {
+                        try performer.perform(event)
+                    }
+                }
+            }
+        } catch let exit as ExitCode {
+            throw exit  // standard output is gone (--dry-run): nothing left to do
+        } catch {
+            printError("actions: connection lost: \(error)")
         }
     }
 }
@@ -197,13 +205,11 @@ extension ActionEvent {
     init?(_ message: ServerMessage, line: String) {
         switch message {
         case .gesture(let gesture):
-            guard let kind = GestureKind(rawValue: gesture.gesture), let phase = GesturePhase(rawValue: gesture.phase) else {
-                return nil
-            }
-            self.init(trigger: .gesture(kind), phase: phase, region: gesture.region, device: gesture.device,
-                      location: Point(x: gesture.location.x, y: gesture.location.y), fingers: gesture.fingers, count: gesture.count,
-                      direction: gesture.direction.flatMap(SwipeDirection.init(rawValue:)), edge: gesture.edge.flatMap(ScreenEdge.init(rawValue:)),
-                      line: line)
+            var edge: ScreenEdge?
+            if case .swipe(_, let swipeEdge, _) = gesture.details { edge = swipeEdge }
+            self.init(trigger: .gesture(gesture.gesture), phase: gesture.phase, region: gesture.region, device: gesture.device,
+                      location: gesture.location, fingers: gesture.fingers, count: gesture.count, direction: gesture.direction,
+                      edge: edge, line: line)
         case .hello, .device, .touch, .pong, .status, .error, .overflow, .goodbye, .unknown:
             return nil
         }

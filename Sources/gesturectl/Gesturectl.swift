@@ -40,7 +40,7 @@ struct Subscribe: AsyncParsableCommand {
 
     @OptionGroup var connection: SocketOption
     @Option(name: .customLong("gesture"), help: "Only this gesture kind (repeatable).")
-    var gestures: [String] = []
+    var gestures: [GestureKind] = []
     @Option(name: .customLong("region"), help: "Only this region (repeatable).")
     var regions: [String] = []
     @Option(name: .customLong("device"), help: "Only this device (repeatable).")
@@ -118,31 +118,42 @@ func fixed(_ value: Double, digits: Int) -> String {
     return text
 }
 
+/// The gesture kinds as `--gesture` takes them: their wire names.
+extension GestureKind: ExpressibleByArgument {}
+
 /// One human-readable line per message; nil for the greeting.
 func describe(_ message: ServerMessage) -> String? {
-    func point(_ p: Location) -> String { "(\(fixed(p.x, digits: 3)), \(fixed(p.y, digits: 3)))" }
-    func seconds(_ micros: UInt64) -> String { fixed(Double(micros) / 1_000_000, digits: 3) }
+    func point(_ p: Point) -> String { "(\(fixed(p.x, digits: 3)), \(fixed(p.y, digits: 3)))" }
+    func seconds(_ time: Timestamp) -> String { fixed(Double(time.microseconds) / 1_000_000, digits: 3) }
     switch message {
     case .hello(let hello):
         let names = hello.devices.map(\.name).joined(separator: ", ")
         return "# connected to \(hello.server) \(hello.version), devices: \(names.isEmpty ? "none" : names)"
     case .gesture(let g):
-        var line = "\(seconds(g.time)) \(g.device) [\(g.region ?? "-")] \(g.gesture) \(g.phase) #\(g.id) fingers=\(g.fingers) at \(point(g.location))"
+        var line = "\(seconds(g.time)) \(g.device) [\(g.region ?? "-")] \(g.gesture.rawValue) \(g.phase.rawValue) #\(g.id) fingers=\(g.fingers) at \(point(g.location))"
         if let local = g.localLocation { line += " local=\(point(local))" }
-        if let count = g.count { line += " count=\(count)" }
-        if let translation = g.translation { line += " translation=\(point(translation))" }
-        if let velocity = g.velocity { line += " velocity=\(point(velocity))" }
-        if let direction = g.direction { line += " direction=\(direction)" }
-        if let edge = g.edge { line += " edge=\(edge)" }
-        if let scale = g.scale { line += " scale=\(fixed(scale, digits: 3))" }
-        if let rotation = g.rotation { line += " rotation=\(fixed(rotation, digits: 1))°" }
+        switch g.details {
+        case .press, .longPress:
+            break
+        case .tap(let count):
+            line += " count=\(count)"
+        case .drag(let drag):
+            line += " translation=\(point(drag.translation)) velocity=\(point(drag.velocity))"
+        case .swipe(let direction, let edge, let drag):
+            line += " translation=\(point(drag.translation)) velocity=\(point(drag.velocity)) direction=\(direction.rawValue)"
+            if let edge { line += " edge=\(edge.rawValue)" }
+        case .pinch(let scale):
+            line += " scale=\(fixed(scale, digits: 3))"
+        case .rotate(let degrees):
+            line += " rotation=\(fixed(degrees, digits: 1))°"
+        }
         return line
     case .device(let d):
-        return "\(seconds(d.time)) device \(d.phase): \(d.device)"
+        return "\(seconds(d.time)) device \(d.phase.rawValue): \(d.device.name)"
     case .touch(let t):
-        return "\(seconds(t.time)) \(t.device) touch \(t.touch) \(t.phase) at \(point(t.location))"
+        return "\(seconds(t.time)) \(t.device) touch \(t.touch) \(t.phase.rawValue) at \(point(t.location))"
     case .pong(let time):
-        return "pong \(time)"
+        return "pong \(time.microseconds)"
     case .status(let s):
         return "status: \(s.devices.count) devices, \(s.clients)/\(s.maxClients) clients, \(s.counters.events) events, \(s.counters.dropped) dropped"
     case .error(let text):
@@ -172,7 +183,7 @@ struct Status: AsyncParsableCommand {
                 try printLine("gestured \(status.version), up \(status.uptime) s")
                 try printLine("clients: \(status.clients) (limit \(status.maxClients))")
                 try printLine("devices: \(status.devices.isEmpty ? "none" : "")")
-                for device in status.devices { try printLine("  \(DisplayText.escaped(device.name)) (\(device.kind)\(device.path.map { ", \($0)" } ?? ""))") }
+                for device in status.devices { try printLine("  \(DisplayText.escaped(device.name)) (\(device.kind.rawValue)\(device.path.map { ", \($0)" } ?? ""))") }
                 let c = status.counters
                 try printLine("events: \(c.events), sent: \(c.sent), dropped: \(c.dropped), connections: \(c.connections), refused: \(c.rejected), slow disconnects: \(c.slowDisconnects)")
             }

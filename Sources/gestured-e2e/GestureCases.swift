@@ -1,12 +1,12 @@
 import GestureClient
 
 /// Distance between two normalised locations.
-func distance(_ a: Location?, _ b: Spot) -> Double {
+func distance(_ a: Point?, _ b: Spot) -> Double {
     guard let a else { return .infinity }
     return ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
 }
 
-func describe(_ location: Location?) -> String {
+func describe(_ location: Point?) -> String {
     guard let location else { return "nil" }
     return "(\(rounded(location.x)), \(rounded(location.y)))"
 }
@@ -31,9 +31,9 @@ struct GestureCases {
     let subscriber: Subscriber
     let label: String
     /// Where this panel's swipe goes.
-    let swipe: (from: Spot, to: Spot, direction: String)
+    let swipe: (from: Spot, to: Spot, direction: SwipeDirection)
 
-    init(panel: TouchPanel, subscriber: Subscriber, swipe: (from: Spot, to: Spot, direction: String)) {
+    init(panel: TouchPanel, subscriber: Subscriber, swipe: (from: Spot, to: Spot, direction: SwipeDirection)) {
         self.panel = panel
         self.subscriber = subscriber
         self.swipe = swipe
@@ -52,17 +52,17 @@ struct GestureCases {
     /// This panel's gestures up to the end of the touch sequence: the `press` that brackets
     /// everything the sequence produced ends (or is cancelled) last.
     private func sequence(_ what: String) throws(CaseFailure) -> [GestureMessage] {
-        try until(what) { $0.gesture == "press" && ($0.phase == "ended" || $0.phase == "cancelled") }
+        try until(what) { $0.gesture == .press && ($0.phase == .ended || $0.phase == .cancelled) }
     }
 
     /// How long the sequence's fingers were down by the kernel's timestamps (press began →
     /// press ended), in microseconds.
     private func held(_ seen: [GestureMessage]) throws(CaseFailure) -> Int64 {
-        guard let down = seen.first(where: { $0.gesture == "press" && $0.phase == "began" }),
-              let up = seen.last(where: { $0.gesture == "press" && $0.phase != "began" }) else {
+        guard let down = seen.first(where: { $0.gesture == .press && $0.phase == .began }),
+              let up = seen.last(where: { $0.gesture == .press && $0.phase != .began }) else {
             throw CaseFailure("no press began/ended around the sequence: \(seen.map { "\($0.gesture) \($0.phase)" })")
         }
-        return Int64(up.time) - Int64(down.time)
+        return elapsed(down.time, up.time)
     }
 
     /// A tap is meant: fingers held for `hold` ms, far below the long-press time (500 ms).
@@ -88,13 +88,13 @@ struct GestureCases {
         try panel.tap([spot], hold: 60)
         let seen = try sequence("the tap's press ended")
         try requireTapStimulus(seen, meant: 60)
-        guard let tap = seen.last(where: { $0.gesture == "tap" }) else {
+        guard let tap = seen.last(where: { $0.gesture == .tap }) else {
             throw CaseFailure("no tap; got \(seen.map { "\($0.gesture) \($0.phase)" })")
         }
         try expect(tap.count == 1 && tap.fingers == 1, "tap count \(tap.count ?? -1) fingers \(tap.fingers), expected 1 and 1")
         try expect(distance(tap.location, spot) < locationTolerance, "tap at \(describe(tap.location)), finger at (0.3, 0.3)")
-        try expect(seen.contains { $0.gesture == "press" && $0.phase == "began" }, "no press began before the tap")
-        let others = seen.filter { $0.gesture != "press" && $0.gesture != "tap" }.map(\.gesture)
+        try expect(seen.contains { $0.gesture == .press && $0.phase == .began }, "no press began before the tap")
+        let others = seen.filter { $0.gesture != .press && $0.gesture != .tap }.map(\.gesture)
         try expect(others.isEmpty, "unexpected \(others) with the tap")
     }
 
@@ -109,11 +109,11 @@ struct GestureCases {
         try requireTapStimulus(first, meant: 60)
         try requireTapStimulus(second, meant: 60)
         // Lift → touch-down by kernel time: beyond the multi-tap interval they are two single taps.
-        if let up = first.last, let down = second.first(where: { $0.gesture == "press" }),
-           Int64(down.time) - Int64(up.time) >= multiTapInterval - stimulusMargin {
-            throw StimulusMissed("taps \((Int64(down.time) - Int64(up.time)) / 1000) ms apart by kernel time (meant 100 ms, multi-tap window \(multiTapInterval / 1000) ms)")
+        if let up = first.last, let down = second.first(where: { $0.gesture == .press }),
+           elapsed(up.time, down.time) >= multiTapInterval - stimulusMargin {
+            throw StimulusMissed("taps \((elapsed(up.time, down.time)) / 1000) ms apart by kernel time (meant 100 ms, multi-tap window \(multiTapInterval / 1000) ms)")
         }
-        let taps = (first + second).filter { $0.gesture == "tap" }
+        let taps = (first + second).filter { $0.gesture == .tap }
         try expect(taps.map(\.count) == [1, 2], "tap counts \(taps.map { $0.count ?? -1 }), expected [1, 2]")
     }
 
@@ -125,26 +125,26 @@ struct GestureCases {
         // written (the daemon's timer, not the lift, fires it).
         let began: [GestureMessage]
         do {
-            began = try until("long-press began while the finger is down", timeout: 10) { $0.gesture == "long-press" }
+            began = try until("long-press began while the finger is down", timeout: 10) { $0.gesture == .longPress }
         } catch {
             try? panel.lift()
             throw error
         }
         try panel.lift()
-        let press = began.first { $0.gesture == "press" && $0.phase == "began" }
+        let press = began.first { $0.gesture == .press && $0.phase == .began }
         let start = began.last!
-        try expect(start.phase == "began", "long-press \(start.phase) first, expected began")
-        let ended = try until("long-press ended after the lift") { $0.gesture == "long-press" && $0.phase != "changed" }.last!
-        try expect(ended.phase == "ended", "long-press \(ended.phase) after the lift, expected ended")
+        try expect(start.phase == .began, "long-press \(start.phase) first, expected began")
+        let ended = try until("long-press ended after the lift") { $0.gesture == .longPress && $0.phase != .changed }.last!
+        try expect(ended.phase == .ended, "long-press \(ended.phase) after the lift, expected ended")
         try expect(ended.id == start.id, "ended id \(ended.id) ≠ began id \(start.id)")
         // Kernel timestamps: began is stamped with the deadline (touch-down + 500 ms), the
         // ended with the lift's own timestamp, which came later.
         if let press {
-            let held = Int64(start.time) - Int64(press.time)
+            let held = elapsed(press.time, start.time)
             try expect(held >= 500_000 && held < 700_000, "long-press began \(held / 1000) ms after touch-down (kernel time), expected 500")
         }
         try expect(ended.time > start.time, "lift timestamp \(ended.time) not after began \(start.time)")
-        let stray = (began + [ended]).filter { $0.gesture == "tap" || $0.gesture == "drag" }
+        let stray = (began + [ended]).filter { $0.gesture == .tap || $0.gesture == .drag }
         try expect(stray.isEmpty, "also got \(stray.map(\.gesture))")
     }
 
@@ -154,23 +154,20 @@ struct GestureCases {
         try panel.move(from: [from], to: [to], duration: 400, steps: 20)
         pause(milliseconds: 250)  // still: the velocity at the lift is ~0, so no swipe
         try panel.lift()
-        let seen = try until("drag ended") { $0.gesture == "drag" && ($0.phase == "ended" || $0.phase == "cancelled") }
-        let drags = seen.filter { $0.gesture == "drag" }
-        try expect(drags.first?.phase == "began", "first drag phase \(drags.first?.phase ?? "none"), expected began")
-        try expect(drags.contains { $0.phase == "changed" }, "no drag changed")
+        let seen = try until("drag ended") { $0.gesture == .drag && ($0.phase == .ended || $0.phase == .cancelled) }
+        let drags = seen.filter { $0.gesture == .drag }
+        try expect(drags.first?.phase == .began, "first drag phase \(drags.first.map { "\($0.phase)" } ?? "none"), expected began")
+        try expect(drags.contains { $0.phase == .changed }, "no drag changed")
         try expect(Set(drags.map(\.id)).count == 1, "drag phases carry several ids \(Set(drags.map(\.id)))")
         let end = drags.last!
-        try expect(end.phase == "ended", "drag \(end.phase)")
-        try expect(distance(end.startLocation, from) < locationTolerance, "startLocation \(describe(end.startLocation)), finger started at (0.2, 0.5)")
+        try expect(end.phase == .ended, "drag \(end.phase)")
+        guard let motion = end.drag else { throw CaseFailure("no drag values") }
+        try expect(distance(motion.startLocation, from) < locationTolerance, "startLocation \(describe(motion.startLocation)), finger started at (0.2, 0.5)")
         try expect(distance(end.location, to) < locationTolerance, "location \(describe(end.location)), finger ended at (0.5, 0.55)")
-        if let t = end.translation {
-            try expect(abs(t.x - 0.3) < locationTolerance && abs(t.y - 0.05) < locationTolerance, "translation \(describe(t)), expected (0.3, 0.05)")
-        } else {
-            throw CaseFailure("no translation")
-        }
-        try expect(end.velocity != nil && end.predictedEndLocation != nil && end.predictedEndTranslation != nil, "missing velocity / predictedEnd fields")
-        try expect(abs(end.velocity!.x) < 0.5, "velocity \(describe(end.velocity)) after 250 ms still")
-        let after = subscriber.drain(quiet: 0.4).compactMap(\.gesture).filter { mine($0) && $0.gesture == "swipe" }
+        let t = motion.translation
+        try expect(abs(t.x - 0.3) < locationTolerance && abs(t.y - 0.05) < locationTolerance, "translation \(describe(t)), expected (0.3, 0.05)")
+        try expect(abs(motion.velocity.x) < 0.5, "velocity \(describe(motion.velocity)) after 250 ms still")
+        let after = subscriber.drain(quiet: 0.4).compactMap(\.gesture).filter { mine($0) && $0.gesture == .swipe }
         try expect(after.isEmpty, "a swipe followed a drag that stopped before lifting")
     }
 
@@ -179,18 +176,18 @@ struct GestureCases {
         try panel.move(from: [swipe.from], to: [swipe.to], duration: 120, steps: 6)
         try panel.lift()
         let seen = try sequence("the swipe's press ended")
-        guard let swipeEvent = seen.last(where: { $0.gesture == "swipe" }) else {
+        guard let swipeEvent = seen.last(where: { $0.gesture == .swipe }) else {
             // A swipe needs speed at the lift (velocity over the last 100 ms): a driver stalled
             // between its last move and the lift made a still finger.
-            let drags = seen.filter { $0.gesture == "drag" }
-            if let lastMove = drags.last(where: { $0.phase == "changed" }), let end = drags.last,
-               Int64(end.time) - Int64(lastMove.time) >= 40_000 {
-                throw StimulusMissed("finger still for \((Int64(end.time) - Int64(lastMove.time)) / 1000) ms before the lift by kernel time (meant 20 ms)")
+            let drags = seen.filter { $0.gesture == .drag }
+            if let lastMove = drags.last(where: { $0.phase == .changed }), let end = drags.last,
+               elapsed(lastMove.time, end.time) >= 40_000 {
+                throw StimulusMissed("finger still for \((elapsed(lastMove.time, end.time)) / 1000) ms before the lift by kernel time (meant 20 ms)")
             }
             throw CaseFailure("no swipe; got \(seen.map { "\($0.gesture) \($0.phase)" })")
         }
-        try expect(swipeEvent.direction == swipe.direction, "swipe direction \(swipeEvent.direction ?? "nil"), expected \(swipe.direction)")
-        try expect(seen.contains { $0.gesture == "drag" && $0.phase == "ended" }, "no drag ended before the swipe")
+        try expect(swipeEvent.direction == swipe.direction, "swipe direction \(swipeEvent.direction.map { "\($0)" } ?? "nil"), expected \(swipe.direction)")
+        try expect(seen.contains { $0.gesture == .drag && $0.phase == .ended }, "no drag ended before the swipe")
     }
 
     func twoFingerTap() throws {
@@ -198,7 +195,7 @@ struct GestureCases {
         try panel.tap([Spot(0.4, 0.3), Spot(0.5, 0.3)], hold: 60)
         let seen = try sequence("the two-finger tap's press ended")
         try requireTapStimulus(seen, meant: 60)
-        guard let tap = seen.last(where: { $0.gesture == "tap" }) else {
+        guard let tap = seen.last(where: { $0.gesture == .tap }) else {
             throw CaseFailure("no tap; got \(seen.map { "\($0.gesture) \($0.phase)" })")
         }
         try expect(tap.fingers == 2 && tap.count == 1, "tap fingers \(tap.fingers) count \(tap.count ?? -1), expected 2 and 1")
@@ -210,11 +207,11 @@ struct GestureCases {
         try panel.move(from: [Spot(0.45, 0.5), Spot(0.55, 0.5)], to: [Spot(0.25, 0.5), Spot(0.75, 0.5)], duration: 400, steps: 20)
         pause(milliseconds: 100)
         try panel.lift()
-        let seen = try until("pinch ended") { $0.gesture == "pinch" && $0.phase != "began" && $0.phase != "changed" }
-        let pinches = seen.filter { $0.gesture == "pinch" }
-        try expect(pinches.first?.phase == "began", "first pinch phase \(pinches.first?.phase ?? "none")")
+        let seen = try until("pinch ended") { $0.gesture == .pinch && $0.phase != .began && $0.phase != .changed }
+        let pinches = seen.filter { $0.gesture == .pinch }
+        try expect(pinches.first?.phase == .began, "first pinch phase \(pinches.first.map { "\($0.phase)" } ?? "none")")
         let end = pinches.last!
-        try expect(end.phase == "ended", "pinch \(end.phase)")
+        try expect(end.phase == .ended, "pinch \(end.phase)")
         let scale = pinches.compactMap(\.scale).max() ?? 0
         try expect(scale > 3 && scale < 7, "largest scale \(rounded(scale)), fingers spread 5×")
         try expect(end.fingers == 2 || pinches.contains { $0.fingers == 2 }, "pinch never had 2 fingers")

@@ -6,9 +6,9 @@ import Glibc
 #endif
 
 /// Waits for the daemon to announce `name` (`phase` added or removed).
-func awaitDevice(_ subscriber: Subscriber, _ name: String, _ phase: String, timeout: Double = 15) throws(CaseFailure) {
+func awaitDevice(_ subscriber: Subscriber, _ name: String, _ phase: DevicePhase, timeout: Double = 15) throws(CaseFailure) {
     try subscriber.next("device \(phase) \"\(name)\"", timeout: timeout) { received in
-        if case .device(let device)? = received.message { return device.device == name && device.phase == phase }
+        if case .device(let device)? = received.message { return device.device.name == name && device.phase == phase }
         return false
     }
 }
@@ -47,16 +47,16 @@ struct LiveCases {
         harness.run(names.added) {
             let created = try TouchPanel(descriptionFile: elanDescription, name: deviceName)
             panel = created
-            try awaitDevice(subscriber, created.name, "added")
+            try awaitDevice(subscriber, created.name, .added)
             try created.tap([Spot(0.7, 0.2)])
-            let tap = try subscriber.gestures(until: "tap from the new device") { $0.gesture == "tap" }.last!
+            let tap = try subscriber.gestures(until: "tap from the new device") { $0.gesture == .tap }.last!
             try expect(tap.device == created.name, "tap from \(tap.device)")
         }
         harness.run(names.removed) {
             guard let created = panel else { throw CaseFailure("no hot-plugged device (previous case failed)") }
             _ = subscriber.drain(quiet: 0.4)
             try created.move(from: [Spot(0.2, 0.8)], to: [Spot(0.5, 0.8)], duration: 300, steps: 15)
-            try subscriber.gestures(until: "drag began") { $0.gesture == "drag" && $0.phase == "began" && $0.device == created.name }
+            try subscriber.gestures(until: "drag began") { $0.gesture == .drag && $0.phase == .began && $0.device == created.name }
             created.unplug()
             panel = nil
             var cancelled = false
@@ -66,9 +66,9 @@ struct LiveCases {
                 switch received.message {
                 case .gesture(let g)? where g.device == created.name:
                     seen.append("\(g.gesture) \(g.phase)")
-                    if g.gesture == "drag" && g.phase == "cancelled" { cancelled = true }
-                    if g.gesture == "drag" && g.phase == "ended" { seen.append("(drag ended instead of cancelled)") }
-                case .device(let d)? where d.device == created.name && d.phase == "removed":
+                    if g.gesture == .drag && g.phase == .cancelled { cancelled = true }
+                    if g.gesture == .drag && g.phase == .ended { seen.append("(drag ended instead of cancelled)") }
+                case .device(let d)? where d.device.name == created.name && d.phase == .removed:
                     removed = true
                 default: break
                 }
@@ -99,16 +99,16 @@ struct LiveCases {
             try subscriber.next("drag ended on both devices", timeout: 10) { received in
                 guard let g = received.gesture else { return false }
                 all.append(g)
-                if g.gesture == "drag" && g.phase == "ended" { ends[g.device] = g }
+                if g.gesture == .drag && g.phase == .ended { ends[g.device] = g }
                 return ends.count == 2
             }
             guard let endA = ends[a.name], let endB = ends[b.name] else { throw CaseFailure("drag ended from \(ends.keys.sorted())") }
             try expect(endA.id != endB.id, "both drags have id \(endA.id)")
             try expect(all.allSatisfy { $0.fingers == 1 }, "a gesture with \(all.map(\.fingers).max() ?? 0) fingers: the devices' touches were merged")
-            let ta = endA.translation ?? Location(x: 9, y: 9), tb = endB.translation ?? Location(x: 9, y: 9)
+            let ta = endA.drag?.translation ?? Point(x: 9, y: 9), tb = endB.drag?.translation ?? Point(x: 9, y: 9)
             try expect(abs(ta.x) < locationTolerance && abs(ta.y - 0.5) < locationTolerance, "\(a.name) translation \(describe(ta)), expected (0, 0.5)")
             try expect(abs(tb.x + 0.5) < locationTolerance && abs(tb.y) < locationTolerance, "\(b.name) translation \(describe(tb)), expected (-0.5, 0)")
-            let ids = Dictionary(grouping: all.filter { $0.gesture == "drag" }, by: \.id).mapValues { Set($0.map(\.device)) }
+            let ids = Dictionary(grouping: all.filter { $0.gesture == .drag }, by: \.id).mapValues { Set($0.map(\.device)) }
             try expect(ids.values.allSatisfy { $0.count == 1 }, "a drag id shared by two devices")
         }
     }
@@ -119,19 +119,19 @@ struct LiveCases {
             let controlReader = try openReader(control.devnode)
             _ = subscriber.drain(quiet: 0.45)
             try control.tap([Spot(0.1, 0.9)])
-            try subscriber.gestures(until: "tap on the ungrabbed device") { $0.gesture == "tap" && $0.device == control.name }
+            try subscriber.gestures(until: "tap on the ungrabbed device") { $0.gesture == .tap && $0.device == control.name }
             let controlEvents = try readCount(controlReader)
             try expect(controlEvents > 0, "the second reader saw nothing of the ungrabbed \(control.name): the check itself is broken")
 
             let grabbed = try TouchPanel(descriptionFile: elanDescription, name: "e2e grab ELAN Touchscreen")
-            try awaitDevice(subscriber, grabbed.name, "added")
+            try awaitDevice(subscriber, grabbed.name, .added)
             let reader = try openReader(grabbed.devnode)
             try grabbed.tap([Spot(0.1, 0.9)])
-            try subscriber.gestures(until: "tap on the grabbed device") { $0.gesture == "tap" && $0.device == grabbed.name }
+            try subscriber.gestures(until: "tap on the grabbed device") { $0.gesture == .tap && $0.device == grabbed.name }
             let seen = try readCount(reader)
             try expect(seen == 0, "the second reader saw \(seen) events of the grabbed device")
             grabbed.unplug()
-            try awaitDevice(subscriber, grabbed.name, "removed")
+            try awaitDevice(subscriber, grabbed.name, .removed)
         }
     }
 
@@ -139,7 +139,7 @@ struct LiveCases {
         harness.run("SYN_DROPPED: overflow while stopped cancels the drag, then classification goes on [\(panel.name)]") {
             _ = subscriber.drain(quiet: 0.45)
             try panel.move(from: [Spot(0.3, 0.3)], to: [Spot(0.5, 0.3)], duration: 200, steps: 10)
-            let began = try subscriber.gestures(until: "drag began") { $0.gesture == "drag" && $0.phase == "began" && $0.device == panel.name }.last!
+            let began = try subscriber.gestures(until: "drag began") { $0.gesture == .drag && $0.phase == .began && $0.device == panel.name }.last!
             try freezeDaemon()
             defer { daemon.signal(SIGCONT) }
             // The kernel's per-client buffer holds a few hundred to a few thousand events
@@ -149,12 +149,12 @@ struct LiveCases {
                 try panel.frame([0: Spot(0.5 + 0.1 * Double(step % 50) / 50, 0.3 + 0.1 * Double(step % 7) / 7)])
             }
             daemon.signal(SIGCONT)
-            let outcome = try subscriber.gestures(until: "drag cancelled after the overflow", timeout: 30) { $0.device == panel.name && $0.id == began.id && $0.phase != "changed" }
-            try expect(outcome.last!.phase == "cancelled", "drag \(outcome.last!.phase) after SYN_DROPPED, expected cancelled")
+            let outcome = try subscriber.gestures(until: "drag cancelled after the overflow", timeout: 30) { $0.device == panel.name && $0.id == began.id && $0.phase != .changed }
+            try expect(outcome.last!.phase == .cancelled, "drag \(outcome.last!.phase) after SYN_DROPPED, expected cancelled")
             try panel.lift()
             _ = subscriber.drain(quiet: 0.45)
             try panel.tap([Spot(0.6, 0.7)])
-            let tap = try subscriber.gestures(until: "a tap after the resync", timeout: 15) { $0.device == panel.name && $0.gesture == "tap" }.last!
+            let tap = try subscriber.gestures(until: "a tap after the resync", timeout: 15) { $0.device == panel.name && $0.gesture == .tap }.last!
             try expect(tap.count == 1 && tap.fingers == 1, "tap after resync: count \(tap.count ?? -1) fingers \(tap.fingers)")
             try expect(daemon.isRunning, "the daemon exited")
         }
@@ -180,21 +180,21 @@ struct LiveCases {
             _ = subscriber.drain(quiet: 0.45)
             let spot = Spot(0.4, 0.6)
             try panel.frame([0: spot])
-            let press = try subscriber.gestures(until: "press began") { $0.device == panel.name && $0.gesture == "press" && $0.phase == "began" }.last!
+            let press = try subscriber.gestures(until: "press began") { $0.device == panel.name && $0.gesture == .press && $0.phase == .began }.last!
             try freezeDaemon()
             defer { daemon.signal(SIGCONT) }
             pause(milliseconds: 200)
             try panel.lift()
             pause(milliseconds: 600)
             daemon.signal(SIGCONT)
-            let seen = try subscriber.gestures(until: "the press ended") { $0.device == panel.name && $0.gesture == "press" && $0.phase != "began" }
-            let heldFor = (seen.last.map { Int64($0.time) } ?? 0) - Int64(press.time)
+            let seen = try subscriber.gestures(until: "the press ended") { $0.device == panel.name && $0.gesture == .press && $0.phase != .began }
+            let heldFor = seen.last.map { elapsed(press.time, $0.time) } ?? -Int64(press.time.microseconds)
             if heldFor >= longPressMinimum - stimulusMargin {
                 throw StimulusMissed("the lift was stamped \(heldFor / 1000) ms after touch-down (meant 200 ms)")
             }
             let kinds = seen.map { "\($0.gesture) \($0.phase)" }
-            try expect(!seen.contains { $0.gesture == "long-press" }, "a long press despite the lift at \(heldFor / 1000) ms: \(kinds)")
-            try expect(seen.contains { $0.gesture == "tap" && $0.count == 1 }, "no tap for a lift at \(heldFor / 1000) ms: \(kinds)")
+            try expect(!seen.contains { $0.gesture == .longPress }, "a long press despite the lift at \(heldFor / 1000) ms: \(kinds)")
+            try expect(seen.contains { $0.gesture == .tap && $0.count == 1 }, "no tap for a lift at \(heldFor / 1000) ms: \(kinds)")
         }
     }
 

@@ -39,7 +39,7 @@ let chosenRecordings: [ChosenRecording] = [
 /// What is compared: kind, phase, count, fingers, direction. `changed` is left out: how
 /// many there are depends on how frames group, not on classification.
 func signature(_ g: GestureMessage) -> String? {
-    guard g.phase != "changed" else { return nil }
+    guard g.phase != .changed else { return nil }
     var text = "\(g.gesture) \(g.phase) f\(g.fingers)"
     if let count = g.count { text += " c\(count)" }
     if let direction = g.direction { text += " \(direction)" }
@@ -78,7 +78,7 @@ struct ReplayCases {
         // Our own reader of the node, open before the first event (events written before a
         // reader opens are never seen by it).
         let delivered = try NodeReader(path: panel.devnode)
-        try awaitDevice(subscriber, panel.name, "added")
+        try awaitDevice(subscriber, panel.name, .added)
         let logMark = daemon.logSize
         // One write per frame, at the recorded offsets; our reader drains while we wait.
         var frame: [InputEvent] = []
@@ -103,7 +103,7 @@ struct ReplayCases {
         panel.unplug()
         try subscriber.next("device removed \"\(panel.name)\"", timeout: 15) { received in
             if let gesture = received.gesture, gesture.device == panel.name { gestures.append(gesture) }
-            if case .device(let device)? = received.message { return device.device == panel.name && device.phase == "removed" }
+            if case .device(let device)? = received.message { return device.device.name == panel.name && device.phase == .removed }
             return false
         }
         let got = gestures.compactMap(signature)
@@ -128,17 +128,17 @@ struct ReplayCases {
 /// Every gesture id's phases form one whole: `began` (`changed`…) then exactly one of
 /// `ended` / `cancelled`, or a single `ended` for a discrete gesture; nothing after the end.
 func expectWellFormed(_ gestures: [GestureMessage]) throws(CaseFailure) {
-    var open: [UInt64: String] = [:]
+    var open: [UInt64: GestureKind] = [:]
     var closed: Set<UInt64> = []
     for gesture in gestures {
         try expect(!closed.contains(gesture.id), "\(gesture.gesture) \(gesture.phase) after its id \(gesture.id) ended")
         switch gesture.phase {
-        case "began":
+        case .began:
             try expect(open[gesture.id] == nil, "\(gesture.gesture) id \(gesture.id) began twice")
             open[gesture.id] = gesture.gesture
-        case "changed":
+        case .changed:
             try expect(open[gesture.id] != nil, "\(gesture.gesture) changed before it began")
-        default:
+        case .ended, .cancelled:
             open[gesture.id] = nil
             closed.insert(gesture.id)
         }

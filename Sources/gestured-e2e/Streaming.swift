@@ -58,8 +58,8 @@ func streamCircle(on panel: TouchPanel, frames: Int, interval: Double, readers: 
 /// Kernel timestamp → receipt, for every event message that carries a `time`.
 func latencies(_ messages: [Received]) -> [Int64] {
     messages.compactMap { message in
-        guard message.seq != nil, let time = message.time else { return nil }
-        return Int64(message.receivedAt) - Int64(time)
+        guard let time = message.event?.time else { return nil }
+        return Int64(message.receivedAt) - Int64(time.microseconds)
     }
 }
 
@@ -138,11 +138,11 @@ struct StreamingCases {
             touches = try awaitTouches(frames + 2, reader: reader, into: &got, touches: touches, frame: frames + 1)
             _ = subscriber.drain(quiet: 0)
             got += reader.drain(quiet: 0.5)
-            let seqs = got.compactMap(\.seq)
+            let seqs = got.compactMap { $0.event?.seq }
             let gaps = zip(seqs, seqs.dropFirst()).filter { $1 != $0 + 1 }.count
             try expect(gaps == 0, "the reading subscriber's seq has \(gaps) gaps")
             try expect(overflows(got).count == 0, "the reading subscriber got an overflow")
-            try expect(got.contains { $0.gesture?.gesture == "drag" && $0.gesture?.phase == "ended" }, "the reading subscriber never got the drag's end")
+            try expect(got.contains { $0.gesture?.gesture == .drag && $0.gesture?.phase == .ended }, "the reading subscriber never got the drag's end")
             say("BENCH latency (lockstep) with 1 reading + 1 stalled subscriber, \(frames) frames: \(LatencyFigures(samples: latencies(got)))")
             let late = stalled.drain(quiet: 0.5)
             let lost = overflows(late)

@@ -1,18 +1,18 @@
-import Foundation
 import GestureClient
-import GestureCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// One line from the server with the moment it was received (CLOCK_MONOTONIC µs, taken
-/// right after the `recv` that completed it).
+/// right after the `recv` that completed it). Decoded only when asked (after a stream, not
+/// while the driver is reading and stamping receipts).
 struct Received {
     let line: [UInt8]
     let receivedAt: UInt64
 
-    /// The typed message (GestureClient's decoder: what a real client gets).
-    var message: ServerMessage? { try? JSONDecoder().decode(ServerMessage.self, from: Data(line)) }
+    /// The typed message (GestureProtocol's decoder: what a real client gets); nil when the
+    /// line is not a valid message.
+    var message: ServerMessage? { try? WireDecoder.message(line) }
 
     var gesture: GestureMessage? {
         if case .gesture(let gesture)? = message { return gesture }
@@ -21,9 +21,15 @@ struct Received {
 
     var text: String { String(decoding: line, as: UTF8.self) }
 
-    /// The `time` field, found without a full decode (the benchmark reads thousands).
-    var time: UInt64? { WireScanner.unsigned(after: Array("\"time\":".utf8), in: line) }
-    var seq: UInt64? { WireScanner.unsigned(after: Array("\"seq\":".utf8), in: line) }
+    /// An event's `seq` and `time` (gesture, touch and device lines); nil for replies and notices.
+    var event: (seq: UInt64, time: Timestamp)? {
+        switch message {
+        case .gesture(let gesture)?: (gesture.seq, gesture.time)
+        case .touch(let touch)?: (touch.seq, touch.time)
+        case .device(let device)?: (device.seq, device.time)
+        case .hello?, .pong?, .status?, .error?, .overflow?, .goodbye?, .unknown?, nil: nil
+        }
+    }
 }
 
 /// A client of the daemon's socket, as any application would be, with blocking reads that
@@ -61,20 +67,17 @@ final class Subscriber {
 
     deinit { close(fd) }
 
-    /// Sends one request line.
-    func send(_ json: String) throws(CaseFailure) {
-        let bytes = Array((json + "\n").utf8)
+    /// Sends one request.
+    func send(_ request: ClientRequest) throws(CaseFailure) {
+        let bytes = WireEncoder.encode(request)
         let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard sent == bytes.count else { throw CaseFailure("send to the daemon: \(errorText(errno))") }
     }
 
     /// Subscribes (nil: everything) and waits for the hello; returns it.
     @discardableResult
-    func subscribe(gestures: [String]? = nil, devices: [String]? = nil, touches: Bool = false, timeout: Double = 20) throws(CaseFailure) -> HelloMessage {
-        var fields = ["\"type\":\"subscribe\"", "\"touches\":\(touches)"]
-        if let gestures { fields.append("\"gestures\":[\(gestures.map { "\"\($0)\"" }.joined(separator: ","))]") }
-        if let devices { fields.append("\"devices\":[\(devices.map { "\"\($0)\"" }.joined(separator: ","))]") }
-        try send("{\(fields.joined(separator: ","))}")
+    func subscribe(gestures: [GestureKind]? = nil, devices: [String]? = nil, touches: Bool = false, timeout: Double = 20) throws(CaseFailure) -> HelloMessage {
+        try send(.subscribe(SubscribeRequest(gestures: gestures, devices: devices, touches: touches)))
         let hello = try next("the hello", timeout: timeout) { if case .hello? = $0.message { true } else { false } }
         guard case .hello(let message)? = hello.message else { throw CaseFailure("no hello") }
         return message

@@ -1,3 +1,4 @@
+import GestureProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,6 +13,11 @@ func monotonicMicroseconds() -> UInt64 {
 
 /// Sleeps for `milliseconds` of wall time. The driver paces its touches this way, as a
 /// finger would; checks never rely on it (they use the kernel's timestamps).
+/// Microseconds from `start` to `end` by the kernel's clock, negative when `end` is earlier.
+func elapsed(_ start: Timestamp, _ end: Timestamp) -> Int64 {
+    Int64(end.microseconds) - Int64(start.microseconds)
+}
+
 func pause(milliseconds: Double) {
     guard milliseconds > 0 else { return }
     var request = timespec(tv_sec: Int(milliseconds / 1000), tv_nsec: Int(milliseconds.truncatingRemainder(dividingBy: 1000) * 1_000_000))

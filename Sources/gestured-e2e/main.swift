@@ -136,10 +136,10 @@ func main() -> Int32 {
         return finish(harness, started)
     }
 
-    let swipes: [(from: Spot, to: Spot, direction: String)] = [
-        (Spot(0.8, 0.5), Spot(0.3, 0.5), "left"),
-        (Spot(0.5, 0.8), Spot(0.5, 0.3), "up"),
-        (Spot(0.2, 0.5), Spot(0.7, 0.5), "right"),
+    let swipes: [(from: Spot, to: Spot, direction: SwipeDirection)] = [
+        (Spot(0.8, 0.5), Spot(0.3, 0.5), .left),
+        (Spot(0.5, 0.8), Spot(0.5, 0.3), .up),
+        (Spot(0.2, 0.5), Spot(0.7, 0.5), .right),
     ]
     for (panel, swipe) in zip(panels, swipes) {
         GestureCases(panel: panel, subscriber: subscriber, swipe: swipe).run(harness)
@@ -164,7 +164,7 @@ func main() -> Int32 {
     // The recordings reuse these names: unplug ours first.
     for panel in panels + [touchpad] {
         panel.unplug()
-        try? awaitDevice(subscriber, panel.name, "removed")
+        try? awaitDevice(subscriber, panel.name, .removed)
     }
     let hotPlugBroken = harness.failures.contains(LiveCases.hotPlugCaseNames("hot-plug").added)
         ? "needs hot-plug, which failed (see above)" : nil

@@ -3,6 +3,7 @@ import Actions
 import ConfigFile
 import EvdevInput
 import GestureCore
+import GestureProtocol
 import Testing
 
 /// Parses with libevdev's key names, as `gesturectl actions` does.

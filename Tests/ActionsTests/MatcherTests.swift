@@ -1,5 +1,6 @@
 import Actions
 import GestureCore
+import GestureProtocol
 import Testing
 
 @Suite struct MatcherTests {

@@ -1,3 +1,4 @@
+import GestureProtocol
 import Daemon
 import GestureClient
 import Testing
@@ -8,7 +9,7 @@ import Testing
         screen.script[1] = [tap(region: "ok-button"), drag(.began)]
         let daemon = try InProcessDaemon(devices: [screen])
         let client = try GestureClient.connect(path: daemon.socketPath)
-        try client.subscribe(gestures: ["tap", "drag"])
+        try client.subscribe(gestures: [.tap, .drag])
         try client.ping()
         var iterator = client.messages.makeAsyncIterator()
         guard case .hello(let hello)? = try await iterator.next() else { Issue.record("no hello"); return }
@@ -16,15 +17,15 @@ import Testing
         guard case .pong? = try await iterator.next() else { Issue.record("no pong"); return }
         screen.trigger(1)
         guard case .gesture(let tapped)? = try await iterator.next() else { Issue.record("no tap"); return }
-        #expect(tapped.gesture == "tap")
+        #expect(tapped.gesture == .tap)
         #expect(tapped.region == "ok-button")
         #expect(tapped.count == 1)
         #expect(tapped.seq == 1)
         guard case .gesture(let dragged)? = try await iterator.next() else { Issue.record("no drag"); return }
-        #expect(dragged.startLocation == Location(x: 0.2, y: 0.7))
-        #expect(dragged.localStartLocation == Location(x: 0.2, y: 0.4))
-        #expect(dragged.localLocation == Location(x: 0.25, y: 0.5))
-        #expect(tapped.localLocation == nil && tapped.localStartLocation == nil)
+        #expect(dragged.drag?.startLocation == Point(x: 0.2, y: 0.7))
+        #expect(dragged.drag?.localStartLocation == Point(x: 0.2, y: 0.4))
+        #expect(dragged.localLocation == Point(x: 0.25, y: 0.5))
+        #expect(tapped.localLocation == nil && tapped.drag == nil)
         #expect(dragged.seq == 2)
         daemon.stop()
         // Every device's removal comes before the goodbye, which is the last message.
@@ -32,7 +33,7 @@ import Testing
         while let message = try await iterator.next() { afterStop.append(message) }
         guard case .goodbye(let reason)? = afterStop.last else { Issue.record("no goodbye last: \(afterStop)"); return }
         #expect(reason == "stopping")
-        #expect(afterStop.dropLast().allSatisfy { if case .device(let d) = $0 { d.phase == "removed" } else { false } })
+        #expect(afterStop.dropLast().allSatisfy { if case .device(let d) = $0 { d.phase == .removed } else { false } })
         #expect(!afterStop.dropLast().isEmpty)
     }
 
@@ -45,7 +46,7 @@ import Testing
         let outside = try GestureClient.connect(path: daemon.socketPath)
         let inButton = try GestureClient.connect(path: daemon.socketPath)
         try outside.subscribe(regions: [nil])
-        try inButton.subscribe(gestures: ["tap", "drag"], regions: ["ok-button"])
+        try inButton.subscribe(gestures: [.tap, .drag], regions: ["ok-button"])
         // A ping answered means the subscribe before it was applied.
         try outside.ping()
         try inButton.ping()
@@ -59,9 +60,9 @@ import Testing
         // cannot wait for a gesture that never comes.
         let outsideGestures = try await gestures(until: &outsideMessages)
         let inButtonGestures = try await gestures(until: &inButtonMessages)
-        #expect(outsideGestures.map(\.gesture) == ["tap"])
+        #expect(outsideGestures.map(\.gesture) == [.tap])
         #expect(outsideGestures.map(\.region) == [nil])
-        #expect(inButtonGestures.map(\.gesture) == ["tap"])
+        #expect(inButtonGestures.map(\.gesture) == [.tap])
         #expect(inButtonGestures.map(\.region) == ["ok-button"])
     }
 

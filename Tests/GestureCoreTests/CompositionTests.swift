@@ -1,3 +1,4 @@
+import GestureProtocol
 import Testing
 @testable import GestureCore
 
@@ -386,11 +387,11 @@ struct ThresholdToleranceTests {
     ]))
     h.frame(6000, .down(1, 0.45, 0.83))
     h.frame(6020, .move(1, 0.45, 0.79))
-    var writer = JSONWriter()
+    var bytes: [UInt8] = []
     for (index, event) in h.events.enumerated() {
-        WireEncoder.appendGesture(event, seq: UInt64(50 + index), device: "ELAN Touchscreen", to: &writer)
+        WireEncoder.append(.gesture(GestureMessage(event, device: "ELAN Touchscreen", seq: UInt64(50 + index))), to: &bytes)
     }
-    let lines = String(decoding: writer.bytes, as: UTF8.self).split(separator: "\n")
+    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
     #expect(lines.count == 3)
     let protocolFile = String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
     let documented = try String(contentsOfFile: "/" + protocolFile + "/docs/protocol.md", encoding: .utf8)

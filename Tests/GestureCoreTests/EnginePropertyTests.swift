@@ -1,3 +1,4 @@
+import GestureProtocol
 import PropertyBased
 import Testing
 @testable import GestureCore

@@ -1,3 +1,4 @@
+import GestureProtocol
 @testable import GestureCore
 
 /// Drives a GestureEngine with hand-built frames on a virtual clock (milliseconds in,
@@ -38,7 +39,7 @@ struct GestureHarness {
 
     mutating func frame(at time: UInt64, _ changes: [Change]) {
         var contacts: [Contact] = []
-        var changed: [UInt32: ContactPhase] = [:]
+        var changed: [UInt32: TouchPhase] = [:]
         for change in changes {
             switch change {
             case .down(let id, let x, let y), .downUnobserved(let id, let x, let y):
@@ -105,7 +106,7 @@ extension GestureEvent {
         switch details {
         case .drag(let values): values
         case .swipe(_, _, let values): values
-        case .none, .tap, .pinch, .rotate: nil
+        case .press, .tap, .longPress, .pinch, .rotate: nil
         }
     }
 }

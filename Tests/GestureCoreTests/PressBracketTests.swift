@@ -1,3 +1,4 @@
+import GestureProtocol
 import Testing
 @testable import GestureCore
 
@@ -6,7 +7,17 @@ import Testing
 @Suite("press brackets")
 struct PressBracketTests {
     static func event(_ kind: GestureKind, _ phase: GesturePhase, id: UInt64, time: UInt64, touch: UInt32, region: String? = nil) -> GestureEvent {
-        GestureEvent(kind: kind, phase: phase, id: id, time: time, region: region, fingers: 1, location: .zero, touch: touch)
+        let still = DragValues(startLocation: .zero, translation: .zero, velocity: .zero, predictedEndLocation: .zero, predictedEndTranslation: .zero)
+        let details: GestureDetails = switch kind {
+        case .press: .press
+        case .tap: .tap(count: 1)
+        case .longPress: .longPress
+        case .drag: .drag(still)
+        case .swipe: .swipe(direction: .left, edge: nil, drag: still)
+        case .pinch: .pinch(scale: 1)
+        case .rotate: .rotate(degrees: 0)
+        }
+        return GestureEvent(details, phase: phase, id: id, time: time, region: region, fingers: 1, location: .zero, touch: touch)
     }
 
     @Test func everyCancellationPathEndsThePressLast() {
@@ -39,7 +50,7 @@ struct PressBracketTests {
         func frame(_ ms: UInt64, _ contact: Contact) {
             engine.process(TouchFrame(time: ms * 1000, contacts: [contact], fingerCount: contact.phase == .ended ? 0 : 1), into: &sink)
         }
-        func finger(_ id: UInt32, _ phase: ContactPhase, x: Double, unobserved: Bool = false) -> Contact {
+        func finger(_ id: UInt32, _ phase: TouchPhase, x: Double, unobserved: Bool = false) -> Contact {
             Contact(id: id, phase: phase, location: Point(x: x, y: 0.5), millimetres: Point(x: x * 200, y: 50), startedUnobserved: unobserved)
         }
         frame(0, finger(1, .began, x: 0.3))

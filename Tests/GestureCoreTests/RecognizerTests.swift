@@ -1,3 +1,4 @@
+import GestureProtocol
 import Testing
 @testable import GestureCore
 

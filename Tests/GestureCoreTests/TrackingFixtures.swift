@@ -1,3 +1,4 @@
+import GestureProtocol
 import GestureCore
 
 /// Hand-written event streams for the tracker tests: each `report()` closes a frame and
@@ -119,15 +120,15 @@ extension TouchFrame {
 
 struct Summary: Equatable, CustomStringConvertible {
     var id: UInt32
-    var phase: ContactPhase
-    init(id: UInt32, phase: ContactPhase) {
+    var phase: TouchPhase
+    init(id: UInt32, phase: TouchPhase) {
         self.id = id
         self.phase = phase
     }
     var description: String { "\(id):\(phase)" }
 }
 
-func S(_ id: UInt32, _ phase: ContactPhase) -> Summary { Summary(id: id, phase: phase) }
+func S(_ id: UInt32, _ phase: TouchPhase) -> Summary { Summary(id: id, phase: phase) }
 
 /// Whether two numbers agree to 1e-9.
 func close(_ a: Double, _ b: Double) -> Bool { Swift.abs(a - b) < 1e-9 }

@@ -1,3 +1,4 @@
+import GestureProtocol
 import GestureCore
 import Testing
 

@@ -1,3 +1,4 @@
+import GestureProtocol
 import GestureCore
 import Testing
 
@@ -69,7 +70,7 @@ struct TrackingRobustnessTests {
             (EV.key, BTN.toolTripleTap), (EV.key, BTN.toolPen), (EV.syn, SYN.mtReport), (EV.syn, SYN.report),
             (EV.syn, SYN.report), (EV.syn, SYN.dropped),
         ]
-        var phases: [UInt32: ContactPhase] = [:]
+        var phases: [UInt32: TouchPhase] = [:]
         var highestID: UInt32 = 0
         var lastTime: UInt64 = 0
         var time: UInt64 = 1000

@@ -1,3 +1,4 @@
+import GestureProtocol
 import Foundation
 import GestureCore
 import Recordings

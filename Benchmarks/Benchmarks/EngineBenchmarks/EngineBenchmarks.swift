@@ -59,7 +59,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sink.checksum)
     }
 
-    // (b) The same, every gesture encoded as its wire line into one reused JSONWriter.
+    // (b) The same, every gesture encoded as its wire line (WireEncoder) into one reused buffer.
     Benchmark("Corpus: pipeline + JSON") { benchmark in
         var sink = EncodingSink()
         benchmark.startMeasurement()

@@ -1,5 +1,6 @@
 import Foundation
 import GestureCore
+import GestureProtocol
 import Recordings
 
 /// One recording ready to replay: its events in memory and its device settings resolved
@@ -95,9 +96,10 @@ public struct CountingSink: CountedSink {
     }
 }
 
-/// Encodes every gesture as its wire line into one reused writer, as the daemon does.
+/// Encodes every gesture as its wire line (GestureProtocol's encoder) into one reused
+/// buffer, as the daemon does.
 public struct EncodingSink: CountedSink {
-    public var writer = JSONWriter(capacity: 1 << 16)
+    public var buffer: [UInt8] = []
     public var device: String
     public var lastID: UInt64 = 0
     public var seq: UInt64 = 0
@@ -106,6 +108,7 @@ public struct EncodingSink: CountedSink {
 
     public init(device: String = "") {
         self.device = device
+        buffer.reserveCapacity(1 << 16)
     }
 
     public mutating func nextGestureID() -> UInt64 {
@@ -115,14 +118,14 @@ public struct EncodingSink: CountedSink {
 
     public mutating func emit(_ event: GestureEvent) {
         seq += 1
-        WireEncoder.appendGesture(event, seq: seq, device: device, to: &writer)
-        if writer.bytes.count >= 1 << 15 { flush() }
+        WireEncoder.append(.gesture(GestureMessage(event, device: device, seq: seq)), to: &buffer)
+        if buffer.count >= 1 << 15 { flush() }
     }
 
     /// Stands in for the socket write: counts the bytes and empties the buffer.
     public mutating func flush() {
-        bytesWritten += writer.bytes.count
-        writer.bytes.removeAll(keepingCapacity: true)
+        bytesWritten += buffer.count
+        buffer.removeAll(keepingCapacity: true)
     }
 }
 

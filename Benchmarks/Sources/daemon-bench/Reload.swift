@@ -49,8 +49,8 @@ func reload(_ options: Options) throws {
             held.add(ready - reloading)
         }
         // Still serving.
-        try sendAll(client, #"{"type":"ping"}"# + "\n")
-        guard try readLine(client).hasPrefix(#"{"type":"pong""#) else { throw BenchError("no pong after the reloads") }
+        try send(.ping, to: client)
+        guard case .pong? = message(try readLine(client)) else { throw BenchError("no pong after the reloads") }
         daemon.signal(SIGTERM)
         guard daemon.wait() == 0 else { throw BenchError("the daemon did not exit cleanly") }
         print("reload, \(name): loop held \(held.summary) over \(options.reloads) reloads")

@@ -19,12 +19,12 @@ struct Probe {
         defer { close(fd) }
         setNonBlocking(fd)
         var reader = TimedLineReader(fd: fd)
-        guard let hello = reader.line(before: start + timeout), hello.hasPrefix(#"{"type":"hello""#) else { return nil }
+        guard let hello = reader.line(before: start + timeout), case .hello? = message(hello) else { return nil }
         let helloTime = monotonicMicroseconds() - start
         let asked = monotonicMicroseconds()
-        guard (try? sendAll(fd, #"{"type":"status"}"# + "\n")) != nil else { return nil }
+        guard (try? send(.status, to: fd)) != nil else { return nil }
         while let line = reader.line(before: asked + timeout) {
-            if line.hasPrefix(#"{"type":"status""#) { return Probe(hello: helloTime, status: monotonicMicroseconds() - asked) }
+            if case .status? = message(line) { return Probe(hello: helloTime, status: monotonicMicroseconds() - asked) }
         }
         return nil
     }
@@ -88,7 +88,7 @@ func soak(_ options: Options) throws {
     var stalled: [Int32] = []
     for _ in 0..<stalledCount {
         guard let fd = connectUnix(socketPath) else { throw BenchError("connect failed after \(stalled.count) stalled clients") }
-        try sendAll(fd, #"{"type":"subscribe"}"# + "\n")
+        try subscribeToAll(fd)
         stalled.append(fd)
     }
     defer { stalled.forEach { close($0) } }
@@ -147,7 +147,7 @@ func soak(_ options: Options) throws {
 func soakReader(_ options: Options) throws {
     guard let fd = connectUnix(options.socket) else { throw BenchError("cannot connect to \(options.socket)") }
     _ = try readLine(fd)
-    try sendAll(fd, #"{"type":"subscribe"}"# + "\n")
+    try subscribeToAll(fd)
     let reader = LatencyReader()
     reader.add(fd)
     _ = reader.run(until: monotonicMicroseconds() + UInt64(options.seconds * 1_000_000))

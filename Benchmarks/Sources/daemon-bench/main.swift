@@ -128,7 +128,7 @@ func latency(_ options: Options) throws {
     for _ in 0..<(n - 1) {
         guard let fd = connectUnix(socketPath) else { throw BenchError("connect failed after \(reader.count) clients") }
         let hello = try readLine(fd)
-        guard hello.hasPrefix(#"{"type":"hello""#) else { throw BenchError("client \(reader.count + 1) got \(hello)") }
+        guard case .hello? = message(hello) else { throw BenchError("client \(reader.count + 1) got \(hello)") }
         reader.add(fd)
     }
     guard let last = connectUnix(socketPath) else { throw BenchError("connect failed for the last client") }
@@ -136,7 +136,7 @@ func latency(_ options: Options) throws {
     sleepMilliseconds(500)
     let connected = try ProcessSample(pid: daemon.pid)
     let ownStart = ownCPUMicroseconds()
-    try sendAll(last, #"{"type":"subscribe"}"# + "\n")
+    try subscribeToAll(last)
     reader.add(last)
     let allDone = reader.run(until: monotonicMicroseconds() + UInt64((options.seconds + 60) * 1_000_000))
     let loaded = try ProcessSample(pid: daemon.pid)
@@ -179,7 +179,7 @@ func idle(_ options: Options) throws {
     guard let client = connectUnix(socketPath) else { throw BenchError("cannot connect") }
     defer { close(client) }
     _ = try readLine(client)
-    try sendAll(client, #"{"type":"subscribe"}"# + "\n")
+    try subscribeToAll(client)
     sleepMilliseconds(2000)
     notify.drain()
     let notificationsBefore = notify.messages.count

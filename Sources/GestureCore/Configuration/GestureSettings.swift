@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// Thresholds of the tap recognizer. Distances in millimetres, times in milliseconds.
 public struct TapSettings: Sendable, Hashable {
     /// How far a finger may move and still tap (mm).

@@ -1,16 +1,7 @@
-/// A point or vector in a 2-D space; the space (normalised screen, millimetres) is named
-/// by whoever holds it.
-public struct Point: Sendable, Hashable {
-    public var x: Double
-    public var y: Double
+import GestureProtocol
 
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-
-    public static let zero = Point(x: 0, y: 0)
-
+/// Vector arithmetic on normalised screen points (the protocol's `Point`).
+extension Point {
     public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
     public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
     public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }

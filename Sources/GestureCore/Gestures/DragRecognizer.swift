@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// Least-squares velocity over the recent samples of a translation, in a fixed ring (no
 /// allocation after init).
 struct VelocityTracker {
@@ -211,7 +213,7 @@ struct DragRecognizer {
     @discardableResult
     private func emit<S: GestureSink>(_ phase: GesturePhase, id: UInt64, time: UInt64, fingers: Int, lifting: Bool, thresholds: Thresholds, reporter: Reporter, sink: inout S) -> (drag: DragValues, velocityMM: Point) {
         let values = values(time: time, lifting: lifting, thresholds: thresholds)
-        reporter.emit(.drag, phase, id: id, time: time, fingers: fingers, location: startLocation + translation, details: .drag(values.drag), into: &sink)
+        reporter.emit(.drag(values.drag), phase, id: id, time: time, fingers: fingers, location: startLocation + translation, into: &sink)
         return values
     }
 
@@ -224,7 +226,7 @@ struct DragRecognizer {
             : (translationMM.y >= 0 ? .down : .up)
         let edge = Self.edge(of: startLocation, surface: surface, margin: thresholds.edgeMarginMM)
         let id = reporter.newID(.swipe, &sink)
-        reporter.emit(.swipe, .ended, id: id, time: time, fingers: fingers, location: startLocation + translation, details: .swipe(direction: direction, edge: edge, drag: values), into: &sink)
+        reporter.emit(.swipe(direction: direction, edge: edge, drag: values), .ended, id: id, time: time, fingers: fingers, location: startLocation + translation, into: &sink)
     }
 
     /// The screen edge within `margin` mm of `location` (the nearest one in a corner).

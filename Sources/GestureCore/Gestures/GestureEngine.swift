@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// Turns touch frames into gestures for one device. Every touch is offered to the regions
 /// around its first point, innermost first, and to the top level (its *chain*, cut after a
 /// region with `fall-through = false`); each region runs the recognizers of the kinds it

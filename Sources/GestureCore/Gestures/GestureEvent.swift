@@ -1,45 +1,4 @@
-/// The gestures gestured recognizes; raw values are the wire names.
-public enum GestureKind: String, Sendable, Hashable, CaseIterable, Comparable {
-    case press
-    case tap
-    case longPress = "long-press"
-    case drag
-    case swipe
-    case pinch
-    case rotate
-
-    public static func < (a: GestureKind, b: GestureKind) -> Bool { a.order < b.order }
-
-    private var order: Int {
-        switch self {
-        case .press: 0
-        case .tap: 1
-        case .longPress: 2
-        case .drag: 3
-        case .swipe: 4
-        case .pinch: 5
-        case .rotate: 6
-        }
-    }
-}
-
-/// Phases as in UIKit / SwiftUI. Discrete gestures (tap, swipe) emit a single `ended`.
-public enum GesturePhase: String, Sendable, Hashable, CaseIterable {
-    case began
-    case changed
-    case ended
-    case cancelled
-}
-
-/// Direction of a swipe, in screen orientation.
-public enum SwipeDirection: String, Sendable, Hashable, CaseIterable {
-    case left, right, up, down
-}
-
-/// Screen edge a swipe started from (within the edge margin).
-public enum ScreenEdge: String, Sendable, Hashable, CaseIterable {
-    case left, right, top, bottom
-}
+import GestureProtocol
 
 /// Motion values of a drag (and of the drag a swipe completes), SwiftUI's
 /// `DragGesture.Value` names. Locations in normalised screen space; velocity in
@@ -60,13 +19,13 @@ public struct DragValues: Sendable, Hashable {
     }
 }
 
-/// Kind-specific fields of a gesture event.
+/// The kind of a gesture event with the fields only that kind has (the kind is never
+/// stated apart from its fields, so the two cannot disagree).
 public enum GestureDetails: Sendable, Hashable {
-    /// press, long-press: no extra fields.
-    case none
+    case press
     /// tap: its place in a multi-tap sequence (1, 2, 3, …).
     case tap(count: Int)
-    /// drag.
+    case longPress
     case drag(DragValues)
     /// swipe: direction, the edge it started from (nil when none), and the drag's values.
     case swipe(direction: SwipeDirection, edge: ScreenEdge?, drag: DragValues)
@@ -74,6 +33,18 @@ public enum GestureDetails: Sendable, Hashable {
     case pinch(scale: Double)
     /// rotate: degrees relative to the start, positive clockwise on screen.
     case rotate(degrees: Double)
+
+    public var kind: GestureKind {
+        switch self {
+        case .press: .press
+        case .tap: .tap
+        case .longPress: .longPress
+        case .drag: .drag
+        case .swipe: .swipe
+        case .pinch: .pinch
+        case .rotate: .rotate
+        }
+    }
 }
 
 /// Why a press was cancelled. Not on the wire; for checkers (`GestureStreamValidator`).
@@ -89,7 +60,6 @@ public enum PressCancellation: Sendable, Hashable {
 
 /// One gesture event as the engine emits it. The wire adds `type`, `seq` and `device`.
 public struct GestureEvent: Sendable, Hashable {
-    public var kind: GestureKind
     public var phase: GesturePhase
     /// Shared by every phase of one gesture; unique across the daemon's lifetime.
     public var id: UInt64
@@ -101,6 +71,7 @@ public struct GestureEvent: Sendable, Hashable {
     public var fingers: Int
     /// Normalised screen location (for multi-finger gestures, the centroid).
     public var location: Point
+    /// The gesture's kind and its own fields.
     public var details: GestureDetails
     /// The rectangle of `region` in normalised screen space (nil with `region`): what the
     /// region-local coordinates are relative to.
@@ -113,9 +84,8 @@ public struct GestureEvent: Sendable, Hashable {
     /// On a press's `cancelled`: why. Not on the wire; nil for every other event.
     public var pressCancellation: PressCancellation?
 
-    public init(kind: GestureKind, phase: GesturePhase, id: UInt64, time: UInt64, region: String?, fingers: Int, location: Point,
-                details: GestureDetails = .none, regionRect: Rect? = nil, touch: UInt32 = 0, pressCancellation: PressCancellation? = nil) {
-        self.kind = kind
+    public init(_ details: GestureDetails, phase: GesturePhase, id: UInt64, time: UInt64, region: String?, fingers: Int, location: Point,
+                regionRect: Rect? = nil, touch: UInt32 = 0, pressCancellation: PressCancellation? = nil) {
         self.phase = phase
         self.id = id
         self.time = time
@@ -128,6 +98,9 @@ public struct GestureEvent: Sendable, Hashable {
         self.pressCancellation = pressCancellation
     }
 
+    /// The gesture (`details` decides it).
+    public var kind: GestureKind { details.kind }
+
     /// `location` in the region's own space (SwiftUI's `.local`): 0…1 across the region's
     /// rectangle from its top-left; nil for the top level.
     public var localLocation: Point? { regionRect.map { $0.local(location) } }
@@ -138,7 +111,7 @@ public struct GestureEvent: Sendable, Hashable {
         guard let regionRect else { return nil }
         switch details {
         case .drag(let values), .swipe(_, _, let values): return regionRect.local(values.startLocation)
-        case .none, .tap, .pinch, .rotate: return nil
+        case .press, .tap, .longPress, .pinch, .rotate: return nil
         }
     }
 }

@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// long-press: waits from touch-down for the minimum duration while no finger moves beyond
 /// the maximum distance; at that deadline (a timer, stamped with the deadline) it claims the
 /// arena and, told it won, reports `began`; then `changed` on movement, `ended` on the last

@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// press: `began` at the sequence's first touch-down, `ended` at its last lift whatever the
 /// touch became, `cancelled` when the primary touch leaves the region, when a gesture of an
 /// enclosing region wins the touch, or when the sequence is cancelled. One press per

@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// A finger as one region's touch sequence sees it.
 struct TrackedContact {
     var id: UInt32

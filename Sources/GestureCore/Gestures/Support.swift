@@ -1,3 +1,5 @@
+import GestureProtocol
+
 
 /// Microseconds in one millisecond and one second.
 let microsecondsPerMillisecond: Double = 1_000
@@ -150,11 +152,11 @@ struct Reporter {
     }
 
     func emit<S: GestureSink>(
-        _ kind: GestureKind, _ phase: GesturePhase, id: UInt64, time: UInt64,
-        fingers: Int, location: Point, details: GestureDetails = .none, pressCancellation: PressCancellation? = nil, into sink: inout S
+        _ details: GestureDetails, _ phase: GesturePhase, id: UInt64, time: UInt64,
+        fingers: Int, location: Point, pressCancellation: PressCancellation? = nil, into sink: inout S
     ) {
-        guard reported.contains(kind) else { return }
-        sink.emit(GestureEvent(kind: kind, phase: phase, id: id, time: time, region: region, fingers: fingers, location: location, details: details,
+        guard reported.contains(details.kind) else { return }
+        sink.emit(GestureEvent(details, phase: phase, id: id, time: time, region: region, fingers: fingers, location: location,
                                regionRect: rect, touch: touch, pressCancellation: pressCancellation))
     }
 

@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// One recognized tap, remembered for multi-tap counting.
 struct TapRecord {
     var lift: UInt64
@@ -222,7 +224,7 @@ struct TapRecognizer {
 
     private func report<S: GestureSink>(_ record: TapRecord, time: UInt64, reporter: Reporter, sink: inout S) {
         let id = reporter.newID(.tap, &sink)
-        reporter.emit(.tap, .ended, id: id, time: time, fingers: record.fingers, location: record.location, details: .tap(count: record.count), into: &sink)
+        reporter.emit(.tap(count: record.count), .ended, id: id, time: time, fingers: record.fingers, location: record.location, into: &sink)
     }
 
     static let maximumFingers = 5

@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// pinch and rotate (one type, two instances): track two or more fingers from the moment a
 /// second finger is down; `began` once the spread changed by the minimum (pinch) or the
 /// fingers turned by the minimum angle (rotate), `changed` per frame, `ended` when fewer than
@@ -76,7 +78,7 @@ struct TransformRecognizer {
                 let id = reporter.newID(gestureKind, &sink)
                 let old = state
                 state = .active(id: id, value: newValue)
-                reporter.emit(gestureKind, .began, id: id, time: time, fingers: fingers, location: location, details: details(newValue), into: &sink)
+                reporter.emit(details(newValue), .began, id: id, time: time, fingers: fingers, location: location, into: &sink)
                 reporter.transition(name, old, "threshold", state)
                 return true
             }
@@ -86,7 +88,7 @@ struct TransformRecognizer {
             let newValue = ratio ? value * step : value + step
             state = .active(id: id, value: newValue)
             if step != (ratio ? 1 : 0) {
-                reporter.emit(gestureKind, .changed, id: id, time: time, fingers: fingers, location: location, details: details(newValue), into: &sink)
+                reporter.emit(details(newValue), .changed, id: id, time: time, fingers: fingers, location: location, into: &sink)
             }
             return false
         }
@@ -111,7 +113,7 @@ struct TransformRecognizer {
         case .tracking:
             break
         case .active(let id, let value):
-            reporter.emit(gestureKind, phase, id: id, time: time, fingers: fingers, location: location, details: details(value), into: &sink)
+            reporter.emit(details(value), phase, id: id, time: time, fingers: fingers, location: location, into: &sink)
         }
         state = .idle
         reporter.transition(name, old, input, state)

@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// Turns the evdev event stream of one device into `TouchFrame`s, one per `SYN_REPORT`
 /// that has something to say.
 ///
@@ -411,7 +413,7 @@ public struct ContactTracker: Sendable {
     }
 
     @inline(__always)
-    private mutating func append(_ id: UInt32, _ phase: ContactPhase, x: Int32, y: Int32, unobserved: Bool) {
+    private mutating func append(_ id: UInt32, _ phase: TouchPhase, x: Int32, y: Int32, unobserved: Bool) {
         frame.contacts.append(
             Contact(
                 id: id, phase: phase, location: mapper.location(x: x, y: y),

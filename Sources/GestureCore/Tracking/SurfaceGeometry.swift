@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// Where a surface's physical size came from.
 public enum SizeSource: String, Sendable {
     /// Derived from the axes' `absinfo.resolution` (units per millimetre).

@@ -1,22 +1,12 @@
-/// Where a contact is in its life, as seen in one frame.
-public enum ContactPhase: UInt8, Sendable, Hashable {
-    /// The contact touched down in this frame.
-    case began
-    /// The contact is still down (it may or may not have moved).
-    case moved
-    /// The contact lifted in this frame; its location is the last one reported.
-    case ended
-    /// The contact stopped being a finger (palm) or its state was lost (SYN_DROPPED,
-    /// device removed): every gesture it takes part in must end as `cancelled`.
-    case cancelled
-}
+import GestureProtocol
 
 /// One finger on the surface in one frame.
 public struct Contact: Sendable, Hashable {
     /// Identifier unique for the life of one ContactTracker (never reused, unlike
     /// kernel tracking ids and slots).
     public var id: UInt32
-    public var phase: ContactPhase
+    /// Where it is in its life (the protocol's `touch` phases).
+    public var phase: TouchPhase
     /// Position in normalised screen space: 0…1, origin top-left, after calibration and rotation.
     public var location: Point
     /// Position in millimetres from the surface's top-left corner, in screen orientation
@@ -27,7 +17,7 @@ public struct Contact: Sendable, Hashable {
     /// start are unknown, so it never becomes a tap or a long press.
     public var startedUnobserved: Bool
 
-    public init(id: UInt32, phase: ContactPhase, location: Point, millimetres: Point, startedUnobserved: Bool = false) {
+    public init(id: UInt32, phase: TouchPhase, location: Point, millimetres: Point, startedUnobserved: Bool = false) {
         self.id = id
         self.phase = phase
         self.location = location

@@ -1,41 +1,41 @@
-/// Appends one JSON object to a reusable byte buffer without Foundation and without
-/// allocating (beyond the buffer's own growth): the event path's encoder.
+/// Appends JSON to a reusable byte buffer without Foundation and without allocating (beyond
+/// the buffer's own growth): what `WireEncoder` writes with.
 ///
 /// Numbers are written in fixed point with at most `digits` fraction digits, trailing zeros
 /// trimmed, so output is short, deterministic and locale-free. Non-finite doubles (which the
 /// engine never produces) are written as 0 so a line is always valid JSON.
-public struct JSONWriter {
+struct JSONWriter {
     /// The encoded bytes; callers may take them and `removeAll(keepingCapacity: true)`.
-    public var bytes: [UInt8]
+    var bytes: [UInt8]
     private var needsComma = false
 
-    public init(capacity: Int = 512) {
+    init(capacity: Int = 512) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
     /// Starts a new object (`{`), after a comma when it is an array element.
-    public mutating func beginObject() {
+    mutating func beginObject() {
         separateElement()
         bytes.append(UInt8(ascii: "{"))
         needsComma = false
     }
 
     /// Starts an array (`[`), after a comma when it is an array element.
-    public mutating func beginArray() {
+    mutating func beginArray() {
         separateElement()
         bytes.append(UInt8(ascii: "["))
         needsComma = false
     }
 
     /// Ends the current array (`]`).
-    public mutating func endArray() {
+    mutating func endArray() {
         bytes.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// Lets `body` write onto the end of `bytes` (no copy: the buffer is moved in and out).
-    public static func append(to bytes: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
+    static func append(to bytes: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
         var writer = JSONWriter(capacity: 0)
         swap(&writer.bytes, &bytes)
         body(&writer)
@@ -43,19 +43,19 @@ public struct JSONWriter {
     }
 
     /// Ends the current object (`}`).
-    public mutating func endObject() {
+    mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     /// Ends the line: the wire's record separator.
-    public mutating func endLine() {
+    mutating func endLine() {
         bytes.append(UInt8(ascii: "\n"))
         needsComma = false
     }
 
     /// Writes `"name":` (with a separating comma when needed).
-    public mutating func key(_ name: StaticString) {
+    mutating func key(_ name: StaticString) {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -64,14 +64,22 @@ public struct JSONWriter {
         needsComma = false
     }
 
+    /// Leaves room for a value written later (an event's `seq`) and returns its offset in
+    /// `bytes`: the next key is separated as if a value had been written.
+    mutating func slot() -> Int {
+        separateElement()
+        needsComma = true
+        return bytes.count
+    }
+
     /// Writes a value that is known to need no escaping, such as an enum's wire name.
-    public mutating func raw(_ value: StaticString) {
+    mutating func raw(_ value: StaticString) {
         separateElement()
         value.withUTF8Buffer { bytes.append(contentsOf: $0) }
         needsComma = true
     }
 
-    public mutating func string(_ value: String) {
+    mutating func string(_ value: String) {
         separateElement()
         bytes.append(UInt8(ascii: "\""))
         var value = value
@@ -87,23 +95,23 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    public mutating func optionalString(_ value: String?) {
+    mutating func optionalString(_ value: String?) {
         if let value { string(value) } else { null() }
     }
 
-    public mutating func null() {
+    mutating func null() {
         separateElement()
         appendASCII("null")
         needsComma = true
     }
 
-    public mutating func bool(_ value: Bool) {
+    mutating func bool(_ value: Bool) {
         separateElement()
         appendASCII(value ? "true" : "false")
         needsComma = true
     }
 
-    public mutating func integer(_ value: Int) {
+    mutating func integer(_ value: Int) {
         separateElement()
         if value < 0 {
             bytes.append(UInt8(ascii: "-"))
@@ -114,14 +122,14 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    public mutating func unsigned(_ value: UInt64) {
+    mutating func unsigned(_ value: UInt64) {
         separateElement()
         appendDigits(value)
         needsComma = true
     }
 
     /// Writes `value` rounded to `digits` (0…9) fraction digits, trailing zeros trimmed.
-    public mutating func number(_ value: Double, digits: Int) {
+    mutating func number(_ value: Double, digits: Int) {
         separateElement()
         let scale = Self.powersOfTen[min(max(digits, 0), 9)]
         guard value.isFinite, value.magnitude * Double(scale) < 9.0e18 else {
@@ -168,7 +176,7 @@ public struct JSONWriter {
     }
 
     /// Writes `{"x":…,"y":…}`.
-    public mutating func point(_ point: Point, digits: Int) {
+    mutating func point(_ point: Point, digits: Int) {
         beginObject()
         key("x")
         number(point.x, digits: digits)
