@@ -66,8 +66,8 @@ public struct Action: Sendable, Hashable {
         public var phases: [GesturePhase] {
             switch self {
             case .gesture(.tap), .gesture(.swipe): [.ended]
-            case .gesture(.press), .gesture(.longPress): [.began, .ended, .cancelled]
-            case .gesture(.drag), .gesture(.pinch), .gesture(.rotate): [.began, .changed, .ended, .cancelled]
+            case .gesture(.press): [.began, .ended, .cancelled]
+            case .gesture(.longPress), .gesture(.drag), .gesture(.pinch), .gesture(.rotate): [.began, .changed, .ended, .cancelled]
             case .idle, .active: []
             }
         }

@@ -163,6 +163,8 @@ enum Schema {
     // MARK: [daemon]
 
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+    /// The longest `idle-timeout`: a week, in seconds.
+    static let maximumIdleTimeout = 604_800.0
 
     static var daemon: [Field<Configuration>] {
         [
@@ -196,6 +198,10 @@ enum Schema {
                 config.daemon.allowedGroups = try ids(node, key: "allowed-groups", kind: "gid", place: place)
             },
             Field.choice("log-level", \.daemon.logLevel, logLevels.map { ($0, $0) }),
+            Field(key: "idle-timeout") { (config: inout Configuration, node: TOMLNode, place: Place) throws(ConfigError) in
+                let seconds = try Values.number(node, key: "idle-timeout", bounds: .range(0...maximumIdleTimeout), place: place)
+                config.daemon.idleTimeout = .seconds(seconds)
+            },
             Field.boolean("use-touchpads", \.useTouchpads),
         ]
     }

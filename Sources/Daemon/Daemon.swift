@@ -21,6 +21,7 @@ public final class Daemon {
     private var sources: [ObjectIdentifier: Attached] = [:]
     private var signals: [SignalWatch] = []
     private var statusTask: DeferredTask?
+    private var activity: ActivityWatch?
     private var lastStatus = ""
     private var stopping = false
     /// Whether `stop` was called (sources removed now must not be replaced).
@@ -49,6 +50,11 @@ public final class Daemon {
         self.logger = logger
         server = try SocketServer(loop: loop, listener: listener, settings: configuration.daemon, version: version, logger: logger)
         statusTask = try loop.deferredTask { [unowned self] in publishStatus() }
+        activity = try ActivityWatch(loop: loop, server: server, timeout: configuration.daemon.idleTimeout, logger: logger) { [unowned self] now in
+            for attached in Array(sources.values) {
+                service(attached) { $0.deadlineReached(now: now, into: &$1) }
+            }
+        }
         server.clientsChanged = { [unowned self] in statusTask?.schedule() }
     }
 
@@ -80,6 +86,7 @@ public final class Daemon {
         var sink = sink(for: source)
         source.close(now: loop.now, into: &sink)
         server.deviceRemoved(source.device, time: loop.now)
+        activity?.deviceRemoved(source.device.name, now: loop.now)
         logger.info("device removed", metadata: ["device": "\(source.device.name)", "reason": "\(reason)"])
         statusTask?.schedule()
         sourceRemoved?(source)
@@ -89,7 +96,7 @@ public final class Daemon {
     public var activeSources: [InputSource] { sources.values.map(\.source) }
 
     private func sink(for source: InputSource) -> DaemonSink {
-        DaemonSink(server: server, ids: ids, device: source.device.name)
+        DaemonSink(server: server, ids: ids, device: source.device.name, activity: activity)
     }
 
     private func service(_ attached: Attached, _ body: (InputSource, inout DaemonSink) -> InputStatus) {
@@ -136,6 +143,7 @@ public final class Daemon {
         for attached in Array(sources.values) {
             remove(attached.source, reason: "daemon stopping")
         }
+        activity?.cancel()
         server.stop(reason: reason)
         loop.exit(code: 0)
     }
@@ -150,6 +158,7 @@ public final class Daemon {
             let new = try reload()
             configuration = new
             server.apply(new.daemon)
+            activity?.reconfigure(timeout: new.daemon.idleTimeout, now: loop.now)
             for attached in Array(sources.values) {
                 service(attached) { $0.reconfigure(new, now: loop.now, into: &$1) }
             }

@@ -185,7 +185,7 @@ struct ActionConnection {
                     printError("actions: connected to \(hello.server) \(hello.version) at \(DisplayText.escaped(socketPath)); \(file.actions.count) action(s)")
                 case .goodbye(let reason):
                     printError("actions: the daemon said goodbye (\(DisplayText.escaped(reason)))")
-                case .gesture, .touch, .device, .pong, .status, .error, .overflow, .unknown:
+                case .gesture, .activity, .touch, .device, .pong, .status, .error, .overflow, .unknown:
                     if let event = ActionEvent(received.message, line: received.text) {
                         try performer.perform(event)
                     }
@@ -210,6 +210,11 @@ extension ActionEvent {
             self.init(trigger: .gesture(gesture.gesture), phase: gesture.phase, region: gesture.region, device: gesture.device,
                       location: gesture.location, fingers: gesture.fingers, count: gesture.count, direction: gesture.direction,
                       edge: edge, line: line)
+        case .activity(let activity):
+            switch activity.phase {
+            case .idle: self.init(trigger: .idle, line: line)
+            case .active: self.init(trigger: .active, line: line)
+            }
         case .hello, .device, .touch, .pong, .status, .error, .overflow, .goodbye, .unknown:
             return nil
         }

@@ -303,3 +303,41 @@ final class ActionsProcess {
         #expect(run.error == expected)
     }
 }
+
+extension ActionsRunnerTests {
+    /// `gesture = "idle"` / `"active"`: a runner that connects while the daemon is idle runs
+    /// the idle action at once; the replay's first touch runs the active one; the end of
+    /// the replay the idle one again.
+    @Test func idleAndActiveActionsRunOnTheDaemonsActivity() throws {
+        let directory = TemporaryDirectory()
+        let log = directory.file("activity")
+        try """
+            [[action]]
+            gesture = "idle"
+            run = ["sh", "-c", "echo $GESTURED_GESTURE >> \(log)"]
+
+            [[action]]
+            gesture = "active"
+            run = ["sh", "-c", "env | grep ^GESTURED_ | sort > \(directory.file("active.env"))"]
+            """.write(toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
+        let socket = directory.file("g.sock")
+        let daemon = try DaemonProcess(extraArguments: ["--replay", Self.demo, "--speed", "20", "--wait-for-subscriber"],
+                                       configuration: "[daemon]\nidle-timeout = 0.3\n", socketName: socket)
+        _ = try daemon.notify.wait(for: "READY=1")
+        let watcher = try LineClient(path: socket)
+        _ = try watcher.readMessage(ofType: "activity")  // idle: nothing plays before a subscribe
+        let runner = try ActionsProcess(config: directory.file("actions.toml"), socket: socket)
+        try runner.waitForLine("action at line 1 (idle) exited with status 0")
+        try runner.waitForLine("action at line 5 (active) exited with status 0")
+        try runner.waitForLine("action at line 1 (idle) exited with status 0")
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "idle\nidle\n")
+        let active = try Self.environment(directory.file("active.env"))
+        #expect(active["GESTURED_GESTURE"] == "active")
+        #expect(active["GESTURED_PHASE"] == "")
+        #expect(active["GESTURED_DEVICE"] == "")
+        let event = try jsonObject(try #require(active["GESTURED_EVENT"]))
+        #expect(event["type"] as? String == "activity" && event["phase"] as? String == "active")
+        daemon.signal(SIGTERM)
+        _ = try daemon.waitForExit()
+    }
+}

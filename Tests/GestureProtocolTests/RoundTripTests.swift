@@ -65,6 +65,10 @@ import Testing
                 eventLine = EventLine(device)
                 device.seq = seq
                 message = .device(device)
+            case .activity(var activity):
+                eventLine = EventLine(activity)
+                activity.seq = seq
+                message = .activity(activity)
             default:
                 Issue.record("not an event: \(message)")
                 return
@@ -176,11 +180,12 @@ struct Draw {
     }
 
     mutating func eventMessage() -> ServerMessage {
-        switch below(3) {
+        switch below(4) {
         case 0: .gesture(gesture())
         case 1: .touch(TouchMessage(phase: pick(TouchPhase.self), touch: unsigned(), seq: unsigned(), time: Timestamp(microseconds: unsigned()),
                                     device: string(), location: point()))
-        default: .device(DeviceMessage(phase: pick(DevicePhase.self), seq: unsigned(), time: Timestamp(microseconds: unsigned()), device: device()))
+        case 2: .device(DeviceMessage(phase: pick(DevicePhase.self), seq: unsigned(), time: Timestamp(microseconds: unsigned()), device: device()))
+        default: .activity(ActivityMessage(phase: pick(ActivityPhase.self), seq: unsigned(), time: Timestamp(microseconds: unsigned())))
         }
     }
 
@@ -191,7 +196,8 @@ struct Draw {
         case 4: .pong(time: Timestamp(microseconds: unsigned()))
         case 5:
             .status(StatusMessage(
-                protocol: integer(), version: string(), uptime: unsigned(), devices: devices(), clients: integer(), maxClients: integer(),
+                protocol: integer(), version: string(), uptime: unsigned(), lastTouch: optional { Timestamp(microseconds: $0.unsigned()) },
+                devices: devices(), clients: integer(), maxClients: integer(),
                 counters: StatusMessage.Counters(events: unsigned(), sent: unsigned(), dropped: unsigned(), connections: unsigned(),
                                                  rejected: unsigned(), slowDisconnects: unsigned())))
         case 6: .error(message: string())

@@ -127,6 +127,7 @@ extension JSONReader {
         case "gesture": return .gesture(try gesture())
         case "touch": return .touch(try touch())
         case "device": return .device(try device())
+        case "activity": return .activity(try activity())
         case "pong": return .pong(time: Timestamp(microseconds: try single("time") { r throws(ProtocolError) in try r.unsigned(field: "time") }))
         case "status": return .status(try status())
         case "error": return .error(message: try single("message") { r throws(ProtocolError) in try r.string(field: "message") })
@@ -213,7 +214,7 @@ extension JSONReader {
     }
 
     private mutating func status() throws(ProtocolError) -> StatusMessage {
-        var version: Int?, release: String?, uptime: UInt64?, devices: [DeviceInfo]?, clients: Int?, maxClients: Int?
+        var version: Int?, release: String?, uptime: UInt64?, lastTouch: Timestamp??, devices: [DeviceInfo]?, clients: Int?, maxClients: Int?
         var counters: StatusMessage.Counters?
         var members = try beginObject()
         while let key = try nextKey(&members) {
@@ -221,6 +222,7 @@ extension JSONReader {
             case "protocol": version = try integer(field: "protocol")
             case "version": release = try string(field: "version")
             case "uptime": uptime = try unsigned(field: "uptime")
+            case "lastTouch": lastTouch = .some(try null() ? nil : try timestamp(field: "lastTouch"))
             case "devices": devices = try self.devices()
             case "clients": clients = try integer(field: "clients")
             case "maxClients": maxClients = try integer(field: "maxClients")
@@ -230,7 +232,8 @@ extension JSONReader {
         }
         return StatusMessage(
             protocol: try required(version, "protocol", members), version: try required(release, "version", members),
-            uptime: try required(uptime, "uptime", members), devices: try required(devices, "devices", members),
+            uptime: try required(uptime, "uptime", members), lastTouch: try required(lastTouch, "lastTouch", members),
+            devices: try required(devices, "devices", members),
             clients: try required(clients, "clients", members), maxClients: try required(maxClients, "maxClients", members),
             counters: try required(counters, "counters", members))
     }
@@ -295,6 +298,21 @@ extension JSONReader {
                               path: try required(path, "path", members))
         return DeviceMessage(phase: try required(phase, "phase", members), seq: try required(seq, "seq", members),
                              time: try required(time, "time", members), device: info)
+    }
+
+    private mutating func activity() throws(ProtocolError) -> ActivityMessage {
+        var phase: ActivityPhase?, seq: UInt64?, time: Timestamp?
+        var members = try beginObject()
+        while let key = try nextKey(&members) {
+            switch key {
+            case "phase": phase = try name(ActivityPhase.self, field: "phase", what: "activity phase")
+            case "seq": seq = try unsigned(field: "seq")
+            case "time": time = try timestamp(field: "time")
+            default: try skip()
+            }
+        }
+        return ActivityMessage(phase: try required(phase, "phase", members), seq: try required(seq, "seq", members),
+                               time: try required(time, "time", members))
     }
 
     private mutating func gesture() throws(ProtocolError) -> GestureMessage {

@@ -65,6 +65,9 @@ public enum WireEncoder {
         case .device(let device):
             _ = writeDevice(device, seq: .number(device.seq), to: &w)
             return
+        case .activity(let activity):
+            _ = writeActivity(activity, seq: .number(activity.seq), to: &w)
+            return
         case .pong(let time):
             w.beginObject()
             w.key("type"); w.raw("\"pong\"")
@@ -76,6 +79,8 @@ public enum WireEncoder {
             w.key("protocol"); w.integer(status.protocol)
             w.key("version"); w.string(status.version)
             w.key("uptime"); w.unsigned(status.uptime)
+            w.key("lastTouch")
+            if let lastTouch = status.lastTouch { w.unsigned(lastTouch.microseconds) } else { w.null() }
             w.key("devices"); writeDevices(status.devices, to: &w)
             w.key("clients"); w.integer(status.clients)
             w.key("maxClients"); w.integer(status.maxClients)
@@ -192,6 +197,18 @@ public enum WireEncoder {
         return slot
     }
 
+    /// E.g. `{"type":"activity","phase":"idle","seq":12,"time":61000000}`.
+    static func writeActivity(_ message: ActivityMessage, seq: Seq, to w: inout JSONWriter) -> Int {
+        w.beginObject()
+        w.key("type"); w.raw("\"activity\"")
+        w.key("phase"); w.raw(quoted(message.phase))
+        let slot = writeSeq(seq, to: &w)
+        w.key("time"); w.unsigned(message.time.microseconds)
+        w.endObject()
+        w.endLine()
+        return slot
+    }
+
     /// Writes `"seq":` and the number or the slot; returns where the number is (or goes).
     private static func writeSeq(_ seq: Seq, to w: inout JSONWriter) -> Int {
         w.key("seq")
@@ -281,6 +298,13 @@ public enum WireEncoder {
         case .moved: "\"moved\""
         case .ended: "\"ended\""
         case .cancelled: "\"cancelled\""
+        }
+    }
+
+    static func quoted(_ phase: ActivityPhase) -> StaticString {
+        switch phase {
+        case .idle: "\"idle\""
+        case .active: "\"active\""
         }
     }
 
