@@ -33,11 +33,20 @@ public final class EvdevSource: InputSource {
         let kind: DeviceInfo.Kind = evdev.description.kind == .touchpad ? .touchpad : .touchscreen
         device = DeviceInfo(name: evdev.description.name, kind: kind, path: evdev.path)
         pipeline = DevicePipeline(evdev.description, settings: settings)
+        Self.logCalibration(settings, device: device.name, logger: logger)
         try evdev.useMonotonicClock()
         try applyGrab(settings.grab)
     }
 
     public var fileDescriptor: Int32? { evdev.fileDescriptor }
+
+    /// Says which calibration a device uses when it is not the identity.
+    private static func logCalibration(_ settings: ResolvedDeviceSettings, device: String, logger: Logger) {
+        let geometry = settings.geometry
+        guard geometry.calibrationSource != .builtIn else { return }
+        logger.info("calibration", metadata: ["device": "\(device)", "source": "\(geometry.calibrationSource.rawValue)",
+                                               "matrix": "\(geometry.calibration.map(DeviceGeometry.shortNumber).joined(separator: " "))"])
+    }
     public var nextDeadline: UInt64? { pipeline.nextDeadline }
 
     public func readAvailable(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
@@ -74,8 +83,10 @@ public final class EvdevSource: InputSource {
 
     public func reconfigure(_ configuration: Configuration, now: UInt64, into sink: inout DaemonSink) -> InputStatus {
         pipeline.cancelAll(at: now, into: &sink)
-        switch configuration.useDecision(for: evdev.description, paths: paths) {
+        let system = SystemCalibration.matrix(devnode: evdev.path, device: device.name, logger: logger)
+        switch configuration.useDecision(for: evdev.description, paths: paths, systemCalibration: system) {
         case .use(let settings):
+            Self.logCalibration(settings, device: device.name, logger: logger)
             pipeline = DevicePipeline(evdev.description, settings: settings)
             do {
                 try applyGrab(settings.grab)
@@ -212,7 +223,8 @@ public final class LiveDevices {
         } catch {
             opened = .failure(error)
         }
-        let decision = daemon.configuration.useDecision(for: opened.map(\.description), paths: node.allPaths)
+        let system = (try? opened.get()).flatMap { SystemCalibration.matrix(devnode: node.path, device: $0.description.name, logger: logger) }
+        let decision = daemon.configuration.useDecision(for: opened.map(\.description), paths: node.allPaths, systemCalibration: system)
         guard case .use(let settings) = decision, case .success(let evdev) = opened else {
             let level: Logger.Level = if case .cannotOpen = decision { .warning } else { .debug }
             logger.log(level: level, "not using device", metadata: ["node": "\(node.path)", "reason": "\(decision.reason ?? "")"])
