@@ -13,6 +13,7 @@ import Glibc
 struct Options {
     var corpus = "/work/shared/corpus"
     var gestured: String
+    var gesturectl: String
     var work = "/run/gestured-e2e"
     var only: [String] = []
     var frames = 2000
@@ -22,11 +23,12 @@ struct Options {
     var manyFrames = 500
 
     static let usage = """
-        usage: gestured-e2e [--corpus DIR] [--gestured PATH] [--work DIR] [--only TEXT,...]
+        usage: gestured-e2e [--corpus DIR] [--gestured PATH] [--gesturectl PATH] [--work DIR] [--only TEXT,...]
                             [--frames N] [--interval MS] [--clients N]
                             [--many-interval MS] [--many-frames N]
           --corpus     the shared recordings (default /work/shared/corpus)
           --gestured   the daemon binary (default: gestured beside this program)
+          --gesturectl the client binary, for the actions cases (default: beside this program)
           --work       where the socket, config and logs go; not 9p (default /run/gestured-e2e)
           --only       run only cases whose name contains one of these
           --frames     frames per benchmark run (default 2000), --interval ms between them (4)
@@ -38,6 +40,7 @@ struct Options {
     init(_ arguments: [String]) {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? arguments[0]
         gestured = ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent("gestured")
+        gesturectl = ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent("gesturectl")
         var rest = arguments.dropFirst()
         func value(_ flag: String) -> String {
             guard let next = rest.popFirst() else {
@@ -50,6 +53,7 @@ struct Options {
             switch flag {
             case "--corpus": corpus = value(flag)
             case "--gestured": gestured = value(flag)
+            case "--gesturectl": gesturectl = value(flag)
             case "--work": work = value(flag)
             case "--only": only = value(flag).split(separator: ",").map(String.init)
             case "--frames": frames = Int(value(flag)) ?? frames
@@ -154,6 +158,7 @@ func main() -> Int32 {
     live.grab(harness, control: panels[0])
     live.synDropped(harness, panels[0])
     live.lateLoop(harness, panels[0])
+    ActionsCases(gesturectl: options.gesturectl, daemon: daemon, subscriber: subscriber, panel: panels[0], work: options.work).run(harness)
 
     let streaming = StreamingCases(daemon: daemon, subscriber: subscriber, panel: panels[0], frames: options.frames)
     streaming.benchmark(harness, clients: 1, interval: options.interval)
