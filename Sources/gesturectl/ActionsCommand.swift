@@ -77,11 +77,7 @@ final class ActionPerformer {
             return
         }
         let supervisor = try CommandSupervisor(actions: file.actions)
-        let started = supervisor.start()
-        guard started == 0 else {
-            printError("actions: cannot start the command thread: \(String(cString: strerror(started)))")
-            throw ExitCode.failure
-        }
+        supervisor.start()
         self.supervisor = supervisor
         keyboard = file.typesKeys ? Self.makeKeyboard(file) : nil
     }

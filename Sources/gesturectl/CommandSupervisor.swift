@@ -1,4 +1,5 @@
 import Actions
+import Dispatch
 import GestureCore
 import Synchronization
 #if canImport(Glibc)
@@ -8,8 +9,9 @@ import Glibc
 /// Runs the commands of `run` actions on a thread of its own: starts them as
 /// `RunScheduler` decides (overlap, timeout), signals them, logs their exit status and the
 /// first lines of their standard error. One `poll` loop owns every child and the
-/// scheduler; `trigger` (from any thread) and the per-child waiter threads only post
-/// inputs to it through a wake pipe.
+/// scheduler; `trigger` (from any thread) and the per-child waiters (a blocking `waitpid`
+/// each, on serial dispatch queues, whose threads are not Swift's cooperative pool) only
+/// post inputs to it through a wake pipe.
 final class CommandSupervisor: @unchecked Sendable {
     /// Lines of a command's standard error that are logged; the rest is read and dropped.
     static let loggedStderrLines = 5
@@ -47,9 +49,9 @@ final class CommandSupervisor: @unchecked Sendable {
         wakeWrite = ends[1]
     }
 
-    /// Starts the supervisor's thread; 0, or pthread_create's error number.
-    func start() -> Int32 {
-        startThread { [self] in loop() }
+    /// Starts the supervisor's loop on a thread of its own.
+    func start() {
+        DispatchQueue(label: "gesturectl.actions.supervisor").async { [self] in loop() }
     }
 
     /// The `run` action at `index` matched `event` (called from any thread).
@@ -133,14 +135,10 @@ final class CommandSupervisor: @unchecked Sendable {
             processes[id] = process
             readers[id] = StderrReader(fd: process.stderr)
             printError("actions: \(id) of \(action.label) started for \(DisplayText.escaped(event.summary)): \(DisplayText.escaped(argv.joined(separator: " "))), pid \(process.pid)")
-            let started = startThread { [self] in
+            DispatchQueue(label: "gesturectl.actions.\(id)").async { [self] in
                 var status: Int32 = 0
                 while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
                 post(.exited(id, status: status))
-            }
-            if started != 0 {
-                printError("actions: cannot watch \(id): \(String(cString: strerror(started))); stopping it")
-                process.signal(SIGKILL)
             }
         } catch {
             printError("actions: \(action.label): \(DisplayText.escaped(error.description))")
@@ -215,22 +213,4 @@ func describe(status: Int32) -> String {
     }
     let name = strsignal(signal).map { " (\(String(cString: $0)))" } ?? ""
     return "killed by signal \(signal)\(name)"
-}
-
-/// Runs `body` on a detached POSIX thread (blocking calls have no place on Swift's
-/// cooperative pool); 0, or pthread_create's error number.
-func startThread(_ body: @escaping @Sendable () -> Void) -> Int32 {
-    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    let result = pthread_create(&thread, nil, { context in
-        Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-        return nil
-    }, context)
-    guard result == 0 else {
-        Unmanaged<Box>.fromOpaque(context).release()
-        return result
-    }
-    pthread_detach(thread)
-    return 0
 }

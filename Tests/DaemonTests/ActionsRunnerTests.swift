@@ -42,6 +42,13 @@ final class ActionsProcess {
         throw TestFailure(description: "no log line with \"\(text)\"; the log:\n\(log.joined(separator: "\n"))")
     }
 
+    /// Reads the log until `count` lines contain `text` (in any order with other lines).
+    func waitForLines(_ text: String, count: Int) throws {
+        while logLines(containing: text).count < count {
+            try waitForLine(text)
+        }
+    }
+
     /// The next line of standard output.
     func readOutput() -> String? {
         outputReader.readLine()
@@ -74,6 +81,16 @@ final class ActionsProcess {
                           socketName: socket)
     }
 
+    /// The demo played on a private socket in `directory`, and `gesturectl actions` with
+    /// `actions` (written to `directory/actions.toml`) connected to it.
+    static func replayWithActions(_ actions: String, in directory: TemporaryDirectory,
+                                  extraArguments: [String] = []) throws -> (DaemonProcess, ActionsProcess) {
+        try actions.write(toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
+        let socket = directory.file("g.sock")
+        let daemon = try replay(socket: socket)
+        return (daemon, try ActionsProcess(config: directory.file("actions.toml"), socket: socket, extraArguments: extraArguments))
+    }
+
     /// `KEY=value` lines into a dictionary.
     static func environment(_ path: String) throws -> [String: String] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -91,7 +108,7 @@ final class ActionsProcess {
     @Test func theDemosGesturesRunCommandsWithTheGestureInTheirEnvironment() throws {
         let directory = TemporaryDirectory()
         let dump = "env | grep ^GESTURED_ | sort >"
-        try """
+        let actions = """
             [[action]]
             gesture = "tap"
             count = 2
@@ -111,13 +128,12 @@ final class ActionsProcess {
             gesture = "swipe"
             edge = "top"
             run = ["touch", "\(directory.file("never"))"]
-            """.write(toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
-        let socket = directory.file("g.sock")
-        let daemon = try Self.replay(socket: socket)
-        let runner = try ActionsProcess(config: directory.file("actions.toml"), socket: socket)
-        try runner.waitForLine("action at line 1 (tap ended) exited with status 3")
-        try runner.waitForLine("action at line 12 (long-press began) exited with status 0")
-        try runner.waitForLine("action at line 6 (swipe ended) exited with status 0")
+            """
+        let (daemon, runner) = try Self.replayWithActions(actions, in: directory)
+        // Runs of different actions may end in any order.
+        try runner.waitForLines("action at line 1 (tap ended) exited with status 3", count: 1)
+        try runner.waitForLines("action at line 12 (long-press began) exited with status 0", count: 1)
+        try runner.waitForLines("action at line 6 (swipe ended) exited with status 0", count: 1)
         #expect(runner.logLines(containing: "stderr: first").count == 1)
         #expect(runner.logLines(containing: "stderr: second").count == 1)
         #expect(try daemon.waitForExit() == 0)
@@ -160,15 +176,13 @@ final class ActionsProcess {
     func overlapDecidesWhatATriggerDoesWhileTheCommandRuns(overlap: String) throws {
         let directory = TemporaryDirectory()
         let taps = directory.file("taps")
-        try """
+        let actions = """
             [[action]]
             gesture = "tap"
             overlap = "\(overlap)"
             run = ["sh", "-c", "echo $GESTURED_COUNT $GESTURED_FINGERS >> \(taps); echo written >&2; exec sleep 60"]
-            """.write(toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
-        let socket = directory.file("g.sock")
-        let daemon = try Self.replay(socket: socket)
-        let runner = try ActionsProcess(config: directory.file("actions.toml"), socket: socket)
+            """
+        let (daemon, runner) = try Self.replayWithActions(actions, in: directory)
         let action = "action at line 1 (tap ended)"
         // A run has written its line once its stderr says so.
         func waitForRun() throws -> pid_t {
@@ -210,7 +224,7 @@ final class ActionsProcess {
     /// ignores SIGTERM (its children too: the signals go to its process group).
     @Test func aCommandPastItsTimeoutIsTerminatedThenKilled() throws {
         let directory = TemporaryDirectory()
-        try """
+        let actions = """
             [[action]]
             gesture = "tap"
             count = 2
@@ -221,15 +235,13 @@ final class ActionsProcess {
             gesture = "long-press"
             timeout = 0.2
             run = ["sh", "-c", "trap '' TERM; sleep 60"]
-            """.write(toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
-        let socket = directory.file("g.sock")
-        let daemon = try Self.replay(socket: socket)
-        let runner = try ActionsProcess(config: directory.file("actions.toml"), socket: socket)
-        try runner.waitForLine("action at line 1 (tap ended) timed out: SIGTERM")
-        try runner.waitForLine("action at line 1 (tap ended) killed by signal 15")
-        try runner.waitForLine("action at line 7 (long-press began) timed out: SIGTERM")
-        try runner.waitForLine("action at line 7 (long-press began) still running 5.0 seconds after SIGTERM: SIGKILL")
-        try runner.waitForLine("action at line 7 (long-press began) killed by signal 9")
+            """
+        let (daemon, runner) = try Self.replayWithActions(actions, in: directory)
+        try runner.waitForLines("action at line 1 (tap ended) timed out: SIGTERM", count: 1)
+        try runner.waitForLines("action at line 1 (tap ended) killed by signal 15", count: 1)
+        try runner.waitForLines("action at line 7 (long-press began) timed out: SIGTERM", count: 1)
+        try runner.waitForLines("action at line 7 (long-press began) still running 5.0 seconds after SIGTERM: SIGKILL", count: 1)
+        try runner.waitForLines("action at line 7 (long-press began) killed by signal 9", count: 1)
         _ = try daemon.waitForExit()
     }
 
@@ -260,7 +272,7 @@ final class ActionsProcess {
     /// `--dry-run` prints what would run or be typed, and runs nothing.
     @Test func dryRunPrintsInsteadOfRunning() throws {
         let directory = TemporaryDirectory()
-        try """
+        let actions = """
             [[action]]
             gesture = "swipe"
             run = ["touch", "\(directory.file("swiped"))"]
@@ -269,10 +281,8 @@ final class ActionsProcess {
             gesture = "tap"
             count = 2
             keys = ["KEY_LEFTCTRL+KEY_R"]
-            """.write(toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
-        let socket = directory.file("g.sock")
-        let daemon = try Self.replay(socket: socket)
-        let runner = try ActionsProcess(config: directory.file("actions.toml"), socket: socket, extraArguments: ["--dry-run"])
+            """
+        let (daemon, runner) = try Self.replayWithActions(actions, in: directory, extraArguments: ["--dry-run"])
         #expect(runner.readOutput() == "line 5: keys KEY_LEFTCTRL+KEY_R")
         let swipe = try #require(runner.readOutput())
         #expect(swipe.hasPrefix("line 1: run touch \(directory.file("swiped")) [GESTURED_GESTURE=swipe GESTURED_PHASE=ended GESTURED_DEVICE=ELAN Touchscreen GESTURED_X="))
@@ -327,9 +337,9 @@ extension ActionsRunnerTests {
         let watcher = try LineClient(path: socket)
         _ = try watcher.readMessage(ofType: "activity")  // idle: nothing plays before a subscribe
         let runner = try ActionsProcess(config: directory.file("actions.toml"), socket: socket)
-        try runner.waitForLine("action at line 1 (idle) exited with status 0")
-        try runner.waitForLine("action at line 5 (active) exited with status 0")
-        try runner.waitForLine("action at line 1 (idle) exited with status 0")
+        // The runs of different actions may end in any order.
+        try runner.waitForLines("action at line 5 (active) exited with status 0", count: 1)
+        try runner.waitForLines("action at line 1 (idle) exited with status 0", count: 2)
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "idle\nidle\n")
         let active = try Self.environment(directory.file("active.env"))
         #expect(active["GESTURED_GESTURE"] == "active")
