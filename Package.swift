@@ -1,21 +1,28 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-/// gestured: touch gestures for Linux kiosks, served over a Unix socket.
+/// gestured: touch gestures for Linux kiosks, served over a Unix socket. Linux only.
 ///
-/// Layout (see README "Architecture"):
+/// Layout (see README "Architecture"), from the bottom up:
 /// - GestureProtocol: the wire protocol (docs/protocol.md) as Swift types, its one encoder
 ///   and its one strict decoder; no Foundation, no C. At the bottom: everything that reads or
 ///   writes protocol lines (daemon, clients, replay, drivers, benchmarks) shares it.
 /// - GestureCore: pure Swift, no I/O and no C: evdev event model, contact tracking,
 ///   recognizers, arena, regions, configuration model, typed time and length; speaks the
 ///   protocol's vocabulary (gesture kinds, phases, points, timestamps).
+/// - CSystemCalls / SystemCalls: the one system-call layer (swift-system's `FileDescriptor`
+///   and `Errno` where they fit, our own wrappers for the rest: errno, sockets, the socket
+///   address, regular files, the monotonic clock).
 /// - Recordings: readers for evemu, `libinput record`, evtest and `getevent -lt` text.
+/// - ConfigFile: the TOML reader.
 /// - CEvdev / EvdevInput: the only place libevdev is touched.
 /// - CSystemd / Daemon: the only place libsystemd is touched; event loop, socket, broadcaster.
+/// - gestured, gesturectl: the executables; `gestured` joins Recordings and Daemon for
+///   `run --replay`.
+/// - GestureTestSupport: what tests, the end-to-end driver, the benchmarks and the fuzzers
+///   share (as NIOTestUtils is for swift-nio); no production target depends on it.
 let package = Package(
     name: "gestured",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
         .executable(name: "gesturectl", targets: ["gesturectl"]),
@@ -29,41 +36,61 @@ let package = Package(
         // reader and reload path.
         .library(name: "ConfigFile", targets: ["ConfigFile"]),
         .library(name: "Daemon", targets: ["Daemon"]),
+        // For the benchmarks and the fuzz harnesses: sockets and the socket address.
+        .library(name: "SystemCalls", targets: ["SystemCalls"]),
+        // For the benchmarks and the fuzz harnesses: the stream validator, the line client.
+        .library(name: "GestureTestSupport", targets: ["GestureTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // Test only: the property tests.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // Test only: the TOML reader is checked against it (Tests/ConfigFileTests).
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         .target(name: "GestureProtocol"),
         .target(name: "GestureCore", dependencies: ["GestureProtocol"]),
-        /// Whole regular files read with a size limit (FIFOs, devices and symlink loops refused
-        /// with clear words): configuration files and recordings.
-        .target(name: "FileReading"),
-        .target(name: "Recordings", dependencies: ["GestureCore", "GestureProtocol", "FileReading"]),
-        .target(name: "ConfigFile", dependencies: ["GestureCore", "GestureProtocol", "FileReading", "Actions"]),
+        .systemLibrary(name: "CSystemCalls"),
+        .target(
+            name: "SystemCalls",
+            dependencies: ["CSystemCalls", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        .target(name: "Recordings", dependencies: ["GestureCore", "GestureProtocol", "SystemCalls"]),
+        .target(name: "ConfigFile", dependencies: ["GestureCore", "GestureProtocol", "SystemCalls", "Actions"]),
         /// `gesturectl actions`, pure: the actions model, matcher, and the overlap/timeout
         /// and reconnect policies as state machines on a virtual clock (the file is read by
         /// ConfigFile, the runner lives in gesturectl).
         .target(name: "Actions", dependencies: ["GestureCore", "GestureProtocol"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .target(name: "EvdevInput", dependencies: ["CEvdev", "GestureCore"]),
+        .target(
+            name: "EvdevInput",
+            dependencies: [
+                "CEvdev", "GestureCore", "GestureProtocol", "SystemCalls", .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .target(
             name: "Daemon",
             dependencies: [
-                "CSystemd", "GestureProtocol", "GestureCore", "ConfigFile", "EvdevInput", "Recordings",
+                "CSystemd", "GestureProtocol", "GestureCore", "EvdevInput", "SystemCalls",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "GestureClient", dependencies: ["GestureProtocol"]),
+        .target(
+            name: "GestureClient",
+            dependencies: ["GestureProtocol", "SystemCalls", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .executableTarget(
             name: "gestured",
             dependencies: [
-                "GestureCore", "ConfigFile", "Recordings", "EvdevInput", "Daemon",
+                "GestureCore", "GestureProtocol", "ConfigFile", "Recordings", "EvdevInput", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
@@ -71,13 +98,24 @@ let package = Package(
             dependencies: [
                 "GestureCore",
                 "GestureClient",
-                "Actions", "ConfigFile", "EvdevInput",
+                "Actions", "ConfigFile", "EvdevInput", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "GestureTestSupport",
+            dependencies: [
+                "GestureCore", "GestureProtocol", "EvdevInput", "Recordings", "SystemCalls",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
             name: "gestured-e2e",
-            dependencies: ["EvdevInput", "Recordings", "GestureCore", "GestureClient"]
+            dependencies: [
+                "EvdevInput", "Recordings", "GestureCore", "GestureProtocol", "GestureClient", "GestureTestSupport", "SystemCalls",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(
             name: "GestureProtocolTests",
@@ -89,22 +127,45 @@ let package = Package(
         .testTarget(
             name: "GestureCoreTests",
             dependencies: [
-                "GestureCore", "GestureProtocol",
+                "GestureCore", "GestureProtocol", "GestureTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "GestureCore"]),
+        .testTarget(
+            name: "SystemCallsTests",
+            dependencies: [
+                "SystemCalls", "GestureTestSupport", .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .testTarget(
+            name: "ConfigFileTests",
+            dependencies: [
+                "ConfigFile", "GestureCore", "GestureTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
         .testTarget(name: "ActionsTests", dependencies: ["Actions", "ConfigFile", "EvdevInput", "GestureCore", "GestureProtocol"]),
-        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore", "GestureProtocol"]),
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "Recordings", "GestureCore", "GestureProtocol",
+                "Recordings", "GestureCore", "GestureProtocol", "GestureTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "EvdevInput", "GestureProtocol", "GestureCore", "GestureClient", "Recordings"]),
+        .testTarget(
+            name: "EvdevInputTests",
+            dependencies: ["EvdevInput", "GestureCore", "GestureProtocol", "GestureTestSupport", "SystemCalls"]
+        ),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: [
+                "Daemon", "GestureProtocol", "GestureCore", "GestureClient", "GestureTestSupport", "Recordings", "SystemCalls",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )
 

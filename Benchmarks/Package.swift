@@ -6,7 +6,6 @@ import PackageDescription
 /// `swift package benchmark` (or `../scripts/benchmark.sh` from anywhere).
 let package = Package(
     name: "gestured-benchmarks",
-    platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "gestured", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -49,6 +48,8 @@ let package = Package(
             dependencies: [
                 .product(name: "GestureProtocol", package: "gestured"),
                 .product(name: "GestureCore", package: "gestured"),
+                .product(name: "GestureTestSupport", package: "gestured"),
+                .product(name: "SystemCalls", package: "gestured"),
             ]
         ),
     ]

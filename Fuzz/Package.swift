@@ -6,13 +6,13 @@ import PackageDescription
 /// Build and run them with `scripts/fuzz.sh`; docs/reliability.md says what each covers.
 let harnesses: [(name: String, products: [String])] = [
     ("fuzz-config", ["ConfigFile", "GestureCore"]),
-    ("fuzz-reload", ["Daemon", "ConfigFile", "GestureCore"]),
-    ("fuzz-request", ["Daemon"]),
+    ("fuzz-reload", ["Daemon", "ConfigFile", "GestureCore", "GestureProtocol", "SystemCalls"]),
+    ("fuzz-request", ["GestureProtocol"]),
     ("fuzz-evemu", []),
     ("fuzz-evtest", []),
     ("fuzz-getevent", []),
     ("fuzz-libinput-record", []),
-    ("fuzz-engine", ["GestureCore", "Recordings"]),
+    ("fuzz-engine", ["GestureCore", "GestureProtocol", "Recordings"]),
 ]
 
 let package = Package(
@@ -31,6 +31,8 @@ let package = Package(
                 "CFuzzer",
                 .product(name: "Daemon", package: "gestured"),
                 .product(name: "GestureCore", package: "gestured"),
+                .product(name: "GestureProtocol", package: "gestured"),
+                .product(name: "GestureTestSupport", package: "gestured"),
                 .product(name: "Recordings", package: "gestured"),
             ]
         ),

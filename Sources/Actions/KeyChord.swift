@@ -50,13 +50,13 @@ public struct KeyChord: Sendable, Hashable, CustomStringConvertible {
     public var events: [InputEvent] {
         var events: [InputEvent] = []
         for code in codes {
-            events.append(InputEvent(time: 0, type: EV.key, code: code, value: 1))
+            events.append(InputEvent(time: .zero, type: EV.key, code: code, value: 1))
         }
-        events.append(InputEvent(time: 0, type: EV.syn, code: SYN.report, value: 0))
+        events.append(InputEvent(time: .zero, type: EV.syn, code: SYN.report, value: 0))
         for code in codes.reversed() {
-            events.append(InputEvent(time: 0, type: EV.key, code: code, value: 0))
+            events.append(InputEvent(time: .zero, type: EV.key, code: code, value: 0))
         }
-        events.append(InputEvent(time: 0, type: EV.syn, code: SYN.report, value: 0))
+        events.append(InputEvent(time: .zero, type: EV.syn, code: SYN.report, value: 0))
         return events
     }
 }

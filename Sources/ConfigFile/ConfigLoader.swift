@@ -1,4 +1,4 @@
-import FileReading
+import SystemCalls
 import GestureCore
 
 /// Reads gestured.toml into a `Configuration`. Every problem (TOML syntax, unknown key,

@@ -1,7 +1,7 @@
-import EvdevInput
 import GestureCore
 import GestureProtocol
 import Logging
+import SystemCalls
 
 /// `[daemon] idle-timeout` in the daemon: feeds every touch frame to the pure
 /// `ActivityMonitor`, keeps a loop timer on its deadline, and sends its changes to every
@@ -10,23 +10,26 @@ final class ActivityWatch {
     private var monitor: ActivityMonitor
     private let server: SocketServer
     private let logger: Logger
-    private var timer: Timer?
+    private var timer: LoopTimer?
     private unowned let loop: EventLoop
+
+    private var now: Timestamp { Timestamp(microseconds: loop.now) }
 
     /// `catchUp` is called when the idle deadline has come, before going idle: it must feed
     /// every source the input due by now (a loop running late must not call a daemon idle
     /// whose touches are waiting to be read).
-    init(loop: EventLoop, server: SocketServer, timeout: TimeSpan, logger: Logger, catchUp: @escaping (UInt64) -> Void) throws(SystemError) {
+    init(loop: EventLoop, server: SocketServer, timeout: TimeSpan, logger: Logger, catchUp: @escaping (Timestamp) -> Void) throws(SystemError) {
         monitor = ActivityMonitor(timeout: timeout, now: Timestamp(microseconds: loop.now))
         self.loop = loop
         self.server = server
         self.logger = logger
-        timer = try loop.timer { [unowned self] now in
-            if let deadline = monitor.deadline, deadline.microseconds <= now {
+        timer = try loop.timer { [unowned self] microseconds in
+            let now = Timestamp(microseconds: microseconds)
+            if let deadline = monitor.deadline, deadline <= now {
                 catchUp(now)
             }
-            announce(monitor.advance(to: Timestamp(microseconds: now)))
-            timer?.schedule(at: monitor.deadline?.microseconds)
+            announce(monitor.advance(to: now))
+            arm(monitor.deadline)
         }
         rearm()
     }
@@ -36,17 +39,17 @@ final class ActivityWatch {
     /// `run --replay` at another speed stamps frames with the recording's spacing.
     func touched(_ frame: TouchFrame, device: String) {
         let down = frame.contacts.count { $0.phase == .began || $0.phase == .moved }
-        announce(monitor.touched(device: device, at: Timestamp(microseconds: loop.now), down: down))
+        announce(monitor.touched(device: device, at: now, down: down))
         server.lastTouch = monitor.lastTouch
     }
 
-    func deviceRemoved(_ device: String, now: UInt64) {
-        monitor.deviceRemoved(device, at: Timestamp(microseconds: now))
+    func deviceRemoved(_ device: String, now: Timestamp) {
+        monitor.deviceRemoved(device, at: now)
         rearm()
     }
 
-    func reconfigure(timeout: TimeSpan, now: UInt64) {
-        announce(monitor.reconfigure(timeout: timeout, now: Timestamp(microseconds: now)))
+    func reconfigure(timeout: TimeSpan, now: Timestamp) {
+        announce(monitor.reconfigure(timeout: timeout, now: now))
     }
 
     func cancel() {
@@ -74,6 +77,14 @@ final class ActivityWatch {
     private func rearm() {
         guard let timer, let deadline = monitor.deadline?.microseconds else { return }
         if let armed = timer.deadline, armed <= deadline { return }
-        timer.schedule(at: deadline)
+        arm(monitor.deadline)
+    }
+
+    private func arm(_ deadline: Timestamp?) {
+        do {
+            try timer?.schedule(at: deadline?.microseconds)
+        } catch {
+            logger.error("cannot arm the idle timer; idle-timeout is not watched until the next touch", metadata: ["error": "\(error)"])
+        }
     }
 }

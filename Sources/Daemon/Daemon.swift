@@ -1,12 +1,9 @@
 import CSystemd
-import EvdevInput
 import GestureCore
-import Logging
-#if canImport(Glibc)
+import GestureProtocol
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Logging
+import SystemCalls
 
 /// The live daemon: one `EventLoop` carrying the socket server, the input sources and
 /// their deadlines, signals (SIGTERM/SIGINT stop, SIGHUP reloads), the watchdog and
@@ -36,7 +33,7 @@ public final class Daemon {
     private final class Attached {
         let source: InputSource
         var watch: IOWatch?
-        var timer: Timer?
+        var timer: LoopTimer?
         init(_ source: InputSource) { self.source = source }
     }
 
@@ -55,7 +52,7 @@ public final class Daemon {
                 service(attached) { $0.deadlineReached(now: now, into: &$1) }
             }
         }
-        server.clientsChanged = { [unowned self] in statusTask?.schedule() }
+        server.clientsChanged = { [unowned self] in scheduleStatus() }
     }
 
     // MARK: Sources
@@ -64,18 +61,18 @@ public final class Daemon {
     public func add(_ source: InputSource) throws(SystemError) {
         let attached = Attached(source)
         if let fd = source.fileDescriptor {
-            attached.watch = try loop.watch(fd: fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned attached] _ in
-                service(attached) { $0.readAvailable(now: loop.now, into: &$1) }
+            attached.watch = try loop.watch(fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned attached] _ in
+                service(attached) { $0.readAvailable(now: now, into: &$1) }
             }
         }
         attached.timer = try loop.timer { [unowned self, unowned attached] _ in
-            service(attached) { $0.deadlineReached(now: loop.now, into: &$1) }
+            service(attached) { $0.deadlineReached(now: now, into: &$1) }
         }
         sources[ObjectIdentifier(source)] = attached
-        server.deviceAdded(source.device, time: loop.now)
+        server.deviceAdded(source.device, time: now)
         logger.info("device added", metadata: ["device": "\(source.device.name)", "kind": "\(source.device.kind.rawValue)"])
-        attached.timer?.schedule(at: source.nextDeadline)
-        statusTask?.schedule()
+        scheduleStatus()
+        rearm(attached)
     }
 
     /// Stops reading a device: its gestures in flight are cancelled, clients are told.
@@ -84,13 +81,16 @@ public final class Daemon {
         attached.watch?.cancel()
         attached.timer?.cancel()
         var sink = sink(for: source)
-        source.close(now: loop.now, into: &sink)
-        server.deviceRemoved(source.device, time: loop.now)
-        activity?.deviceRemoved(source.device.name, now: loop.now)
+        source.close(now: now, into: &sink)
+        server.deviceRemoved(source.device, time: now)
+        activity?.deviceRemoved(source.device.name, now: now)
         logger.info("device removed", metadata: ["device": "\(source.device.name)", "reason": "\(reason)"])
-        statusTask?.schedule()
+        scheduleStatus()
         sourceRemoved?(source)
     }
+
+    /// The loop's monotonic clock as the engine's time.
+    private var now: Timestamp { Timestamp(microseconds: loop.now) }
 
     /// The sources being read.
     public var activeSources: [InputSource] { sources.values.map(\.source) }
@@ -103,9 +103,21 @@ public final class Daemon {
         var sink = sink(for: attached.source)
         switch body(attached.source, &sink) {
         case .active:
-            attached.timer?.schedule(at: attached.source.nextDeadline)
+            rearm(attached)
         case .finished(let reason):
             remove(attached.source, reason: reason)
+        }
+    }
+
+    /// Arms the source's timer for its next deadline. A source whose deadlines cannot be
+    /// kept (sd-event refused the timer) is removed, its gestures cancelled, rather than
+    /// left with gestures that would never end.
+    private func rearm(_ attached: Attached) {
+        do {
+            try attached.timer?.schedule(at: attached.source.nextDeadline?.microseconds)
+        } catch {
+            logger.error("cannot arm the device's timer", metadata: ["device": "\(attached.source.device.name)", "error": "\(error)"])
+            remove(attached.source, reason: "cannot arm its timer: \(error)")
         }
     }
 
@@ -158,9 +170,9 @@ public final class Daemon {
             let new = try reload()
             configuration = new
             server.apply(new.daemon)
-            activity?.reconfigure(timeout: new.daemon.idleTimeout, now: loop.now)
+            activity?.reconfigure(timeout: new.daemon.idleTimeout, now: now)
             for attached in Array(sources.values) {
-                service(attached) { $0.reconfigure(new, now: loop.now, into: &$1) }
+                service(attached) { $0.reconfigure(new, now: now, into: &$1) }
             }
             configurationChanged?(new)
             logger.info("configuration reloaded")
@@ -175,6 +187,15 @@ public final class Daemon {
         let devices = sources.count
         let clients = server.clientCount
         return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s")"
+    }
+
+    /// Publishes the status line before the loop next waits.
+    private func scheduleStatus() {
+        do {
+            try statusTask?.schedule()
+        } catch {
+            logger.warning("cannot schedule the status update", metadata: ["error": "\(error)"])
+        }
     }
 
     private func publishStatus() {

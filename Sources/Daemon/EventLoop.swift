@@ -1,10 +1,7 @@
 import CSystemd
-import EvdevInput
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemCalls
+import SystemPackage
 
 /// The daemon's single event loop: owns an `sd_event` and every descriptor, timer and
 /// signal watched on it. Not thread-safe: use it from the thread that runs it.
@@ -17,7 +14,7 @@ public final class EventLoop {
     public init() throws(SystemError) {
         var event: OpaquePointer?
         try SystemCall.negatedErrnoBlocking("sd_event_new") { sd_event_new(&event) }
-        guard let event else { throw SystemError(errno: ENOMEM, call: "sd_event_new") }
+        guard let event else { throw SystemError(.noMemory, call: "sd_event_new") }
         handle = event
     }
 
@@ -56,21 +53,23 @@ public final class EventLoop {
     }
 
     /// Watches `fd` for `events` (EPOLLIN, EPOLLOUT, …); `handler` gets the returned events.
-    public func watch(fd: Int32, events: UInt32, handler: @escaping (UInt32) -> Void) throws(SystemError) -> IOWatch {
+    public func watch(_ fd: FileDescriptor, events: UInt32, handler: @escaping (UInt32) -> Void) throws(SystemError) -> IOWatch {
         let watch = IOWatch(handler: handler)
         var source: OpaquePointer?
-        try SystemCall.negatedErrnoBlocking("sd_event_add_io") { sd_event_add_io(handle, &source, fd, events, ioTrampoline, Unmanaged.passUnretained(watch).toOpaque()) }
+        try SystemCall.negatedErrnoBlocking("sd_event_add_io") {
+            sd_event_add_io(handle, &source, fd.rawValue, events, ioTrampoline, Unmanaged.passUnretained(watch).toOpaque())
+        }
         watch.source = source
         return watch
     }
 
     /// A CLOCK_MONOTONIC timer, initially disarmed; arm it with `schedule(at:)`.
-    public func timer(handler: @escaping (UInt64) -> Void) throws(SystemError) -> Timer {
-        let timer = Timer(handler: handler)
+    public func timer(handler: @escaping (UInt64) -> Void) throws(SystemError) -> LoopTimer {
+        let timer = LoopTimer(handler: handler)
         var source: OpaquePointer?
         try SystemCall.negatedErrnoBlocking("sd_event_add_time") { sd_event_add_time(handle, &source, CLOCK_MONOTONIC, UInt64.max, 1, timeTrampoline, Unmanaged.passUnretained(timer).toOpaque()) }
         timer.source = source
-        try SystemCall.negatedErrnoBlocking("sd_event_source_set_enabled") { sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF)) }
+        try timer.setEnabled(Int32(SD_EVENT_OFF))
         return timer
     }
 
@@ -81,7 +80,7 @@ public final class EventLoop {
         var source: OpaquePointer?
         try SystemCall.negatedErrnoBlocking("sd_event_add_defer") { sd_event_add_defer(handle, &source, deferTrampoline, Unmanaged.passUnretained(task).toOpaque()) }
         task.source = source
-        try SystemCall.negatedErrnoBlocking("sd_event_source_set_enabled") { sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF)) }
+        try task.setEnabled(Int32(SD_EVENT_OFF))
         return task
     }
 
@@ -94,11 +93,9 @@ public final class EventLoop {
     /// the kernel picks.
     public func onSignal(_ signal: Int32, handler: @escaping (Int32) -> Void) throws(SystemError) -> SignalWatch {
         if signalPipe == nil {
-            var fds: [Int32] = [-1, -1]
-            try SystemCall.posixBlocking("pipe2") { gestured_pipe_nonblocking(&fds) }
-            signalPipeWriteEnd = fds[1]
-            let readEnd = fds[0]
-            signalPipe = try watch(fd: readEnd, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
+            let (readEnd, writeEnd) = try SystemCall.adopting("pipe2") { try FileDescriptor.pipe(options: [.nonBlocking, .closeOnExec]) }
+            signalPipeWriteEnd = writeEnd.rawValue
+            signalPipe = try watch(readEnd, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
                 dispatchSignals(from: readEnd)
             }
         }
@@ -118,9 +115,9 @@ public final class EventLoop {
         return watch
     }
 
-    private func dispatchSignals(from fd: Int32) {
+    private func dispatchSignals(from fd: FileDescriptor) {
         var number: Int32 = 0
-        while read(fd, &number, MemoryLayout<Int32>.size) == MemoryLayout<Int32>.size {
+        while read(fd.rawValue, &number, MemoryLayout<Int32>.size) == MemoryLayout<Int32>.size {
             signalWatches.removeAll { $0.value == nil }
             for watch in signalWatches.compactMap(\.value) where watch.signal == number {
                 watch.handler(number)
@@ -174,18 +171,32 @@ public final class IOWatch: EventSource {
     }
 
     /// Changes the epoll events watched (e.g. add EPOLLOUT only while output is queued).
-    public func setEvents(_ events: UInt32) {
-        if let source { _ = sd_event_source_set_io_events(source, events) }
+    /// Fails when the kernel refuses the change (`epoll_ctl`: `ENOMEM`, `ENOSPC`): the
+    /// descriptor is then no longer watched as asked.
+    public func setEvents(_ events: UInt32) throws(SystemError) {
+        guard let source else { return }
+        try SystemCall.negatedErrnoBlocking("sd_event_source_set_io_events") { sd_event_source_set_io_events(source, events) }
     }
 
-    /// Stops (or resumes) watching the descriptor without giving up the watch.
-    public func setEnabled(_ enabled: Bool) {
-        if let source { _ = sd_event_source_set_enabled(source, enabled ? Int32(SD_EVENT_ON) : Int32(SD_EVENT_OFF)) }
+    /// Stops (or resumes) watching the descriptor without giving up the watch. Resuming
+    /// fails as `setEvents` does.
+    public func setEnabled(_ enabled: Bool) throws(SystemError) {
+        try setEnabled(Int32(enabled ? SD_EVENT_ON : SD_EVENT_OFF))
     }
 }
 
-/// A re-armable one-shot CLOCK_MONOTONIC timer with microsecond accuracy.
-public final class Timer: EventSource {
+extension EventSource {
+    /// `sd_event_source_set_enabled`, checked (it fails with `ESTALE` once the loop has
+    /// finished, `ECHILD` in a forked child, or as `epoll_ctl` does for a descriptor).
+    func setEnabled(_ mode: Int32) throws(SystemError) {
+        guard let source else { return }
+        try SystemCall.negatedErrnoBlocking("sd_event_source_set_enabled") { sd_event_source_set_enabled(source, mode) }
+    }
+}
+
+/// A re-armable one-shot CLOCK_MONOTONIC timer with microsecond accuracy (an sd-event time
+/// source; not Foundation's `Timer`).
+public final class LoopTimer: EventSource {
     let handler: (UInt64) -> Void
     /// The armed deadline, nil when disarmed.
     public private(set) var deadline: UInt64?
@@ -194,15 +205,23 @@ public final class Timer: EventSource {
         self.handler = handler
     }
 
-    /// Fires once at `deadline` (CLOCK_MONOTONIC µs); nil disarms. Re-arming replaces the old deadline.
-    public func schedule(at deadline: UInt64?) {
+    /// Fires once at `deadline` (CLOCK_MONOTONIC µs); nil disarms. Re-arming replaces the
+    /// old deadline. Throws when sd-event refuses (see `EventSource.setEnabled`).
+    public func schedule(at deadline: UInt64?) throws(SystemError) {
         guard let source, deadline != self.deadline else { return }
-        self.deadline = deadline
-        if let deadline {
-            _ = sd_event_source_set_time(source, deadline)
-            _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT))
-        } else {
-            _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
+        do throws(SystemError) {
+            if let deadline {
+                try SystemCall.negatedErrnoBlocking("sd_event_source_set_time") { sd_event_source_set_time(source, deadline) }
+                try setEnabled(Int32(SD_EVENT_ONESHOT))
+            } else {
+                try setEnabled(Int32(SD_EVENT_OFF))
+            }
+            self.deadline = deadline
+        } catch {
+            // Unknown now whether the old deadline is still armed (firing then is harmless:
+            // handlers ask what is due); the next `schedule` sets everything again.
+            self.deadline = nil
+            throw error
         }
     }
 
@@ -220,8 +239,9 @@ public final class DeferredTask: EventSource {
         self.handler = handler
     }
 
-    public func schedule() {
-        if let source { _ = sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT)) }
+    /// Runs the task before the loop next waits (once, however often it is scheduled).
+    public func schedule() throws(SystemError) {
+        try setEnabled(Int32(SD_EVENT_ONESHOT))
     }
 }
 
@@ -246,7 +266,7 @@ private func ioTrampoline(_: OpaquePointer?, _: Int32, _ revents: UInt32, _ user
 
 private func timeTrampoline(_: OpaquePointer?, _ usec: UInt64, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
     guard let userdata else { return 0 }
-    let timer = Unmanaged<Timer>.fromOpaque(userdata).takeUnretainedValue()
+    let timer = Unmanaged<LoopTimer>.fromOpaque(userdata).takeUnretainedValue()
     withExtendedLifetime(timer) { timer.fire(usec) }
     return 0
 }

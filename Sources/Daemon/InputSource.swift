@@ -1,6 +1,7 @@
 import EvdevInput
 import GestureCore
 import GestureProtocol
+import SystemPackage
 
 /// Where a device's gestures go: the broadcaster, tagged with the device's name. The
 /// engine emits into it as a `GestureSink`; the contact tracker's frames go to
@@ -61,23 +62,23 @@ public enum InputStatus: Equatable {
 public protocol InputSource: AnyObject {
     var device: DeviceInfo { get }
     /// The descriptor to watch for readability, nil for sources driven by their deadline only.
-    var fileDescriptor: Int32? { get }
+    var fileDescriptor: FileDescriptor? { get }
     /// The descriptor is readable: read everything available (non-blocking) and emit.
-    func readAvailable(now: UInt64, into sink: inout DaemonSink) -> InputStatus
+    func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus
     /// When `deadlineReached` must next be called (e.g. the engine's next timer), nil: none.
-    var nextDeadline: UInt64? { get }
+    var nextDeadline: Timestamp? { get }
     /// `nextDeadline` passed (the loop's time is `now`).
-    func deadlineReached(now: UInt64, into sink: inout DaemonSink) -> InputStatus
+    func deadlineReached(now: Timestamp, into sink: inout DaemonSink) -> InputStatus
     /// A new configuration is in force: cancel gestures in flight and rebuild with the new
     /// settings, or finish when the device is no longer to be used.
-    func reconfigure(_ configuration: Configuration, now: UInt64, into sink: inout DaemonSink) -> InputStatus
+    func reconfigure(_ configuration: Configuration, now: Timestamp, into sink: inout DaemonSink) -> InputStatus
     /// The source is being removed (shutdown or `finished`): cancel gestures in flight.
-    func close(now: UInt64, into sink: inout DaemonSink)
+    func close(now: Timestamp, into sink: inout DaemonSink)
 }
 
 extension InputSource {
     /// Sources without settings keep running unchanged.
-    public func reconfigure(_ configuration: Configuration, now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+    public func reconfigure(_ configuration: Configuration, now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         .active
     }
 }

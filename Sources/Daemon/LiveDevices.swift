@@ -2,12 +2,10 @@ import CSystemd
 import EvdevInput
 import GestureCore
 import GestureProtocol
-import Logging
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Logging
+import SystemCalls
+import SystemPackage
 
 /// One evdev touch device read live: libevdev (non-blocking, CLOCK_MONOTONIC timestamps,
 /// optionally grabbed) feeding a `DevicePipeline` with the settings the configuration
@@ -38,7 +36,8 @@ public final class EvdevSource: InputSource {
         try applyGrab(settings.grab)
     }
 
-    public var fileDescriptor: Int32? { evdev.fileDescriptor }
+    public var fileDescriptor: FileDescriptor? { evdev.fileDescriptor }
+    public var nextDeadline: Timestamp? { pipeline.nextDeadline }
 
     /// Says which calibration a device uses when it is not the identity.
     private static func logCalibration(_ settings: ResolvedDeviceSettings, device: String, logger: Logger) {
@@ -47,9 +46,8 @@ public final class EvdevSource: InputSource {
         logger.info("calibration", metadata: ["device": "\(device)", "source": "\(geometry.calibrationSource.rawValue)",
                                                "matrix": "\(geometry.calibration.map(DeviceGeometry.shortNumber).joined(separator: " "))"])
     }
-    public var nextDeadline: UInt64? { pipeline.nextDeadline }
 
-    public func readAvailable(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+    public func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         let outcome: ReadOutcome
         do {
             outcome = try evdev.readAvailable { event in
@@ -75,13 +73,13 @@ public final class EvdevSource: InputSource {
     /// An engine timer is due. Input the kernel has queued meanwhile happened before `now`,
     /// so it is processed first: when the loop runs late, a lift stamped before a long
     /// press's deadline must still make a tap, and the timer must not overtake it.
-    public func deadlineReached(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+    public func deadlineReached(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         if case .finished(let reason) = readAvailable(now: now, into: &sink) { return .finished(reason: reason) }
         pipeline.advance(to: now, into: &sink)
         return .active
     }
 
-    public func reconfigure(_ configuration: Configuration, now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+    public func reconfigure(_ configuration: Configuration, now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         pipeline.cancelAll(at: now, into: &sink)
         let system = SystemCalibration.matrix(devnode: evdev.path, device: device.name, logger: logger)
         switch configuration.useDecision(for: evdev.description, paths: paths, systemCalibration: system) {
@@ -99,7 +97,7 @@ public final class EvdevSource: InputSource {
         }
     }
 
-    public func close(now: UInt64, into sink: inout DaemonSink) {
+    public func close(now: Timestamp, into sink: inout DaemonSink) {
         pipeline.cancelAll(at: now, into: &sink)
         if evdev.isGrabbed { try? evdev.ungrab() }
     }
@@ -155,7 +153,7 @@ public final class LiveDevices {
         if udev == nil {
             let watcher = try InputDirectoryWatcher(directory: directory)
             inotify = watcher
-            inotifyWatch = try daemon.loop.watch(fd: watcher.fileDescriptor, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
+            inotifyWatch = try daemon.loop.watch(watcher.fileDescriptor, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
                 readInotify()
             }
             hotPlug = .inotify
@@ -249,7 +247,7 @@ final class UdevMonitor {
     init(loop: EventLoop, handler: @escaping (DeviceChange) -> Void) throws(SystemError) {
         var made: OpaquePointer?
         _ = try SystemCall.negatedErrnoBlocking("sd_device_monitor_new") { sd_device_monitor_new(&made) }
-        guard let made else { throw SystemError(errno: ENOMEM, call: "sd_device_monitor_new") }
+        guard let made else { throw SystemError(.noMemory, call: "sd_device_monitor_new") }
         monitor = made
         self.handler = handler
         do throws(SystemError) {

@@ -1,11 +1,7 @@
 import CSystemd
 import GestureCore
 import Logging
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Sends log records to the systemd journal with structured fields: `MESSAGE`,
 /// `PRIORITY`, `SYSLOG_IDENTIFIER`, `LOGGER`, and each metadata key upper-cased

@@ -1,8 +1,6 @@
-import EvdevInput
 import GestureCore
 import GestureProtocol
-import Logging
-import Recordings
+import SystemPackage
 
 /// Plays a recording in real time (scaled by `speed`) through a `DevicePipeline`, as a
 /// virtual device: `gestured run --replay`.
@@ -18,11 +16,11 @@ import Recordings
 /// starts just after the previous one ended (times keep increasing).
 public final class ReplaySource: InputSource {
     public let device: DeviceInfo
-    public var fileDescriptor: Int32? { nil }
+    public var fileDescriptor: FileDescriptor? { nil }
     private let description: DeviceDescription
     private let recorded: [InputEvent]
     /// The latest recorded time (recordings are not always in order).
-    private let lastRecordedTime: UInt64
+    private let lastRecordedTime: Timestamp
     private var pipeline: DevicePipeline
     private var timeline: ReplayTimeline
     private let loops: Bool
@@ -38,40 +36,40 @@ public final class ReplaySource: InputSource {
         /// Feeding events (and the timers due between them).
         case playing
         /// The pass's events are in; the remaining timers fire at their deadlines.
-        case draining(endTime: UInt64, timersLeft: Int)
+        case draining(endTime: Timestamp, timersLeft: Int)
     }
 
     public init(description: DeviceDescription, events: [InputEvent], path: String?, configuration: Configuration,
-                speed: Double = 1, loops: Bool = false, now: UInt64) {
+                speed: Double = 1, loops: Bool = false, now: Timestamp) {
         self.description = description
         device = DeviceInfo(name: description.name, kind: .replay, path: path)
         recorded = events
-        lastRecordedTime = events.map(\.time).max() ?? 0
+        lastRecordedTime = events.map(\.time).max() ?? .zero
         pipeline = DevicePipeline(description, settings: configuration.settings(for: description, paths: []))
-        timeline = ReplayTimeline(firstRecordedTime: events.first?.time ?? 0, speed: speed, now: now)
+        timeline = ReplayTimeline(firstRecordedTime: events.first?.time ?? .zero, speed: speed, now: now)
         self.loops = loops
     }
 
-    public var nextDeadline: UInt64? {
+    public var nextDeadline: Timestamp? {
         let timer = pipeline.nextDeadline
         switch phase {
         case .playing:
             guard index < recorded.count else { return timeline.start }
             let event = timeline.pipelineTime(recorded: recorded[index].time)
-            return timeline.monotonic(min(event, timer ?? .max))
+            return timeline.monotonic(min(event, timer ?? .distantFuture))
         case .draining:
             return timer.map(timeline.monotonic) ?? timeline.start
         }
     }
 
-    public func readAvailable(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+    public func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         .active
     }
 
     /// Plays what is due at `now`. Due is decided on the monotonic clock (the one
     /// `nextDeadline` is given on), so a deadline that came is always played, whatever the
     /// rounding between the two time scales.
-    public func deadlineReached(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+    public func deadlineReached(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         var steps = 0
         while steps < Self.maximumStepsPerDispatch {
             steps += 1
@@ -116,13 +114,13 @@ public final class ReplaySource: InputSource {
         return .active
     }
 
-    public func reconfigure(_ configuration: Configuration, now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+    public func reconfigure(_ configuration: Configuration, now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         pipeline.cancelAll(at: timeline.playing(now), into: &sink)
         pipeline = DevicePipeline(description, settings: configuration.settings(for: description, paths: []))
         return .active
     }
 
-    public func close(now: UInt64, into sink: inout DaemonSink) {
+    public func close(now: Timestamp, into sink: inout DaemonSink) {
         pipeline.cancelAll(at: timeline.playing(now), into: &sink)
     }
 }
@@ -133,21 +131,22 @@ public final class ReplaySource: InputSource {
 /// the start, divided by the speed).
 ///
 /// Every conversion saturates instead of trapping, for any recorded time (a first event
-/// at 10^9 s, times going backwards, `UInt64.max`) and any speed in `speedRange`: a time
-/// too large for the clock plays at `UInt64.max`, never; one before the start plays at once.
+/// at 10^9 s, times going backwards, `Timestamp.distantFuture`) and any speed in
+/// `speedRange`: a time too large for the clock plays at `distantFuture`, never; one before
+/// the start plays at once.
 public struct ReplayTimeline: Sendable, Equatable {
     /// The speeds `gestured run --replay --speed` accepts (docs/protocol.md).
     public static let speedRange: ClosedRange<Double> = 0.01...1000
 
     /// Monotonic (and pipeline) time at which playback started.
-    public let start: UInt64
+    public let start: Timestamp
     public let speed: Double
     /// The recorded time of the first event: it plays at `passStart`.
-    private let firstRecordedTime: UInt64
+    private let firstRecordedTime: Timestamp
     /// Pipeline time of the current pass's first event.
-    public private(set) var passStart: UInt64
+    public private(set) var passStart: Timestamp
 
-    public init(firstRecordedTime: UInt64, speed: Double, now: UInt64) {
+    public init(firstRecordedTime: Timestamp, speed: Double, now: Timestamp) {
         precondition(Self.speedRange.contains(speed), "speed \(speed) outside \(Self.speedRange)")
         start = now
         self.speed = speed
@@ -156,82 +155,24 @@ public struct ReplayTimeline: Sendable, Equatable {
     }
 
     /// The pipeline time of recorded time `t` in the current pass.
-    public func pipelineTime(recorded t: UInt64) -> UInt64 {
-        t >= firstRecordedTime
-            ? passStart.saturatingAdd(t - firstRecordedTime)
-            : passStart.saturatingSubtract(firstRecordedTime - t)
+    public func pipelineTime(recorded t: Timestamp) -> Timestamp {
+        t >= firstRecordedTime ? passStart + (t - firstRecordedTime) : passStart - (firstRecordedTime - t)
     }
 
     /// The monotonic time at which pipeline time `t` plays (rounded up: never early).
-    public func monotonic(_ t: UInt64) -> UInt64 {
+    public func monotonic(_ t: Timestamp) -> Timestamp {
         guard t > start else { return start }
-        return start.saturatingAdd(UInt64(clamping: (Double(t - start) / speed).rounded(.up)))
+        return start + .microseconds(UInt64(clamping: (Double((t - start).microseconds) / speed).rounded(.up)))
     }
 
     /// The pipeline time playing at monotonic `now`.
-    public func playing(_ now: UInt64) -> UInt64 {
+    public func playing(_ now: Timestamp) -> Timestamp {
         guard now > start else { return start }
-        return start.saturatingAdd(UInt64(clamping: Double(now - start) * speed))
+        return start + .microseconds(UInt64(clamping: Double((now - start).microseconds) * speed))
     }
 
     /// Starts the next pass just after pipeline time `end`.
-    public mutating func startPass(after end: UInt64) {
-        passStart = end.saturatingAdd(1)
-    }
-}
-
-/// Plays recordings one after another through `ReplaySource`s (`gestured run --replay`):
-/// each is announced as a device when it starts and removed when it ends; with `loops`, a
-/// single recording loops seamlessly and several start over from the first.
-public final class ReplayPlaylist {
-    private let daemon: Daemon
-    private let recordings: [Recording]
-    private let speed: Double
-    private let loops: Bool
-    private var logger: Logger
-    private var next = 0
-    private var current: ReplaySource?
-    /// Called once the last recording has been played (never with `loops`).
-    public var finished: (() -> Void)?
-
-    public init(daemon: Daemon, recordings: [Recording], speed: Double, loops: Bool, logger: Logger) {
-        self.daemon = daemon
-        self.recordings = recordings
-        self.speed = speed
-        self.loops = loops
-        self.logger = logger
-        daemon.sourceRemoved = { [unowned self] source in
-            guard source === current else { return }
-            current = nil
-            playNext()
-        }
-    }
-
-    /// Starts the first recording.
-    public func start() {
-        playNext()
-    }
-
-    private func playNext() {
-        guard !daemon.isStopping else { return }
-        if next == recordings.count {
-            guard loops, recordings.count > 1 else {
-                logger.info("replay finished")
-                finished?()
-                return
-            }
-            next = 0
-        }
-        let recording = recordings[next]
-        next += 1
-        let source = ReplaySource(
-            description: recording.device, events: recording.events, path: recording.path,
-            configuration: daemon.configuration, speed: speed, loops: loops && recordings.count == 1, now: daemon.loop.now)
-        current = source
-        do {
-            try daemon.add(source)
-        } catch {
-            logger.error("cannot replay", metadata: ["recording": "\(recording.path)", "error": "\(error)"])
-        }
+    public mutating func startPass(after end: Timestamp) {
+        passStart = end + .microseconds(1)
     }
 }

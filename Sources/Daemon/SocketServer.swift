@@ -1,13 +1,10 @@
 import CSystemd
-import EvdevInput
 import GestureCore
 import GestureProtocol
-import Logging
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Logging
+import SystemCalls
+import SystemPackage
 
 /// Serves protocol 1 on a listening socket: greets clients, answers their requests, and
 /// broadcasts events to each client through its own bounded queue.
@@ -47,7 +44,7 @@ public final class SocketServer {
     private let listener: UnixListener
     private var listenWatch: IOWatch?
     /// Resumes accepting after a pause for want of descriptors.
-    private var acceptTimer: Timer?
+    private var acceptTimer: LoopTimer?
     private var acceptPaused = false
     private var flushTask: DeferredTask?
     private var settings: DaemonSettings
@@ -83,7 +80,7 @@ public final class SocketServer {
         self.version = version
         log = RateLimitedLogger(logger: logger, now: { [unowned loop] in loop.now })
         startTime = monotonicMicroseconds()
-        listenWatch = try loop.watch(fd: listener.fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
+        listenWatch = try loop.watch(listener.socket, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
             acceptAll()
         }
         acceptTimer = try loop.timer { [unowned self] _ in resumeAccepting() }
@@ -123,20 +120,20 @@ public final class SocketServer {
     }
 
     /// Records a new device and announces it.
-    public func deviceAdded(_ device: DeviceInfo, time: UInt64) {
+    public func deviceAdded(_ device: DeviceInfo, time: Timestamp) {
         devices.append(device)
         announce(device, added: true, time: time)
     }
 
     /// Forgets a device and announces its removal.
-    public func deviceRemoved(_ device: DeviceInfo, time: UInt64) {
+    public func deviceRemoved(_ device: DeviceInfo, time: Timestamp) {
         if let index = devices.firstIndex(of: device) { devices.remove(at: index) }
         announce(device, added: false, time: time)
     }
 
-    private func announce(_ device: DeviceInfo, added: Bool, time: UInt64) {
+    private func announce(_ device: DeviceInfo, added: Bool, time: Timestamp) {
         counters.events += 1
-        let line = EventLine(DeviceMessage(phase: added ? .added : .removed, seq: 0, time: Timestamp(microseconds: time), device: device))
+        let line = EventLine(DeviceMessage(phase: added ? .added : .removed, seq: 0, time: time, device: device))
         for client in clients.values where client.subscription.accepts(device: device.name) {
             enqueue(line, to: client)
         }
@@ -244,14 +241,12 @@ public final class SocketServer {
 
     private func acceptAll() {
         for _ in 0..<SocketServer.maximumAcceptsPerDispatch {
-            let accepted: IOResult<Int32>
+            let accepted: IOResult<FileDescriptor>
             do {
-                accepted = try SystemCall.posix("accept4") {
-                    gestured_accept_nonblocking(listener.fd)
-                }
+                accepted = try UnixSocket.accept(from: listener.socket)
             } catch {
                 switch error.errno {
-                case ECONNABORTED, EPROTO, EPERM:
+                case .connectionAbort, .protocolError, .notPermitted:
                     continue  // that connection is gone (or refused by a security module): the next may be fine
                 default:
                     // EMFILE, ENFILE, ENOBUFS, ENOMEM or worse: the listener would stay
@@ -274,19 +269,41 @@ public final class SocketServer {
         guard !acceptPaused, !stopped else { return }
         acceptPaused = true
         log.log(.warning, "cannot accept connections: pausing until a client goes or for a second", ["error": "\(error)"])
-        listenWatch?.setEnabled(false)
-        acceptTimer?.schedule(at: loop.now.saturatingAdd(SocketServer.acceptPause))
+        do {
+            try listenWatch?.setEnabled(false)
+        } catch {
+            log.log(.error, "cannot pause accepting", ["error": "\(error)"])
+        }
+        armAcceptTimer()
+    }
+
+    private func armAcceptTimer() {
+        do {
+            try acceptTimer?.schedule(at: loop.now.saturatingAdd(SocketServer.acceptPause))
+        } catch {
+            log.log(.error, "cannot arm the accept timer: accepting resumes when a client goes", ["error": "\(error)"])
+        }
     }
 
     private func resumeAccepting() {
         guard acceptPaused, !stopped else { return }
+        do {
+            try listenWatch?.setEnabled(true)
+        } catch {
+            log.log(.error, "cannot resume accepting: trying again in a second", ["error": "\(error)"])
+            armAcceptTimer()
+            return
+        }
         acceptPaused = false
-        acceptTimer?.schedule(at: nil)
-        listenWatch?.setEnabled(true)
+        do {
+            try acceptTimer?.schedule(at: nil)
+        } catch {
+            log.log(.warning, "cannot disarm the accept timer", ["error": "\(error)"])  // its firing then does nothing
+        }
     }
 
-    private func admit(_ fd: Int32) {
-        let credentials = peerCredentials(fd)
+    private func admit(_ fd: FileDescriptor) {
+        let credentials = UnixSocket.peerCredentials(fd)
         if clients.count >= settings.maxClients {
             counters.rejected += 1
             log.log(.notice, "refusing client: limit reached", ["limit": "\(settings.maxClients)"])
@@ -302,12 +319,12 @@ public final class SocketServer {
         let client = Client(id: nextClientID, fd: fd, queueLength: settings.clientQueueLength, credentials: credentials)
         nextClientID += 1
         do {
-            client.watch = try loop.watch(fd: fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned client] revents in
+            client.watch = try loop.watch(fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned client] revents in
                 handle(client, revents: revents)
             }
         } catch {
             log.log(.error, "cannot watch client", ["error": "\(error)"])
-            Glibc.close(fd)
+            try? fd.close()
             return
         }
         clients[client.id] = client
@@ -320,21 +337,15 @@ public final class SocketServer {
         }
     }
 
-    private func refuse(_ fd: Int32, _ line: [UInt8]) {
-        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
-        Glibc.close(fd)
+    private func refuse(_ fd: FileDescriptor, _ line: [UInt8]) {
+        _ = line.withUnsafeBytes { send(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        try? fd.close()
     }
 
-    private func isAllowed(_ credentials: gestured_peer_credentials?) -> Bool {
+    private func isAllowed(_ credentials: PeerCredentials?) -> Bool {
         if settings.allowedUsers.isEmpty && settings.allowedGroups.isEmpty { return true }
         guard let credentials else { return false }
         return settings.allowedUsers.contains(credentials.uid) || settings.allowedGroups.contains(credentials.gid)
-    }
-
-    private func peerCredentials(_ fd: Int32) -> gestured_peer_credentials? {
-        var credentials = gestured_peer_credentials()
-        guard gestured_get_peer_credentials(fd, &credentials) == 0 else { return nil }
-        return credentials
     }
 
     // MARK: Client I/O
@@ -357,7 +368,7 @@ public final class SocketServer {
         let result: IOResult<Int>
         do {
             result = try SystemCall.posix("recv") {
-                readBuffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+                readBuffer.withUnsafeMutableBytes { recv(client.fd.rawValue, $0.baseAddress, $0.count, 0) }
             }
         } catch {
             log.log(.debug, "client read failed", client.metadata(["error": "\(error)"]))
@@ -454,7 +465,17 @@ public final class SocketServer {
         guard !client.dirty, !client.blocked else { return }
         client.dirty = true
         dirty.append(client)
-        flushTask?.schedule()
+        scheduleFlush()
+    }
+
+    /// Flushes the dirty clients before the loop next waits. Should sd-event refuse (only
+    /// once the loop has finished), the output waits for the next flush, and it is said.
+    private func scheduleFlush() {
+        do {
+            try flushTask?.schedule()
+        } catch {
+            log.log(.error, "cannot schedule writing to clients", ["error": "\(error)"])
+        }
     }
 
     /// Flushes the clients with new output, at most `limit` of them (the rest on the
@@ -467,7 +488,7 @@ public final class SocketServer {
             if !client.closed { flush(client) }
         }
         dirty.removeFirst(count)
-        if !dirty.isEmpty { flushTask?.schedule() }
+        if !dirty.isEmpty { scheduleFlush() }
     }
 
     /// Writes as much as the socket takes; keeps EPOLLOUT interest only while output
@@ -490,7 +511,7 @@ public final class SocketServer {
             do {
                 result = try SystemCall.posix("send") {
                     client.output.withUnsafeBytes {
-                        send(client.fd, $0.baseAddress! + client.outputOffset, $0.count - client.outputOffset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                        send(client.fd.rawValue, $0.baseAddress! + client.outputOffset, $0.count - client.outputOffset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
                     }
                 }
             } catch {
@@ -538,8 +559,14 @@ public final class SocketServer {
         var events: UInt32 = client.readClosed ? 0 : UInt32(EPOLLIN.rawValue)
         if client.pendingOutput > 0 || !client.queue.isEmpty { events |= UInt32(EPOLLOUT.rawValue) }
         if events != client.watchedEvents {
-            client.watchedEvents = events
-            client.watch?.setEvents(events)
+            do {
+                try client.watch?.setEvents(events)
+                client.watchedEvents = events
+            } catch {
+                // Its socket can no longer be watched as its output needs: let it go.
+                log.log(.error, "cannot watch client, closing it", client.metadata(["error": "\(error)"]))
+                close(client, farewell: nil)
+            }
         }
     }
 
@@ -551,16 +578,16 @@ public final class SocketServer {
             // of it went. Never blocks, copies nothing.
             let pending = client.pendingOutput
             let sent = pending == 0 ? 0 : client.output.withUnsafeBytes {
-                send(client.fd, $0.baseAddress! + client.outputOffset, pending, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                send(client.fd.rawValue, $0.baseAddress! + client.outputOffset, pending, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             }
             if sent == pending {
-                _ = farewell.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+                _ = farewell.withUnsafeBytes { send(client.fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
             }
         }
         client.closed = true
         client.watch?.cancel()
         client.watch = nil
-        Glibc.close(client.fd)
+        try? client.fd.close()
         bufferedBytes -= client.bufferedBytes
         clients[client.id] = nil
         // A descriptor just freed.
@@ -576,8 +603,8 @@ public final class SocketServer {
 /// One connection's state.
 final class Client {
     let id: UInt64
-    let fd: Int32
-    let credentials: gestured_peer_credentials?
+    let fd: FileDescriptor
+    let credentials: PeerCredentials?
     var watch: IOWatch?
     var watchedEvents = UInt32(EPOLLIN.rawValue)
     var subscription = Subscription()
@@ -598,7 +625,7 @@ final class Client {
     var closed = false
     var dirty = false
 
-    init(id: UInt64, fd: Int32, queueLength: Int, credentials: gestured_peer_credentials?) {
+    init(id: UInt64, fd: FileDescriptor, queueLength: Int, credentials: PeerCredentials?) {
         self.id = id
         self.fd = fd
         self.credentials = credentials

@@ -1,10 +1,7 @@
 import CSystemd
-import EvdevInput
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemCalls
+import SystemPackage
 
 /// `sd_notify` messages to the service manager; all are no-ops without `NOTIFY_SOCKET`.
 public enum ServiceManager {
@@ -34,13 +31,13 @@ public enum ServiceManager {
 
     /// The listening sockets passed by socket activation (`LISTEN_FDS`), unsetting the
     /// environment variables so children do not inherit them.
-    public static func listenDescriptors() throws(SystemError) -> [Int32] {
+    public static func listenDescriptors() throws(SystemError) -> [FileDescriptor] {
         let count = try SystemCall.negatedErrnoBlocking("sd_listen_fds") { sd_listen_fds(1) }
-        return (0..<count).map { SD_LISTEN_FDS_START + $0 }
+        return (0..<count).map { FileDescriptor(rawValue: SD_LISTEN_FDS_START + $0) }
     }
 
     /// Whether `fd` is a listening `AF_UNIX` `SOCK_STREAM` socket.
-    public static func isListeningUnixStream(_ fd: Int32) -> Bool {
-        sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0
+    public static func isListeningUnixStream(_ fd: FileDescriptor) -> Bool {
+        sd_is_socket_unix(fd.rawValue, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0
     }
 }

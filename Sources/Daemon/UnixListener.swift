@@ -1,10 +1,6 @@
-import CSystemd  // its sd-daemon.h owns the socket constants in this module graph
-import EvdevInput
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemCalls
+import SystemPackage
 
 /// The listening `AF_UNIX` `SOCK_STREAM` socket: bound by the daemon, or passed by systemd.
 ///
@@ -17,41 +13,40 @@ import Musl
 /// that refuses connections (`ECONNREFUSED`: nothing listens); on close the path is removed
 /// only while it is still the socket the daemon created (same device and inode).
 public final class UnixListener {
-    public let fd: Int32
+    /// The listening socket (non-blocking).
+    public let socket: FileDescriptor
     /// The path the daemon bound (and removes on close); nil for an inherited socket.
     public let createdPath: String?
     /// The bound socket file's identity, and the directory it was published in.
-    private let created: (device: UInt64, inode: UInt64, directory: Int32, name: String)?
+    private let created: (device: UInt64, inode: UInt64, directory: FileDescriptor, name: String)?
     private var closed = false
 
     /// Adopts a listening socket passed by the service manager (socket activation).
-    public init(adopting fd: Int32) {
-        self.fd = fd
+    public init(adopting socket: FileDescriptor) {
+        self.socket = socket
         createdPath = nil
         created = nil
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        let flags = fcntl(socket.rawValue, F_GETFL)
+        _ = fcntl(socket.rawValue, F_SETFL, flags | O_NONBLOCK)
     }
 
     /// Binds `path`, replacing a stale socket file that nothing listens on, with
     /// permission bits `mode` and, when given, group `group`.
     public init(path: String, mode: UInt32, group: gid_t?) throws(SystemError) {
-        guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
-            throw SystemError(errno: ENAMETOOLONG, call: "bind", path: path)
-        }
+        _ = try UnixSocketAddress(path)  // too long a path is refused before anything is created
         try UnixListener.createParentDirectory(of: path)
         let (directoryPath, name) = UnixListener.split(path)
-        let directory = try SystemCall.posixBlocking("open", path: directoryPath) {
-            open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let directory = try SystemCall.adopting("open", path: directoryPath) {
+            try FileDescriptor.open(directoryPath, .readOnly, options: [.directory, .closeOnExec])
         }
         do throws(SystemError) {
             let replacing = try UnixListener.staleSocketExists(at: path)
-            let (fd, identity) = try UnixListener.bindPrivately(in: directory, directoryPath: directoryPath, publishAs: name,
-                                                                replacing: replacing, mode: mode, group: group, path: path)
-            self.fd = fd
+            let (socket, identity) = try UnixListener.bindPrivately(in: directory, directoryPath: directoryPath, publishAs: name,
+                                                                    replacing: replacing, mode: mode, group: group, path: path)
+            self.socket = socket
             created = (identity.device, identity.inode, directory, name)
         } catch {
-            Glibc.close(directory)
+            try? directory.close()
             throw error
         }
         createdPath = path
@@ -71,7 +66,7 @@ public final class UnixListener {
         while let next = components.popFirst() {
             directory += "/" + next
             if mkdir(directory, 0o755) != 0, errno != EEXIST {
-                throw SystemError(errno: errno, call: "mkdir", path: directory)
+                throw SystemError(Errno(rawValue: errno), call: "mkdir", path: directory)
             }
         }
     }
@@ -81,14 +76,13 @@ public final class UnixListener {
     public func close() {
         guard !closed else { return }
         closed = true
-        Glibc.close(fd)
+        try? socket.close()
         guard let created else { return }
-        var info = stat()
-        if fstatat(created.directory, created.name, &info, AT_SYMLINK_NOFOLLOW) == 0,
-           UInt64(info.st_dev) == created.device, UInt64(info.st_ino) == created.inode {
-            unlinkat(created.directory, created.name, 0)
+        if let info = try? FilePath(created.name).stat(relativeTo: created.directory, flags: .symlinkNoFollow),
+           UInt64(info.deviceID.rawValue) == created.device, UInt64(info.inode.rawValue) == created.inode {
+            unlinkat(created.directory.rawValue, created.name, 0)
         }
-        Glibc.close(created.directory)
+        try? created.directory.close()
     }
 
     /// Whether a stale socket (one nothing listens on) is at `path`: false when nothing is
@@ -96,113 +90,107 @@ public final class UnixListener {
     /// cannot tell (only `ECONNREFUSED` proves nobody listens: `EACCES` from a daemon
     /// started as another user says nothing about a live server's socket).
     static func staleSocketExists(at path: String) throws(SystemError) -> Bool {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            if errno == ENOENT { return false }
-            throw SystemError(errno: errno, call: "lstat", path: path)
+        let info: Stat
+        do {
+            info = try FilePath(path).stat(followTargetSymlink: false)
+        } catch .noSuchFileOrDirectory {
+            return false
+        } catch {
+            throw SystemError(error, call: "lstat", path: path)
         }
-        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
-            throw SystemError(errno: EEXIST, call: "\(path) exists and is not a socket")
+        guard info.type == .socket else {
+            throw SystemError(.fileExists, call: "\(path) exists and is not a socket")
         }
-        let probe = try SystemCall.posixBlocking("socket") {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let probe = try UnixSocket.make(.stream, nonBlocking: true)
+        defer { try? probe.close() }
+        do {
+            try UnixSocketAddress(path).connect(probe)
+        } catch {
+            switch error.errno {
+            case .connectionRefused:
+                return true
+            case .noSuchFileOrDirectory:
+                return false  // removed since the lstat
+            case .resourceTemporarilyUnavailable, .nowInProgress:
+                break  // a listener whose backlog is full: alive
+            default:
+                throw SystemError(error.errno, call: "cannot tell whether a server listens on \(path): connect")
+            }
         }
-        defer { Glibc.close(probe) }
-        var address = address(path)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        let code = connected == 0 ? 0 : errno
-        switch code {
-        case ECONNREFUSED:
-            return true
-        case ENOENT:
-            return false  // removed since the lstat
-        case 0, EAGAIN, EINPROGRESS:
-            // Accepted, or a listener whose backlog is full: alive either way.
-            throw SystemError(errno: EADDRINUSE, call: "another server is listening on \(path)")
-        default:
-            throw SystemError(errno: code, call: "cannot tell whether a server listens on \(path): connect")
-        }
+        throw SystemError(.addressInUse, call: "another server is listening on \(path)")
     }
 
     /// Binds and listens inside a fresh private directory next to the path, sets the
     /// socket's mode and group there, then renames it to `name` in `directory`. Returns the
-    /// listening descriptor and the socket file's device and inode.
-    private static func bindPrivately(in directory: Int32, directoryPath: String, publishAs name: String, replacing: Bool,
-                                      mode: UInt32, group: gid_t?, path: String) throws(SystemError) -> (Int32, (device: UInt64, inode: UInt64)) {
+    /// listening socket and the socket file's device and inode.
+    private static func bindPrivately(in directory: FileDescriptor, directoryPath: String, publishAs name: String, replacing: Bool,
+                                      mode: UInt32, group: gid_t?, path: String) throws(SystemError) -> (FileDescriptor, (device: UInt64, inode: UInt64)) {
         let (privateName, privateDirectory) = try makePrivateDirectory(in: directory, directoryPath: directoryPath)
         let socketName = "s"
         defer {
-            unlinkat(privateDirectory, socketName, 0)  // nothing there once published
-            Glibc.close(privateDirectory)
-            unlinkat(directory, privateName, AT_REMOVEDIR)
+            unlinkat(privateDirectory.rawValue, socketName, 0)  // nothing there once published
+            try? privateDirectory.close()
+            unlinkat(directory.rawValue, privateName, AT_REMOVEDIR)
         }
-        let fd = try SystemCall.posixBlocking("socket") {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        }
+        let socket = try UnixSocket.make(.stream, nonBlocking: true)
         do throws(SystemError) {
             // Through the descriptor: the directory bound in is the one checked, whatever
             // happens to the name meanwhile. (Without /proc, by name: the socket is then
             // found, or not, through the descriptor below.)
-            var bound = bind(fd, to: "/proc/self/fd/\(privateDirectory)/\(socketName)")
-            if bound == ENOENT {
-                bound = bind(fd, to: "\(directoryPath)/\(privateName)/\(socketName)")
+            do {
+                do {
+                    try UnixSocketAddress("/proc/self/fd/\(privateDirectory.rawValue)/\(socketName)").bind(socket)
+                } catch where error.errno == .noSuchFileOrDirectory {
+                    try UnixSocketAddress("\(directoryPath)/\(privateName)/\(socketName)").bind(socket)
+                }
+            } catch {
+                throw SystemError(error.errno, call: "bind", path: path)
             }
-            if bound != 0 { throw SystemError(errno: bound, call: "bind", path: path) }
-            try SystemCall.posixBlocking("chmod", path: path) { fchmodat(privateDirectory, socketName, mode_t(mode), 0) }
+            try SystemCall.posixBlocking("chmod", path: path) { fchmodat(privateDirectory.rawValue, socketName, mode_t(mode), 0) }
             if let group {
                 try SystemCall.posixBlocking("chown", path: path) {
-                    fchownat(privateDirectory, socketName, uid_t.max, group, AT_SYMLINK_NOFOLLOW)
+                    fchownat(privateDirectory.rawValue, socketName, uid_t.max, group, AT_SYMLINK_NOFOLLOW)
                 }
             }
-            var info = stat()
-            try SystemCall.posixBlocking("stat", path: path) { fstatat(privateDirectory, socketName, &info, AT_SYMLINK_NOFOLLOW) }
-            guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw SystemError(errno: EEXIST, call: "bind", path: path) }
-            try SystemCall.posixBlocking("listen") { listen(fd, 128) }
+            let info: Stat
+            do {
+                info = try FilePath(socketName).stat(relativeTo: privateDirectory, flags: .symlinkNoFollow)
+            } catch {
+                throw SystemError(error, call: "stat", path: path)
+            }
+            guard info.type == .socket else { throw SystemError(.fileExists, call: "bind", path: path) }
+            try SystemCall.posixBlocking("listen") { listen(socket.rawValue, 128) }
             if replacing {
-                try SystemCall.posixBlocking("rename", path: path) { renameat(privateDirectory, socketName, directory, name) }
-            } else {
                 try SystemCall.posixBlocking("rename", path: path) {
-                    gestured_rename_noreplace(privateDirectory, socketName, directory, name)
+                    renameat(privateDirectory.rawValue, socketName, directory.rawValue, name)
                 }
+            } else {
+                try renameWithoutReplacing(socketName, in: privateDirectory, to: name, in: directory, path: path)
             }
-            return (fd, (UInt64(info.st_dev), UInt64(info.st_ino)))
+            return (socket, (UInt64(info.deviceID.rawValue), UInt64(info.inode.rawValue)))
         } catch {
-            Glibc.close(fd)
+            try? socket.close()
             throw error
         }
     }
 
     /// A new directory `.gestured-XXXXXX` (mode 0700) in `directory`, opened without
     /// following links and checked to be the daemon's own.
-    private static func makePrivateDirectory(in directory: Int32, directoryPath: String) throws(SystemError) -> (String, Int32) {
+    private static func makePrivateDirectory(in directory: FileDescriptor, directoryPath: String) throws(SystemError) -> (String, FileDescriptor) {
         var template = Array("\(directoryPath)/.gestured-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw SystemError(errno: errno, call: "mkdtemp", path: directoryPath)
+            throw SystemError(Errno(rawValue: errno), call: "mkdtemp", path: directoryPath)
         }
         let made = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let name = split(made).name
-        let fd = openat(directory, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw SystemError(errno: errno, call: "open", path: made)
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
-            Glibc.close(fd)
-            throw SystemError(errno: EPERM, call: "\(made) is not the daemon's own private directory (replaced meanwhile?)")
+        let fd = FileDescriptor(rawValue: try SystemCall.posixBlocking("open", path: made) {
+            openat(directory.rawValue, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        })
+        guard let info = try? fd.stat(), info.userID.rawValue == geteuid(), info.permissions.rawValue & 0o077 == 0 else {
+            try? fd.close()
+            throw SystemError(.notPermitted, call: "\(made) is not the daemon's own private directory (replaced meanwhile?)")
         }
         return (name, fd)
-    }
-
-    /// `bind` to `path`: 0, or the errno.
-    private static func bind(_ fd: Int32, to path: String) -> Int32 {
-        guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else { return ENAMETOOLONG }
-        var address = address(path)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        return bound == 0 ? 0 : errno
     }
 
     /// The directory and the last component of `path` (`.` for a bare name).
@@ -210,17 +198,6 @@ public final class UnixListener {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let directory = String(path[..<slash])
         return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
-    }
-
-    static func address(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (i, byte) in path.utf8.enumerated() where i < buffer.count - 1 {
-                buffer[i] = byte
-            }
-        }
-        return address
     }
 }
 

@@ -1,6 +1,6 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import SystemCalls
+import SystemPackage
 
 /// One `eventN` node and the stable links udev made for it.
 public struct DeviceNode: Sendable, Hashable {
@@ -39,7 +39,7 @@ public enum DeviceDiscovery {
         let names: [String]
         do {
             names = try listDirectory(directory)
-        } catch where error.errno == ENOENT || error.errno == ENOTDIR {
+        } catch where error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory {
             return .noInputDirectory(directory)
         }
         var nodes = names.compactMap { name -> DeviceNode? in
@@ -88,7 +88,7 @@ public enum DeviceDiscovery {
     /// Entry names of a directory, without `.` and `..`.
     static func listDirectory(_ path: String) throws(SystemError) -> [String] {
         guard let dir = opendir(path) else {
-            throw SystemError(errno: errno, call: "opendir", path: path)
+            throw SystemError(Errno(rawValue: errno), call: "opendir", path: path)
         }
         defer { closedir(dir) }
         var names: [String] = []

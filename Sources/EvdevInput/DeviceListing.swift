@@ -1,4 +1,5 @@
 import GestureCore
+import SystemCalls
 
 /// One line of `gestured devices`: a node, what it is, and whether gestured would use it.
 public struct DeviceReport: Sendable, Hashable {

@@ -1,8 +1,9 @@
 import CEvdev
 import GestureCore
-#if canImport(Glibc)
+import GestureProtocol
 import Glibc
-#endif
+import SystemCalls
+import SystemPackage
 
 /// How a `readAvailable` call ended.
 public enum ReadOutcome: Sendable, Hashable {
@@ -21,7 +22,7 @@ public final class EvdevDevice {
     /// What the device reports, read through libevdev when it was opened.
     public let description: DeviceDescription
     /// The non-blocking descriptor, for the event loop to poll (sd-event: EPOLLIN).
-    public let fileDescriptor: Int32
+    public let fileDescriptor: FileDescriptor
     private let handle: OpaquePointer
     public private(set) var isGrabbed = false
 
@@ -29,21 +30,21 @@ public final class EvdevDevice {
     /// Throws `SystemError` (e.g. `EACCES` when not in group `input`, `ENOTTY` when the node
     /// is not an evdev device).
     public init(path: String) throws(SystemError) {
-        let fd = try SystemCall.posixBlocking("open", path: path) {
-            open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = try SystemCall.adopting("open", path: path) {
+            try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec])
         }
         var device: OpaquePointer?
         do {
             _ = try SystemCall.negatedErrnoBlocking("libevdev_new_from_fd", path: path) {
-                libevdev_new_from_fd(fd, &device)
+                libevdev_new_from_fd(fd.rawValue, &device)
             }
         } catch {
-            close(fd)
+            try? fd.close()
             throw error
         }
         guard let device else {
-            close(fd)
-            throw SystemError(errno: ENOMEM, call: "libevdev_new_from_fd", path: path)
+            try? fd.close()
+            throw SystemError(.noMemory, call: "libevdev_new_from_fd", path: path)
         }
         self.path = path
         self.fileDescriptor = fd
@@ -53,7 +54,7 @@ public final class EvdevDevice {
 
     deinit {
         libevdev_free(handle)
-        close(fileDescriptor)
+        try? fileDescriptor.close()
     }
 
     /// Stamps this descriptor's events with CLOCK_MONOTONIC instead of the default
@@ -100,7 +101,7 @@ public final class EvdevDevice {
                 status = try SystemCall.negatedErrno("libevdev_next_event", path: path) {
                     libevdev_next_event(handle, flags, &event)
                 }
-            } catch where error.errno == ENODEV {
+            } catch where error.errno == .operationNotSupportedByDevice {
                 return .deviceGone
             }
             switch status {
@@ -134,7 +135,7 @@ public final class EvdevDevice {
         var resyncs = 0
         var syncing = false
         var lastWasReport = false
-        var lastTime: UInt64 = 0
+        var lastTime = Timestamp.zero
         func emit(_ value: InputEvent) {
             deliver(value)
             delivered += 1
@@ -169,7 +170,7 @@ public final class EvdevDevice {
 
     /// Converts a kernel `input_event` (timeval) to an `InputEvent` (microseconds).
     static func inputEvent(_ event: input_event) -> InputEvent {
-        InputEvent(time: microseconds(event), type: event.type, code: event.code, value: event.value)
+        InputEvent(time: Timestamp(microseconds: microseconds(event)), type: event.type, code: event.code, value: event.value)
     }
 
     static func microseconds(_ event: input_event) -> UInt64 {

@@ -1,6 +1,6 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import SystemCalls
+import SystemPackage
 
 /// A change to the set of evdev nodes, as the hot-plug watcher saw it.
 public enum DeviceChange: Sendable, Hashable {
@@ -40,7 +40,7 @@ public struct InotifyRecord: Sendable, Hashable {
 /// and calls `readChanges()`; this class never blocks.
 public final class InputDirectoryWatcher {
     /// Non-blocking, close-on-exec inotify descriptor.
-    public let fileDescriptor: Int32
+    public let fileDescriptor: FileDescriptor
     /// The watched input directory, e.g. `/dev/input`.
     public let directory: String
     /// The watch on `directory`, nil while it does not exist.
@@ -56,19 +56,19 @@ public final class InputDirectoryWatcher {
 
     public init(directory: String = DeviceDiscovery.inputDirectory) throws(SystemError) {
         self.directory = directory
-        self.fileDescriptor = try SystemCall.posixBlocking("inotify_init1") {
+        self.fileDescriptor = FileDescriptor(rawValue: try SystemCall.posixBlocking("inotify_init1") {
             inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        }
+        })
         do {
             try watchDirectoryOrParent()
         } catch {
-            close(fileDescriptor)
+            try? fileDescriptor.close()
             throw error
         }
     }
 
     deinit {
-        close(fileDescriptor)
+        try? fileDescriptor.close()
     }
 
     /// Reads every pending inotify record and returns the device changes they mean, in order.
@@ -79,7 +79,7 @@ public final class InputDirectoryWatcher {
         defer { buffer.deallocate() }
         while true {
             let outcome = try SystemCall.posix("read", path: "inotify:" + directory) {
-                read(fileDescriptor, buffer.baseAddress, capacity)
+                read(fileDescriptor.rawValue, buffer.baseAddress, capacity)
             }
             guard case .processed(let count) = outcome, count > 0 else { return changes }
             for record in Self.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
@@ -103,7 +103,7 @@ public final class InputDirectoryWatcher {
             return directoryWatch == nil ? [] : [.inputDirectoryAppeared]
         case .directoryGone:
             guard directoryWatch != nil else { return [] }
-            if let watch = directoryWatch { inotify_rm_watch(fileDescriptor, watch) }
+            if let watch = directoryWatch { inotify_rm_watch(fileDescriptor.rawValue, watch) }
             directoryWatch = nil
             try watchDirectoryOrParent()
             return [.inputDirectoryRemoved] + (directoryWatch == nil ? [] : [.inputDirectoryAppeared])
@@ -113,13 +113,13 @@ public final class InputDirectoryWatcher {
     /// Watches the directory if it exists (dropping the parent watch), else its parent.
     private func watchDirectoryOrParent() throws(SystemError) {
         let path = directory
-        let fd = fileDescriptor
+        let fd = fileDescriptor.rawValue
         let outcome: IOResult<Int32>
         do {
             outcome = try SystemCall.posix("inotify_add_watch", path: path) {
                 inotify_add_watch(fd, path, Self.directoryMask | UInt32(IN_ONLYDIR))
             }
-        } catch where error.errno == ENOENT {
+        } catch where error.errno == .noSuchFileOrDirectory {
             if parentWatch == nil {
                 let parent = Self.parentDirectory(directory)
                 parentWatch = try SystemCall.posixBlocking("inotify_add_watch", path: parent) {

@@ -1,4 +1,5 @@
 import GestureCore
+import SystemCalls
 
 /// Whether gestured would read a device, and if not, why.
 public enum UseDecision: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import CEvdev
 import GestureCore
+import SystemCalls
 
 /// Evdev key names (`KEY_R`, `KEY_LEFTCTRL`) and codes, from libevdev's table of the
 /// kernel's `input-event-codes.h`.
@@ -21,7 +22,7 @@ public final class VirtualKeyboard {
     /// `ID_INPUT_KEYBOARD` and compositors treat it as a keyboard.
     static let keyboardKeys: ClosedRange<UInt16> = 1...248
 
-    private let device: VirtualDevice
+    private let device: UinputDevice
 
     /// The evdev node of the keyboard, e.g. `/dev/input/event9`.
     public var devnode: String { device.devnode }
@@ -32,7 +33,7 @@ public final class VirtualKeyboard {
     public init(extraKeys: [UInt16] = []) throws(SystemError) {
         let keys = Set(Self.keyboardKeys).union(extraKeys)
         let description = DeviceDescription(name: Self.name, bus: 0x06 /* BUS_VIRTUAL */, codes: [EV.key: keys])
-        device = try VirtualDevice(description)
+        device = try UinputDevice(description)
     }
 
     /// Types `events` (key downs, ups and reports, as `KeyChord.events` makes them).

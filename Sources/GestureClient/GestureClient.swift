@@ -1,8 +1,8 @@
 // The protocol's types are this library's: `import GestureClient` is all a client needs.
 @_exported import GestureProtocol
-#if canImport(Glibc)
 import Glibc
-#endif
+import SystemCalls
+import SystemPackage
 
 /// A client library for the gestured socket (protocol 1): typed messages in and out, through
 /// GestureProtocol's encoder and decoder (no Foundation: a statically linked client stays
@@ -21,7 +21,7 @@ public final class GestureClient: @unchecked Sendable {
         getenv("GESTURED_SOCKET").map { String(cString: $0) } ?? "/run/gestured/gestured.sock"
     }
 
-    private let fd: Int32
+    private let fd: FileDescriptor
     /// Every line the server sends, in order, with the message decoded from it; ends when
     /// the server closes. One reader per client: iterate this or `messages`, not both.
     public let received: AsyncThrowingStream<ReceivedLine, Error>
@@ -31,43 +31,33 @@ public final class GestureClient: @unchecked Sendable {
         received.map(\.message)
     }
 
-    private init(fd: Int32, received: AsyncThrowingStream<ReceivedLine, Error>) {
+    private init(fd: FileDescriptor, received: AsyncThrowingStream<ReceivedLine, Error>) {
         self.fd = fd
         self.received = received
     }
 
     deinit {
-        shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
+        shutdown(fd.rawValue, Int32(SHUT_RDWR))
+        try? fd.close()
     }
 
     /// Connects to the daemon's socket.
     public static func connect(path: String = defaultSocketPath) throws(ConnectionError) -> GestureClient {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .failed(path: path, reason: String(cString: strerror(errno))) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
-            throw .failed(path: path, reason: "path too long")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { b in for (i, c) in path.utf8.enumerated() { b[i] = c } }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        if result != 0 {
-            let code = errno
-            close(fd)
-            switch code {
-            case ENOENT, ECONNREFUSED: throw .notRunning(path: path)
-            case EACCES, EPERM: throw .permissionDenied(path: path)
-            default: throw .failed(path: path, reason: String(cString: strerror(code)))
+        let fd: FileDescriptor
+        do {
+            fd = try UnixSocket.connect(to: path)
+        } catch {
+            switch error.errno {
+            case .noSuchFileOrDirectory, .connectionRefused: throw .notRunning(path: path)
+            case .permissionDenied, .notPermitted: throw .permissionDenied(path: path)
+            case .fileNameTooLong: throw .failed(path: path, reason: "path too long")
+            default: throw .failed(path: path, reason: error.reason)
             }
         }
         let (received, continuation) = AsyncThrowingStream<ReceivedLine, Error>.makeStream()
         let started = LineReader(fd: fd, continuation: continuation).start()
         guard started == 0 else {
-            close(fd)
+            try? fd.close()
             throw .failed(path: path, reason: "cannot start the reader thread: \(String(cString: strerror(started)))")
         }
         return GestureClient(fd: fd, received: received)
@@ -88,7 +78,7 @@ public final class GestureClient: @unchecked Sendable {
     /// Sends one request line.
     public func send(_ request: ClientRequest) throws(ConnectionError) {
         let line = WireEncoder.encode(request)
-        let sent = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let sent = line.withUnsafeBytes { Glibc.send(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         if sent != line.count { throw ConnectionError.failed(path: "", reason: "send: \(String(cString: strerror(errno)))") }
     }
 }
@@ -116,10 +106,10 @@ public struct ReceivedLine: Sendable {
 
 /// Reads lines on its own thread and feeds them, decoded, to the stream.
 private final class LineReader: @unchecked Sendable {
-    let fd: Int32
+    let fd: FileDescriptor
     let continuation: AsyncThrowingStream<ReceivedLine, Error>.Continuation
 
-    init(fd: Int32, continuation: AsyncThrowingStream<ReceivedLine, Error>.Continuation) {
+    init(fd: FileDescriptor, continuation: AsyncThrowingStream<ReceivedLine, Error>.Continuation) {
         self.fd = fd
         self.continuation = continuation
     }
@@ -147,7 +137,7 @@ private final class LineReader: @unchecked Sendable {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let n = chunk.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, 0) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             buffer.append(contentsOf: chunk[..<n])

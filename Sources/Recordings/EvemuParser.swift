@@ -1,4 +1,5 @@
 import GestureCore
+import GestureProtocol
 
 /// Reads evemu text (1.1–1.3): `N:` name, `I:` ids, `P:` property bitmask, `B:` code
 /// bitmasks, `A:` axis info, `E:` events; `#` starts a comment. Bitmask lines of one type
@@ -70,7 +71,7 @@ enum EvemuParser {
             throw source.error(line.number, "E: needs a decimal 32-bit value after the code, got \(quoted(beforeValue.rest.trimmingSpaces))")
         }
         try expectEnd(&cursor, line, source)
-        return InputEvent(time: time, type: UInt16(type), code: UInt16(code), value: value)
+        return InputEvent(time: Timestamp(microseconds: time), type: UInt16(type), code: UInt16(code), value: value)
     }
 
     /// `A: code min max fuzz flat [resolution]`, code in hexadecimal.

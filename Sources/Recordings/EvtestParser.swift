@@ -1,4 +1,5 @@
 import GestureCore
+import GestureProtocol
 
 /// Reads `evtest` text: an optional header (`Input device ID:`, `Input device name:`,
 /// `Supported events:` with `Event type`/`Event code` and axis `Value/Min/Max/Fuzz/Flat/
@@ -57,13 +58,13 @@ enum EvtestParser {
             guard let value = cursor.int32(), cursor.restIsBlank else {
                 throw source.error(line.number, "event value must be a decimal 32-bit integer, got \(quoted(cursor.rest))")
             }
-            return InputEvent(time: time, type: eventType, code: eventCode, value: value)
+            return InputEvent(time: Timestamp(microseconds: time), type: eventType, code: eventCode, value: value)
         }
         let marker = cursor.rest.filter { $0 != "-" && $0 != "+" && $0 != "<" && $0 != ">" && $0 != " " }
         guard let code = EventCodeNames.code(named: marker, type: EV.syn) else {
             throw source.error(line.number, "unrecognised event \(quoted(cursor.rest)): expected 'type …' or a SYN_* marker")
         }
-        return InputEvent(time: time, type: EV.syn, code: code, value: 0)
+        return InputEvent(time: Timestamp(microseconds: time), type: EV.syn, code: code, value: 0)
     }
 
     private static func skipWord(_ cursor: inout Cursor, _ word: StaticString) -> Bool {

@@ -1,4 +1,5 @@
 import GestureCore
+import GestureProtocol
 
 /// Reads Android `getevent -lt` output (`-t` alone works too: numbers instead of names):
 ///
@@ -93,7 +94,7 @@ enum GeteventParser {
                 continue
             }
             if streams[index].firstEventLine == nil { streams[index].firstEventLine = line.number }
-            streams[index].events.append(InputEvent(time: time, type: type, code: code, value: value))
+            streams[index].events.append(InputEvent(time: Timestamp(microseconds: time), type: type, code: code, value: value))
         }
         for index in streams.indices {
             if let node = streams[index].nameHint, let name = names[node] { streams[index].nameHint = name }

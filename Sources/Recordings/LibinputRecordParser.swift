@@ -1,4 +1,5 @@
 import GestureCore
+import GestureProtocol
 
 /// Reads `libinput record` YAML (libinput-record(1), "FILE FORMAT"):
 ///
@@ -212,7 +213,7 @@ enum LibinputRecordParser {
             guard !overflow1, !overflow2 else { throw source.error(line.number, "timestamp out of range") }
             let index = devices.count - 1
             if devices[index].stream.firstEventLine == nil { devices[index].stream.firstEventLine = line.number }
-            devices[index].stream.events.append(InputEvent(time: time, type: type, code: code, value: value))
+            devices[index].stream.events.append(InputEvent(time: Timestamp(microseconds: time), type: type, code: code, value: value))
         }
 
         /// A YAML scalar: a double-quoted string (with `\"` and `\\`), or plain text up to a comment.

@@ -1,4 +1,4 @@
-import FileReading
+import SystemCalls
 import GestureCore
 
 /// Reads recordings in any supported format (detected from the content) and settles each

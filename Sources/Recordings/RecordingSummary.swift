@@ -1,4 +1,5 @@
 import GestureCore
+import GestureProtocol
 
 /// A one-line account of a recording: for corpus tables, `gestured replay` headers and logs.
 public struct RecordingSummary: Sendable, Hashable, CustomStringConvertible {
@@ -9,8 +10,8 @@ public struct RecordingSummary: Sendable, Hashable, CustomStringConvertible {
     public var eventCount: Int
     /// `SYN_REPORT` count.
     public var frameCount: Int
-    /// Latest minus earliest timestamp, in microseconds.
-    public var duration: UInt64
+    /// Latest minus earliest timestamp.
+    public var duration: TimeSpan
     /// How many times the timestamp went backwards from one event to the next.
     public var backwardSteps: Int
     /// Whether the events use `SYN_MT_REPORT` (multitouch protocol A).
@@ -25,10 +26,10 @@ public struct RecordingSummary: Sendable, Hashable, CustomStringConvertible {
         deviceInferred = recording.deviceInferred
         eventCount = recording.events.count
         var frames = 0
-        var earliest = UInt64.max
-        var latest: UInt64 = 0
+        var earliest = Timestamp.distantFuture
+        var latest = Timestamp.zero
         var backward = 0
-        var previous: UInt64?
+        var previous: Timestamp?
         var protocolA = false
         var slot: Int32 = 0
         var activeSlots: Set<Int32> = []
@@ -49,7 +50,7 @@ public struct RecordingSummary: Sendable, Hashable, CustomStringConvertible {
             }
         }
         frameCount = frames
-        duration = recording.events.isEmpty ? 0 : latest - earliest
+        duration = recording.events.isEmpty ? .zero : latest - earliest
         backwardSteps = backward
         usesProtocolA = protocolA
         maxContacts = most
@@ -57,7 +58,7 @@ public struct RecordingSummary: Sendable, Hashable, CustomStringConvertible {
 
     /// `format  device  events  frames  seconds  path`, tab-separated.
     public var description: String {
-        let seconds = Double(duration) / 1_000_000
+        let seconds = duration.seconds
         let device = deviceInferred ? "\(deviceName) (inferred)" : deviceName
         let rounded = (seconds * 1000).rounded() / 1000
         return "\(format.rawValue)\t\(device)\t\(eventCount) events\t\(frameCount) frames\t\(rounded) s\t\(path)"

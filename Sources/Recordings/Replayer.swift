@@ -49,18 +49,17 @@ public struct Replayer {
         lastID = sink.lastID
     }
 
-    /// Replays one recording and returns the gesture events (for tests).
-    public func gestures(of recording: Recording) -> [GestureEvent] {
-        var sink = CollectingSink()
+    /// Replays one recording into `sink` (tests collect the events: GestureTestSupport's
+    /// `gestures(of:)`).
+    public func replay<S: GestureSink>(_ recording: Recording, into sink: inout S) {
         run(recording, into: &sink) { _ in }
-        return sink.events
     }
 
     private func run<S: GestureSink>(_ recording: Recording, into sink: inout S, afterEvent: (inout S) -> Void) {
         let device = configuration.settings(forDevice: recording.device.name, vendor: recording.device.vendor, product: recording.device.product, paths: [])
         var pipeline = DevicePipeline(device: recording.device, geometry: device.geometry, configuration: device.engine)
         pipeline.transitionLog = transitionLog
-        var lastTime: UInt64 = 0
+        var lastTime = Timestamp.zero
         for event in recording.events {
             if let deadline = pipeline.nextDeadline, deadline <= event.time {
                 pipeline.advance(to: event.time, into: &sink)

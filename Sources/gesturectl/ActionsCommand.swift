@@ -4,6 +4,7 @@ import ConfigFile
 import EvdevInput
 import GestureClient
 import GestureCore
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -94,7 +95,7 @@ final class ActionPerformer {
             var message = "actions: cannot create the virtual keyboard: \(error.path ?? "/dev/uinput"): \(error.reason). "
                 + "The 'keys' actions (line \(lines.joined(separator: ", "))) will do nothing; the 'run' actions work. "
             switch error.errno {
-            case ENOENT, ENODEV:
+            case .noSuchFileOrDirectory, .operationNotSupportedByDevice:
                 message += "This kernel has no uinput: load it with `modprobe uinput` (or add uinput to /etc/modules-load.d/)."
             default:
                 message += "Fix: \(uinputRemedy)"

@@ -1,9 +1,7 @@
 import ArgumentParser
 import GestureCore
 import GestureClient
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `gesturectl`: a client of the gestured socket.
 @main

@@ -1,9 +1,9 @@
 import EvdevInput
 import GestureClient
 import GestureCore
-#if canImport(Glibc)
+import GestureTestSupport
 import Glibc
-#endif
+import SystemCalls
 
 /// Waits until the file at `path` has a line containing `text` (bounded); returns it.
 func awaitLogLine(_ path: String, containing text: String, timeout: Double = 15) throws(CaseFailure) -> String {
@@ -71,7 +71,7 @@ struct ActionsCases {
         var keysSeen: [[Int32]] = []
         let deadline = monotonicMicroseconds() + 5_000_000
         while keysSeen.count < 4, monotonicMicroseconds() < deadline {
-            var descriptor = pollfd(fd: keyboard.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            var descriptor = pollfd(fd: keyboard.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, 100)
             do {
                 _ = try keyboard.readAvailable { event in

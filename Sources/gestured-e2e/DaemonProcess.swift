@@ -1,6 +1,6 @@
-#if canImport(Glibc)
+import GestureTestSupport
 import Glibc
-#endif
+import SystemCalls
 
 /// Starts a program with posix_spawn, its output to `logPath`, extra environment added.
 func spawn(_ executable: String, _ arguments: [String], environment extra: [String] = [], logPath: String, stdoutPath: String? = nil) throws(CaseFailure) -> pid_t {
@@ -73,38 +73,18 @@ final class DaemonProcess {
     init(executable: String, config: String, socketPath: String, logPath: String, extraArguments: [String] = [], timeout: Double = 60) throws(CaseFailure) {
         self.socketPath = socketPath
         self.logPath = logPath
-        let notifyPath = socketPath + ".notify"
-        unlink(notifyPath)
-        let notify = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard notify >= 0 else { throw CaseFailure("socket(AF_UNIX, SOCK_DGRAM): \(errorText(errno))") }
-        defer {
-            close(notify)
-            unlink(notifyPath)
+        let notify: NotifySocket
+        do {
+            notify = try NotifySocket(path: socketPath + ".notify")
+        } catch {
+            throw CaseFailure("cannot make the notify socket: \(error)")
         }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            for (i, byte) in notifyPath.utf8.enumerated() { bytes[i] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(notify, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else { throw CaseFailure("bind \(notifyPath): \(errorText(errno))") }
         pid = try spawn(
             executable, ["run", "--socket", socketPath, "--config", config] + extraArguments,
-            environment: ["NOTIFY_SOCKET=\(notifyPath)"], logPath: logPath)
+            environment: ["NOTIFY_SOCKET=\(notify.path)"], logPath: logPath)
         let deadline = monotonicMicroseconds() + UInt64(timeout * 1_000_000)
-        var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            var descriptor = pollfd(fd: notify, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, 100)
-            if descriptor.revents & Int16(POLLIN) != 0 {
-                let n = recv(notify, &buffer, buffer.count, 0)
-                if n > 0 {
-                    let message = String(decoding: buffer[..<n], as: UTF8.self)
-                    if message.split(separator: "\n").contains("READY=1") { return }
-                }
-            }
+            if let message = notify.next(timeout: 100), message.split(separator: "\n").contains("READY=1") { return }
             if let code = waitForExit(pid, timeout: 0) {
                 exited = code
                 throw CaseFailure("gestured exited with \(code) before READY=1: \(tail(logPath))")

@@ -1,4 +1,5 @@
 import GestureClient
+import GestureTestSupport
 
 /// Distance between two normalised locations.
 func distance(_ a: Point?, _ b: Spot) -> Double {

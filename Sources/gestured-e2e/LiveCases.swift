@@ -1,9 +1,8 @@
 import EvdevInput
 import GestureClient
 import GestureCore
-#if canImport(Glibc)
+import GestureTestSupport
 import Glibc
-#endif
 
 /// Waits for the daemon to announce `name` (`phase` added or removed).
 func awaitDevice(_ subscriber: Subscriber, _ name: String, _ phase: DevicePhase, timeout: Double = 15) throws(CaseFailure) {

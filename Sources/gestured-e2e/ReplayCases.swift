@@ -1,10 +1,9 @@
 import Foundation
 import GestureClient
 import GestureCore
-import Recordings
-#if canImport(Glibc)
 import Glibc
-#endif
+import Recordings
+import SystemCalls
 
 /// A corpus recording played through the kernel; `reason` says what it exercises.
 struct ChosenRecording {
@@ -82,13 +81,13 @@ struct ReplayCases {
         let logMark = daemon.logSize
         // One write per frame, at the recorded offsets; our reader drains while we wait.
         var frame: [InputEvent] = []
-        let origin = recording.events.first?.time ?? 0
+        let origin = recording.events.first?.time ?? .zero
         let start = monotonicMicroseconds()
         for event in recording.events {
             if event.type == EV.syn && event.code == SYN.dropped { continue }
             frame.append(event)
             if event.type == EV.syn && event.code == SYN.report {
-                try delivered.read(until: start + (event.time &- origin), alongside: subscriber)
+                try delivered.read(until: start + (event.time - origin).microseconds, alongside: subscriber)
                 try panel.write(frame)
                 frame.removeAll()
             }

@@ -1,7 +1,7 @@
 import GestureClient
-#if canImport(Glibc)
+import GestureTestSupport
 import Glibc
-#endif
+import SystemCalls
 
 /// Latency figures over a set of samples (microseconds).
 struct LatencyFigures: CustomStringConvertible {
@@ -25,7 +25,7 @@ struct LatencyFigures: CustomStringConvertible {
 /// reader, what it received (hello excluded) once the line has been quiet for a second.
 func streamCircle(on panel: TouchPanel, frames: Int, interval: Double, readers: [Subscriber]) throws(CaseFailure) -> [[Received]] {
     var received = Array(repeating: [Received](), count: readers.count)
-    var descriptors = readers.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+    var descriptors = readers.map { pollfd(fd: $0.socket.rawValue, events: Int16(POLLIN), revents: 0) }
     func service(timeout: Double) {
         let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(max(0, timeout)))
         guard ready > 0 else { return }

@@ -1,7 +1,7 @@
 import GestureClient
-#if canImport(Glibc)
-import Glibc
-#endif
+import GestureTestSupport
+import SystemCalls
+import SystemPackage
 
 /// One line from the server with the moment it was received (CLOCK_MONOTONIC µs, taken
 /// right after the `recv` that completed it). Decoded only when asked (after a stream, not
@@ -37,42 +37,26 @@ struct Received {
 /// give up after a timeout (a missing event is a failure, not a hang). Messages received
 /// but not yet consumed wait in `pending`; `history` keeps everything for diagnostics.
 final class Subscriber {
-    let fd: Int32
-    private var buffer: [UInt8] = []
-    /// One receive buffer for the connection's life (allocating 64 KiB per recv made the
-    /// driver, not the daemon, the bottleneck with 50 clients under emulation).
-    private var chunk = [UInt8](repeating: 0, count: 65536)
+    private let client: LineClient
     private(set) var pending: [Received] = []
-    private(set) var closed = false
+    var closed: Bool { client.reader.isClosed }
+    var socket: FileDescriptor { client.socket }
 
     init(socketPath: String, receiveBuffer: Int32? = nil) throws(CaseFailure) {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw CaseFailure("socket: \(errorText(errno))") }
-        if var size = receiveBuffer {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            for (i, byte) in socketPath.utf8.enumerated() { bytes[i] = byte }
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else {
-            let code = errno
-            close(fd)
-            throw CaseFailure("connect \(socketPath): \(errorText(code))")
+        do {
+            client = try LineClient(path: socketPath, receiveBuffer: receiveBuffer)
+        } catch {
+            throw CaseFailure("connect \(socketPath): \(error)")
         }
     }
 
-    deinit { close(fd) }
-
-    /// Sends one request.
+    /// Sends one request (GestureProtocol's encoder).
     func send(_ request: ClientRequest) throws(CaseFailure) {
-        let bytes = WireEncoder.encode(request)
-        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == bytes.count else { throw CaseFailure("send to the daemon: \(errorText(errno))") }
+        do {
+            try client.send(WireEncoder.encode(request))
+        } catch {
+            throw CaseFailure("send to the daemon: \(error)")
+        }
     }
 
     /// Subscribes (nil: everything) and waits for the hello; returns it.
@@ -84,27 +68,12 @@ final class Subscriber {
         return message
     }
 
-    /// Reads what is available within `timeout` seconds (at least one recv if readable).
+    /// Reads what is available within `timeout` seconds (at least one read if readable).
     /// Returns false when nothing arrived.
     @discardableResult
     func receive(timeout: Double) -> Bool {
-        guard !closed else { return false }
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, Int32(max(0, timeout * 1000)))
-        guard ready > 0 else { return false }
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        let now = monotonicMicroseconds()
-        if n <= 0 {
-            if n == 0 || (errno != EAGAIN && errno != EINTR) { closed = true }
-            return false
-        }
-        buffer += chunk[..<n]
-        var start = 0
-        while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            pending.append(Received(line: Array(buffer[start..<newline]), receivedAt: now))
-            start = newline + 1
-        }
-        buffer.removeSubrange(..<start)
+        guard let lines = client.reader.receive(timeout: Int32(max(0, timeout * 1000))) else { return false }
+        pending += lines.map { Received(line: $0.bytes, receivedAt: $0.receivedAt) }
         return true
     }
 

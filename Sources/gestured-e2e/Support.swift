@@ -1,15 +1,6 @@
 import GestureProtocol
-#if canImport(Glibc)
 import Glibc
-#endif
-
-/// CLOCK_MONOTONIC in microseconds: the clock the daemon stamps events with, and the one
-/// the kernel uses for evdev events once a reader asks for it (`EVIOCSCLOCKID`).
-func monotonicMicroseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1_000
-}
+import SystemCalls
 
 /// Sleeps for `milliseconds` of wall time. The driver paces its touches this way, as a
 /// finger would; checks never rely on it (they use the kernel's timestamps).

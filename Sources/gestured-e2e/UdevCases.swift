@@ -1,7 +1,7 @@
 import Foundation
-#if canImport(Glibc)
+import GestureTestSupport
 import Glibc
-#endif
+import SystemCalls
 
 /// Hot-plug through udev: the daemon follows hot-plug with an sd-device monitor when udev
 /// runs (`/run/udev/control` exists) and with inotify on /dev/input when it does not. The

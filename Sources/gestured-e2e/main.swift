@@ -4,71 +4,60 @@
 // kernel and checks what arrives. Prints `PASS name` / `FAIL name: reason` per case, the
 // benchmark figures as `BENCH …` lines, and ends with `N passed, N failed`; exits 1 on
 // any failure, 77 (skip) where there is no uinput.
+import ArgumentParser
 import Foundation
 import GestureClient
-#if canImport(Glibc)
+import GestureTestSupport
 import Glibc
-#endif
+import SystemCalls
 
-struct Options {
+/// The driver's command line (swift-argument-parser, as the other executables).
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gestured-e2e",
+        abstract: "The end-to-end tier: virtual touch devices through uinput, the real gestured, checked as a client sees it.")
+
+    @Option(help: ArgumentHelp("The shared recordings.", valueName: "DIR"))
     var corpus = "/work/shared/corpus"
-    var gestured: String
-    var gesturectl: String
+
+    @Option(help: ArgumentHelp("The daemon binary (default: gestured beside this program).", valueName: "PATH"))
+    var gestured: String?
+
+    @Option(help: ArgumentHelp("The client binary, for the actions cases (default: gesturectl beside this program).", valueName: "PATH"))
+    var gesturectl: String?
+
+    @Option(help: ArgumentHelp("Where the socket, configuration and logs go; not 9p.", valueName: "DIR"))
     var work = "/run/gestured-e2e"
+
+    @Option(
+        help: ArgumentHelp("Run only the cases whose name contains one of these (the setup cases always run).", valueName: "TEXT,..."),
+        transform: { $0.split(separator: ",").map(String.init) })
     var only: [String] = []
+
+    @Option(help: "Frames per benchmark run.")
     var frames = 2000
+
+    @Option(help: ArgumentHelp("Milliseconds between benchmark frames.", valueName: "MS"))
     var interval = 4.0
+
+    @Option(name: .customLong("clients"), help: "Subscribers in the many-clients benchmark, run at --interval and again at --many-interval.")
     var manyClients = 50
+
+    @Option(help: ArgumentHelp("Milliseconds between frames in the second many-clients run.", valueName: "MS"))
     var manyInterval = 20.0
+
+    @Option(help: "Frames per many-clients run (× 2 events × clients samples).")
     var manyFrames = 500
 
-    static let usage = """
-        usage: gestured-e2e [--corpus DIR] [--gestured PATH] [--gesturectl PATH] [--work DIR] [--only TEXT,...]
-                            [--frames N] [--interval MS] [--clients N]
-                            [--many-interval MS] [--many-frames N]
-          --corpus     the shared recordings (default /work/shared/corpus)
-          --gestured   the daemon binary (default: gestured beside this program)
-          --gesturectl the client binary, for the actions cases (default: beside this program)
-          --work       where the socket, config and logs go; not 9p (default /run/gestured-e2e)
-          --only       run only cases whose name contains one of these
-          --frames     frames per benchmark run (default 2000), --interval ms between them (4)
-          --clients    subscribers in the many-clients benchmark (default 50), run at
-                       --interval and again at --many-interval ms (default 20), over
-                       --many-frames frames (default 500; × 2 events × N clients samples)
-        """
+    /// `--gestured`, else the `gestured` beside this program.
+    var gesturedPath: String { gestured ?? Self.besideThisProgram("gestured") }
 
-    init(_ arguments: [String]) {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? arguments[0]
-        gestured = ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent("gestured")
-        gesturectl = ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent("gesturectl")
-        var rest = arguments.dropFirst()
-        func value(_ flag: String) -> String {
-            guard let next = rest.popFirst() else {
-                say("gestured-e2e: \(flag) needs a value\n\(Options.usage)")
-                exit(2)
-            }
-            return next
-        }
-        while let flag = rest.popFirst() {
-            switch flag {
-            case "--corpus": corpus = value(flag)
-            case "--gestured": gestured = value(flag)
-            case "--gesturectl": gesturectl = value(flag)
-            case "--work": work = value(flag)
-            case "--only": only = value(flag).split(separator: ",").map(String.init)
-            case "--frames": frames = Int(value(flag)) ?? frames
-            case "--interval": interval = Double(value(flag)) ?? interval
-            case "--clients": manyClients = Int(value(flag)) ?? manyClients
-            case "--many-interval": manyInterval = Double(value(flag)) ?? manyInterval
-            case "--many-frames": manyFrames = Int(value(flag)) ?? manyFrames
-            case "-h", "--help":
-                say(Options.usage)
-                exit(0)
-            default:
-                say("gestured-e2e: unknown argument \(flag)\n\(Options.usage)")
-                exit(2)
-            }
-        }
+    /// `--gesturectl`, else the `gesturectl` beside this program.
+    var gesturectlPath: String { gesturectl ?? Self.besideThisProgram("gesturectl") }
+
+    private static func besideThisProgram(_ name: String) -> String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
     }
 }
 
@@ -86,8 +75,7 @@ let configText = """
     grab = true
     """
 
-func main() -> Int32 {
-    let options = Options(CommandLine.arguments)
+func main(_ options: Options) -> Int32 {
     guard access("/dev/uinput", W_OK) == 0 else {
         say("SKIP: gestured-e2e needs a writable /dev/uinput (run it in the VM: vm/test.sh)")
         return 77
@@ -121,7 +109,7 @@ func main() -> Int32 {
     var daemon: DaemonProcess?
     harness.run("gestured run starts and reports READY=1", always: true) {
         daemon = try DaemonProcess(
-            executable: options.gestured, config: configPath, socketPath: "\(options.work)/gestured.sock",
+            executable: options.gesturedPath, config: configPath, socketPath: "\(options.work)/gestured.sock",
             logPath: "\(options.work)/gestured.log")
     }
     guard let daemon else { return finish(harness, started) }
@@ -158,7 +146,7 @@ func main() -> Int32 {
     live.grab(harness, control: panels[0])
     live.synDropped(harness, panels[0])
     live.lateLoop(harness, panels[0])
-    ActionsCases(gesturectl: options.gesturectl, daemon: daemon, subscriber: subscriber, panel: panels[0], work: options.work).run(harness)
+    ActionsCases(gesturectl: options.gesturectlPath, daemon: daemon, subscriber: subscriber, panel: panels[0], work: options.work).run(harness)
 
     let streaming = StreamingCases(daemon: daemon, subscriber: subscriber, panel: panels[0], frames: options.frames)
     streaming.benchmark(harness, clients: 1, interval: options.interval)
@@ -184,7 +172,7 @@ func main() -> Int32 {
         say("gestured log (\(daemon.logPath)), last lines: \(tail(daemon.logPath, lines: 15))")
     }
     // Last: the other cases must keep running without udev (hot-plug through inotify).
-    UdevCases(gestured: options.gestured, config: configPath, work: options.work,
+    UdevCases(gestured: options.gesturedPath, config: configPath, work: options.work,
               elanDescription: elanDescription, withoutUdevLog: daemon.logPath).run(harness)
     return finish(harness, started)
 }
@@ -195,4 +183,4 @@ func finish(_ harness: Harness, _ started: UInt64) -> Int32 {
     return harness.failed > 0 ? 1 : 0
 }
 
-exit(main())
+exit(main(Options.parseOrExit()))

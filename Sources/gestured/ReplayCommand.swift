@@ -1,11 +1,7 @@
 import ArgumentParser
 import GestureCore
 import Recordings
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemPackage
 
 /// `gestured replay`: classifies recordings in virtual time and prints the wire lines a
 /// subscriber would receive.
@@ -52,7 +48,7 @@ struct ReplayCommand: ParsableCommand {
             }
             for recording in parsed {
                 replayer.replay(recording) { bytes in
-                    writeAll(STDOUT_FILENO, bytes)
+                    writeAll(.standardOutput, bytes)
                 }
             }
         }

@@ -5,9 +5,7 @@ import EvdevInput
 import GestureCore
 import Logging
 import Recordings
-#if canImport(Glibc)
 import Glibc
-#endif
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

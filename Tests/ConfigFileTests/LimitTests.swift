@@ -1,9 +1,8 @@
-import Foundation
-import Testing
 @testable import ConfigFile
-#if canImport(Glibc)
+import Foundation
+import GestureTestSupport
 import Glibc
-#endif
+import Testing
 
 /// What no configuration file may do to the process reading it (issue 13): nest deep
 /// enough to overflow the stack, take quadratic time or memory, or make the reader block.
@@ -55,8 +54,8 @@ import Glibc
     }
 
     @Test func aFileLargerThanTheLimitIsRefusedBeforeParsing() throws {
-        let directory = try TemporaryFiles()
-        let path = directory.path + "/big.toml"
+        let directory = TemporaryDirectory()
+        let path = directory.file("big.toml")
         // Valid TOML all the way: only the size is wrong.
         let line = "# " + String(repeating: "x", count: 1021) + "\n"
         try String(repeating: line, count: 1025).write(toFile: path, atomically: false, encoding: .utf8)
@@ -68,13 +67,13 @@ import Glibc
     /// A symlink loop was "no such file", a FIFO "permission denied?"; a FIFO must not
     /// block the reader either (nothing writes to this one).
     @Test func symlinkLoopsAndFIFOsAreNamedForWhatTheyAre() throws {
-        let directory = try TemporaryFiles()
-        let loop = directory.path + "/loop.toml"
+        let directory = TemporaryDirectory()
+        let loop = directory.file("loop.toml")
         #expect(symlink(loop, loop) == 0)
         #expect(throws: ConfigError(path: loop, line: nil, message: "too many levels of symbolic links (a symlink loop?)")) {
             _ = try ConfigLoader.load(path: loop)
         }
-        let fifo = directory.path + "/fifo.toml"
+        let fifo = directory.file("fifo.toml")
         #expect(mkfifo(fifo, 0o600) == 0)
         #expect(throws: ConfigError(path: fifo, line: nil, message: "is a FIFO (named pipe), not a file")) {
             _ = try ConfigLoader.load(path: fifo)
@@ -114,22 +113,5 @@ import Glibc
             """, path: "g.toml")
         #expect(configuration.defaultGeometry.calibration == [0, 1, 0, -1, 0, 1])
         #expect(configuration.devices[0].geometry.calibration == [0.125, 0, 0.875, 0, 1, 0])
-    }
-}
-
-/// A temporary directory removed afterwards.
-final class TemporaryFiles {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/gestured-config-XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw ConfigError(path: "/tmp", line: nil, message: "mkdtemp failed")
-        }
-        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
     }
 }

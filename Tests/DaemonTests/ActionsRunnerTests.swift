@@ -1,8 +1,7 @@
 import Foundation
-import Testing
-#if canImport(Glibc)
+import GestureTestSupport
 import Glibc
-#endif
+import Testing
 
 /// `gesturectl actions` as a process, with its log (standard error) read line by line.
 final class ActionsProcess {
@@ -21,8 +20,8 @@ final class ActionsProcess {
         process.arguments = ["actions", "--config", config, "--socket", socket] + extraArguments
         process.standardError = errorPipe
         process.standardOutput = outputPipe
-        errorReader = LineReader(fd: errorPipe.fileHandleForReading.fileDescriptor)
-        outputReader = LineReader(fd: outputPipe.fileHandleForReading.fileDescriptor)
+        errorReader = LineReader(errorPipe)
+        outputReader = LineReader(outputPipe)
         try process.run()
     }
 
@@ -35,7 +34,7 @@ final class ActionsProcess {
     /// limit without such a line.
     @discardableResult
     func waitForLine(_ text: String) throws -> String {
-        while let line = errorReader.readLine() {
+        while let line = errorReader.readText() {
             log.append(line)
             if line.contains(text) { return line }
         }
@@ -51,7 +50,7 @@ final class ActionsProcess {
 
     /// The next line of standard output.
     func readOutput() -> String? {
-        outputReader.readLine()
+        outputReader.readText()
     }
 
     /// Waits for a command to start and returns its pid (remembered, killed at the end).

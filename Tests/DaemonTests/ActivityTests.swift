@@ -1,8 +1,7 @@
 import Foundation
-import Testing
-#if canImport(Glibc)
+import GestureTestSupport
 import Glibc
-#endif
+import Testing
 
 /// `[daemon] idle-timeout` through `gestured run --replay`: the verdicts compare the
 /// daemon's own stamps and the order of lines, never how long anything took.
@@ -23,7 +22,7 @@ import Glibc
         // Nobody subscribed, so nothing plays: the daemon goes idle.
         let firstIdle = try client.readMessage(ofType: "activity")
         #expect(firstIdle["phase"] as? String == "idle")
-        client.send(#"{"type":"subscribe","touches":true}"# + "\n")
+        try client.send(#"{"type":"subscribe","touches":true}"# + "\n")
 
         var lines: [[String: Any]] = []
         var activities: [[String: Any]] = []
@@ -45,7 +44,7 @@ import Glibc
         let activeTime = try #require(activities[0]["time"] as? Int)
         #expect(idleTime >= activeTime + Self.timeoutMicroseconds)
 
-        client.send(#"{"type":"status"}"# + "\n")
+        try client.send(#"{"type":"status"}"# + "\n")
         let status = try client.readMessage(ofType: "status")
         let statusLastTouch = try #require(status["lastTouch"] as? Int)
         #expect(statusLastTouch + Self.timeoutMicroseconds == idleTime)
@@ -67,7 +66,7 @@ import Glibc
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
-        client.send(#"{"type":"status"}"# + "\n")
+        try client.send(#"{"type":"status"}"# + "\n")
         let status = try client.readMessage(ofType: "status")
         #expect(status["lastTouch"] is NSNull)
     }

@@ -1,4 +1,6 @@
 import Foundation
+import GestureTestSupport
+import SystemCalls
 import Testing
 
 /// Region composition through the configuration file path: the worked examples of
@@ -132,7 +134,7 @@ import Testing
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
-        client.send(#"{"type":"subscribe","gestures":["press","long-press"]}"# + "\n")
+        try client.send(#"{"type":"subscribe","gestures":["press","long-press"]}"# + "\n")
         var seen: [String] = []
         while !seen.contains("long-press began") {
             let message = try client.readMessage()

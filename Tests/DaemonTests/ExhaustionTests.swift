@@ -1,13 +1,13 @@
 @testable import Daemon
-import EvdevInput
 import Foundation
 import GestureCore
+import GestureProtocol
+import GestureTestSupport
+import Glibc
 import Logging
 import Recordings
+import SystemCalls
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Exhaustion degrades, never spins or grows without bound (issue 13).
 @Suite struct ExhaustionTests {
@@ -20,7 +20,7 @@ import Glibc
         let started = ContinuousClock.now
         let daemon = try DaemonProcess()
         _ = try daemon.notify.wait(for: "READY=1")
-        let log = LineReader(fd: daemon.stderr.fileHandleForReading.fileDescriptor)
+        let log = LineReader(daemon.stderr)
         let pid = daemon.process.processIdentifier
         // Room for exactly three clients: a new descriptor takes the lowest free number, and
         // the limit is on numbers, so the limit is where the third free number ends.
@@ -41,7 +41,7 @@ import Glibc
         }
         let waiting = try LineClient(path: daemon.socketPath)  // in the backlog: no descriptor for it
         var lines: [String] = []
-        while lines.count < 1000, let line = log.readLine() {  // bounded: a spinning daemon floods
+        while lines.count < 1000, let line = log.readText() {  // bounded: a spinning daemon floods
             lines.append(line)
             if line.contains("cannot accept connections") { break }
         }
@@ -69,7 +69,7 @@ import Glibc
             let refused = try LineClient(path: daemon.socketPath)
             #expect(try refused.readMessage()["type"] as? String == "error")
         }
-        member.send(#"{"type":"status"}"# + "\n")
+        try member.send(#"{"type":"status"}"# + "\n")
         let status = try member.readMessage(ofType: "status")
         #expect((status["counters"] as? [String: Any])?["rejected"] as? Int == 200)
         daemon.signal(SIGTERM)
@@ -101,7 +101,7 @@ import Glibc
     /// All queues together now stay within `queue-memory`: a stalled client is cut back to
     /// its share (and told how much it lost), while a client that reads loses nothing.
     @Test func stalledClientsShareABoundedMemoryBudget() throws {
-        let screen = PipeSource(name: "screen")
+        let screen = try PipeSource(name: "screen")
         screen.script[1] = Array(repeating: drag(.changed), count: 200)
         var settings = DaemonSettings()
         settings.clientQueueLength = 1_048_576
@@ -164,7 +164,7 @@ import Glibc
         let source = ReplaySource(description: recording.device, events: recording.events, path: demo,
                                   configuration: Configuration(), speed: 1, now: 1_000_000)
         var sink = DaemonSink(server: server, ids: GestureIDAllocator(), device: recording.device.name)
-        let farFuture: UInt64 = 1 << 60
+        let farFuture = Timestamp(microseconds: 1 << 60)
         var calls = 0
         var status = InputStatus.active
         while status == .active, calls < 1000 {

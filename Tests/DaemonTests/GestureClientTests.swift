@@ -1,11 +1,13 @@
 import GestureProtocol
 import Daemon
 import GestureClient
+import GestureTestSupport
+import SystemCalls
 import Testing
 
 @Suite struct GestureClientOverTheSocketTests {
     @Test func decodesTypedMessages() async throws {
-        let screen = PipeSource(name: "ELAN Touchscreen")
+        let screen = try PipeSource(name: "ELAN Touchscreen")
         screen.script[1] = [tap(region: "ok-button"), drag(.began)]
         let daemon = try InProcessDaemon(devices: [screen])
         let client = try GestureClient.connect(path: daemon.socketPath)
@@ -40,7 +42,7 @@ import Testing
     /// The subscribe request as the daemon reads it: a region filter of `nil` (gestures
     /// outside every region) goes out as `null`, so each client gets only its own tap.
     @Test func regionFilterWithNilSelectsGesturesOutsideEveryRegion() async throws {
-        let screen = PipeSource(name: "ELAN Touchscreen")
+        let screen = try PipeSource(name: "ELAN Touchscreen")
         screen.script[1] = [tap(region: "ok-button"), tap(region: nil), drag(.began)]
         let daemon = try InProcessDaemon(devices: [screen])
         let outside = try GestureClient.connect(path: daemon.socketPath)

@@ -2,44 +2,41 @@ import GestureProtocol
 import Daemon
 import Foundation
 import GestureCore
-import Logging
-#if canImport(Glibc)
+import GestureTestSupport
 import Glibc
-#endif
+import Logging
+import SystemCalls
+import SystemPackage
 
 /// A device the test drives through a pipe: each byte written makes it emit `script[byte]`.
 final class PipeSource: InputSource {
     let device: DeviceInfo
-    let readEnd: Int32
-    let writeEnd: Int32
+    let readEnd: FileDescriptor
+    let writeEnd: FileDescriptor
     var script: [UInt8: [GestureEvent]] = [:]
     var onStop: (() -> Void)?
 
-    init(name: String) {
+    init(name: String) throws {
         device = DeviceInfo(name: name, kind: .touchscreen, path: "/dev/input/test-\(name)")
-        var fds: [Int32] = [0, 0]
-        pipe(&fds)
-        readEnd = fds[0]
-        writeEnd = fds[1]
-        _ = fcntl(readEnd, F_SETFL, O_NONBLOCK)
+        (readEnd, writeEnd) = try FileDescriptor.pipe(options: [.nonBlocking, .closeOnExec])
     }
 
     deinit {
-        Glibc.close(readEnd)
-        Glibc.close(writeEnd)
+        try? readEnd.close()
+        try? writeEnd.close()
     }
 
-    var fileDescriptor: Int32? { readEnd }
-    var nextDeadline: UInt64? { nil }
+    var fileDescriptor: FileDescriptor? { readEnd }
+    var nextDeadline: Timestamp? { nil }
 
     func trigger(_ byte: UInt8) {
         var b = byte
-        _ = write(writeEnd, &b, 1)
+        _ = write(writeEnd.rawValue, &b, 1)
     }
 
-    func readAvailable(now: UInt64, into sink: inout DaemonSink) -> InputStatus {
+    func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         var byte: UInt8 = 0
-        while read(readEnd, &byte, 1) == 1 {
+        while read(readEnd.rawValue, &byte, 1) == 1 {
             if byte == 0 {
                 onStop?()
                 return .active
@@ -53,21 +50,22 @@ final class PipeSource: InputSource {
         return .active
     }
 
-    func deadlineReached(now: UInt64, into sink: inout DaemonSink) -> InputStatus { .active }
-    func close(now: UInt64, into sink: inout DaemonSink) {}
+    func deadlineReached(now: Timestamp, into sink: inout DaemonSink) -> InputStatus { .active }
+    func close(now: Timestamp, into sink: inout DaemonSink) {}
 }
 
 /// A daemon running its loop on its own thread, on a socket in a temporary directory.
 final class InProcessDaemon {
     let directory = TemporaryDirectory()
     let socketPath: String
-    let control = PipeSource(name: "control")
+    let control: PipeSource
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts a daemon with `settings` and `devices` (plus a hidden control device).
     init(settings: DaemonSettings = DaemonSettings(), devices: [PipeSource] = []) throws {
         socketPath = directory.file("gestured.sock")
+        control = try PipeSource(name: "control")
         var configuration = Configuration()
         configuration.daemon = settings
         configuration.daemon.socketPath = socketPath

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-#if canImport(Glibc)
+import GestureTestSupport
 import Glibc
-#endif
+import SystemCalls
+import Testing
 
 /// The built `gestured` executable, next to the test bundle.
 func builtExecutable(_ name: String) throws -> String {
@@ -15,39 +15,6 @@ func builtExecutable(_ name: String) throws -> String {
         return candidate
     }
     throw TestFailure(description: "\(name) not built (looked in \(candidates))")
-}
-
-/// A datagram socket standing in for systemd's NOTIFY_SOCKET.
-final class NotifySocket {
-    let path: String
-    let fd: Int32
-
-    init(path: String) {
-        self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { b in for (i, c) in path.utf8.enumerated() { b[i] = c } }
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-    }
-
-    deinit { close(fd) }
-
-    /// The next datagram, or nil on timeout.
-    func next() -> String? {
-        guard waitReadable(fd) else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        return n > 0 ? String(decoding: buffer[..<n], as: UTF8.self) : nil
-    }
-
-    /// Datagrams until one contains `text`.
-    func wait(for text: String) throws -> String {
-        while let message = next() {
-            if message.contains(text) { return message }
-        }
-        throw TestFailure(description: "no notification containing \(text)")
-    }
 }
 
 /// `gestured run --no-devices` in a temporary directory, with a notify socket.
@@ -66,7 +33,7 @@ final class DaemonProcess {
         socketPath = socketName.hasPrefix("/") ? socketName : directory.file(socketName)
         configPath = directory.file("gestured.toml")
         _ = FileManager.default.createFile(atPath: configPath, contents: Data(configuration.utf8))
-        notify = NotifySocket(path: directory.file("notify"))
+        notify = try NotifySocket(path: directory.file("notify"))
         let gestured = try builtExecutable("gestured")
         let devices = inputDirectory.map { ["--input-directory", $0] } ?? ["--no-devices"]
         let arguments = ["run"] + devices + ["--socket", socketPath, "--config", configPath, "--log-level", "debug"] + extraArguments
@@ -190,7 +157,7 @@ final class DaemonProcess {
         var client: LineClient? = nil
         for _ in 0..<1000 where client == nil {
             client = try? LineClient(path: activated)
-            if client == nil { _ = waitReadable(daemon.notify.fd, milliseconds: 10) }
+            if client == nil { _ = waitReadable(daemon.notify.socket, milliseconds: 10) }
         }
         let connected = try #require(client)
         _ = try connected.readMessage(ofType: "hello")

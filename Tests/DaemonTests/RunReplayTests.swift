@@ -1,5 +1,7 @@
 import Foundation
+import GestureTestSupport
 import Recordings
+import SystemCalls
 import Testing
 
 /// The shared corpus, found as every test target finds it (`Corpus` in Recordings).
@@ -55,7 +57,7 @@ struct RunReplayTests {
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
-        client.send(#"{"type":"subscribe"}"# + "\n")
+        try client.send(#"{"type":"subscribe"}"# + "\n")
         let added = try client.readMessage()
         #expect(added["type"] as? String == "device" && added["phase"] as? String == "added")
         #expect(added["kind"] as? String == "replay")
@@ -98,7 +100,7 @@ struct RunReplayTests {
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
-        client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
+        try client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
         var gestures: [[String: Any]] = []
         var last: [String: Any] = [:]
         while last["type"] as? String != "goodbye" {
@@ -152,7 +154,7 @@ struct RunReplayTests {
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
-        client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
+        try client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
         var times: [Int] = []
         while times.count < 3 * perPass {
             times.append(try client.readMessage(ofType: "gesture")["time"] as? Int ?? 0)
@@ -175,7 +177,7 @@ struct RunReplayTests {
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
-        client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
+        try client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
         var gestures = 0
         var last: [String: Any] = [:]
         while last["type"] as? String != "goodbye" {
@@ -203,7 +205,7 @@ struct RunReplayTests {
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
-        client.send(#"{"type":"subscribe"}"# + "\n")
+        try client.send(#"{"type":"subscribe"}"# + "\n")
         #expect(try client.readMessage()["phase"] as? String == "added")
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)

@@ -1,11 +1,11 @@
 import Daemon
 import Foundation
 import GestureCore
-import Logging
-import Testing
-#if canImport(Glibc)
+import GestureTestSupport
 import Glibc
-#endif
+import Logging
+import SystemCalls
+import Testing
 
 @Suite struct ServiceTests {
     /// `WATCHDOG_USEC` with `WATCHDOG_PID` naming the daemon (the shell execs it, keeping its
@@ -62,7 +62,7 @@ import Glibc
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
-        client.send(#"{"type":"\u001b[31mred\ngestured: critical: forged\u0000"}"# + "\n")
+        try client.send(#"{"type":"\u001b[31mred\ngestured: critical: forged\u0000"}"# + "\n")
         #expect(try client.readMessage()["type"] as? String == "error")
         try client.sync()
         daemon.signal(SIGTERM)
@@ -114,7 +114,7 @@ import Glibc
         ])
         #expect(nobody.output == #"{"type":"error","message":"permission denied"}"# + "\n", "\(nobody)")
         try root.sync()
-        root.send(#"{"type":"status"}"# + "\n")
+        try root.send(#"{"type":"status"}"# + "\n")
         let status = try root.readMessage(ofType: "status")
         #expect((status["counters"] as? [String: Any])?["rejected"] as? Int == 1)
         daemon.signal(SIGTERM)
@@ -134,12 +134,7 @@ import Glibc
             #expect(result.error.contains(missing))
         }
         let stale = directory.file("stale.sock")
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { b in for (i, c) in stale.utf8.enumerated() { b[i] = c } }
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        close(fd)
+        try UnixSocket.bind(.stream, to: stale).close()  // bound, never listening
         let result = try runToCompletion("gesturectl", ["status", "--socket", stale])
         #expect(result.status == 69)
         #expect(!result.error.isEmpty)
@@ -189,9 +184,9 @@ import Glibc
         gesturectl.standardOutput = output
         try gesturectl.run()
         defer { if gesturectl.isRunning { gesturectl.terminate() } }
-        let reader = LineReader(fd: output.fileHandleForReading.fileDescriptor)
+        let reader = LineReader(output)
         var lines: [String] = []
-        while let line = reader.readLine() {
+        while let line = reader.readText() {
             lines.append(line)
             if line.contains(" tap ended ") { break }
         }
@@ -213,15 +208,15 @@ import Glibc
         let input = TemporaryDirectory()
         let daemon = try DaemonProcess(inputDirectory: input.path)
         _ = try daemon.notify.wait(for: "READY=1")
-        let log = LineReader(fd: daemon.stderr.fileHandleForReading.fileDescriptor)
+        let log = LineReader(daemon.stderr)
         var lines: [String] = []
-        while let line = log.readLine(), !line.contains("following hot-plug") { lines.append(line) }
+        while let line = log.readText(), !line.contains("following hot-plug") { lines.append(line) }
         // Created in place (FileManager writes atomically: a rename, which is not a new node).
         let node = creat(input.file("event7"), 0o644)
         #expect(node >= 0)
         close(node)
         var notUsed: String?
-        while let line = log.readLine() {
+        while let line = log.readText() {
             if line.contains("not using device") { notUsed = line; break }
         }
         #expect(notUsed?.contains("node=\(input.file("event7"))") == true, "\(lines)")

@@ -1,10 +1,9 @@
 import Daemon
-import EvdevInput
 import Foundation
-import Testing
-#if canImport(Glibc)
+import GestureTestSupport
 import Glibc
-#endif
+import SystemCalls
+import Testing
 
 /// The socket path cannot be turned against the daemon that binds it (issue 13): a user
 /// who owns the socket's directory swapping names during the bind, a daemon of another

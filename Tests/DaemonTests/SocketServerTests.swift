@@ -1,12 +1,13 @@
 import Daemon
-import EvdevInput
 import Foundation
 import GestureCore
+import GestureTestSupport
+import SystemCalls
 import Testing
 
 @Suite struct SocketServerTests {
     @Test func greetsWithHelloListingDevices() throws {
-        let screen = PipeSource(name: "ELAN Touchscreen")
+        let screen = try PipeSource(name: "ELAN Touchscreen")
         let daemon = try InProcessDaemon(devices: [screen])
         let client = try LineClient(path: daemon.socketPath)
         let hello = try client.readMessage()
@@ -21,7 +22,7 @@ import Testing
         let daemon = try InProcessDaemon()
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
-        client.send("{\"type\":\"ping\"}\n{\"type\":\"status\"}\n")
+        try client.send("{\"type\":\"ping\"}\n{\"type\":\"status\"}\n")
         let pong = try client.readMessage()
         #expect(pong["type"] as? String == "pong")
         let status = try client.readMessage()
@@ -45,7 +46,7 @@ import Testing
         let daemon = try InProcessDaemon()
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
-        client.send(request + "\n")
+        try client.send(request + "\n")
         let error = try client.readMessage()
         #expect(error["type"] as? String == "error")
         #expect((error["message"] as? String)?.hasPrefix(message) == true, "\(error)")
@@ -56,7 +57,7 @@ import Testing
         let daemon = try InProcessDaemon()
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
-        client.send(String(repeating: "x", count: 70 * 1024))
+        try client.send(String(repeating: "x", count: 70 * 1024))
         let error = try client.readMessage()
         #expect(error["type"] as? String == "error")
         #expect((error["message"] as? String)?.contains("longer than") == true)
@@ -68,15 +69,15 @@ import Testing
     }
 
     @Test func eventsCarryPerConnectionSeqAndFollowSubscriptions() throws {
-        let screen = PipeSource(name: "ELAN Touchscreen")
+        let screen = try PipeSource(name: "ELAN Touchscreen")
         screen.script[1] = [tap(region: "button"), drag(.began), drag(.ended)]
         let daemon = try InProcessDaemon(devices: [screen])
         let all = try LineClient(path: daemon.socketPath)
         let drags = try LineClient(path: daemon.socketPath)
         let elsewhere = try LineClient(path: daemon.socketPath)
         for client in [all, drags, elsewhere] { _ = try client.readMessage(ofType: "hello") }
-        drags.send("{\"type\":\"subscribe\",\"gestures\":[\"drag\"],\"regions\":[\"panel\"]}\n")
-        elsewhere.send("{\"type\":\"subscribe\",\"devices\":[\"Other Device\"]}\n")
+        try drags.send("{\"type\":\"subscribe\",\"gestures\":[\"drag\"],\"regions\":[\"panel\"]}\n")
+        try elsewhere.send("{\"type\":\"subscribe\",\"devices\":[\"Other Device\"]}\n")
         try drags.sync()
         try elsewhere.sync()
         screen.trigger(1)
@@ -102,17 +103,17 @@ import Testing
         #expect(drag2["seq"] as? Int == 2)
 
         // Nothing reached the client filtering on another device: its next line is the pong.
-        elsewhere.send("{\"type\":\"ping\"}\n")
+        try elsewhere.send("{\"type\":\"ping\"}\n")
         #expect(try elsewhere.readMessage()["type"] as? String == "pong")
     }
 
     @Test func halfClosedClientStillReceivesEvents() throws {
-        let screen = PipeSource(name: "screen")
+        let screen = try PipeSource(name: "screen")
         screen.script[1] = [tap()]
         let daemon = try InProcessDaemon(devices: [screen])
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
-        client.send("{\"type\":\"subscribe\",\"gestures\":[\"tap\"]}\n")
+        try client.send("{\"type\":\"subscribe\",\"gestures\":[\"tap\"]}\n")
         try client.sync()
         client.shutdownWrite()
         // A status request from another client proves the shutdown was seen before the event.
@@ -123,7 +124,7 @@ import Testing
     }
 
     @Test func neverReadingClientLosesOldestEventsAndIsToldHowMany() throws {
-        let screen = PipeSource(name: "screen")
+        let screen = try PipeSource(name: "screen")
         screen.script[1] = Array(repeating: drag(.changed), count: 500)
         var settings = DaemonSettings()
         // A burst of 500 fits the reader's queue whatever its pace: a client whose socket
@@ -144,7 +145,7 @@ import Testing
                 #expect(event["seq"] as? Int == burst * 500 + i + 1)
             }
         }
-        reader.send("{\"type\":\"status\"}\n")
+        try reader.send("{\"type\":\"status\"}\n")
         let status = try reader.readMessage(ofType: "status")
         #expect(((status["counters"] as? [String: Any])?["dropped"] as? Int ?? 0) > 0)
         // Now the sleeper catches up: what its socket buffer held, an overflow notice, then
@@ -177,7 +178,7 @@ import Testing
     }
 
     @Test func slowClientIsDisconnectedUnderTheDisconnectPolicy() throws {
-        let screen = PipeSource(name: "screen")
+        let screen = try PipeSource(name: "screen")
         screen.script[1] = Array(repeating: drag(.changed), count: 500)
         var settings = DaemonSettings()
         settings.clientQueueLength = 512  // one burst fits the reader's queue (see above)
@@ -190,7 +191,7 @@ import Testing
             screen.trigger(1)
             for _ in 0..<500 { _ = try reader.readMessage(ofType: "gesture") }
         }
-        reader.send("{\"type\":\"status\"}\n")
+        try reader.send("{\"type\":\"status\"}\n")
         let status = try reader.readMessage(ofType: "status")
         #expect((status["counters"] as? [String: Any])?["slowDisconnects"] as? Int == 1)
         #expect(status["clients"] as? Int == 1)
@@ -200,7 +201,7 @@ import Testing
     @Test func hundredsOfClientsAndTheLimit() throws {
         var settings = DaemonSettings()
         settings.maxClients = 300
-        let screen = PipeSource(name: "screen")
+        let screen = try PipeSource(name: "screen")
         screen.script[1] = [tap()]
         let daemon = try InProcessDaemon(settings: settings, devices: [screen])
         var clients: [LineClient] = []
@@ -244,12 +245,7 @@ import Testing
         let directory = TemporaryDirectory()
         let path = directory.file("stale.sock")
         // A bound socket nobody listens on: what a crashed daemon leaves behind.
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { b in for (i, c) in path.utf8.enumerated() { b[i] = c } }
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        close(fd)
+        try UnixSocket.bind(.stream, to: path).close()
         let listener = try UnixListener(path: path, mode: 0o640, group: nil)
         var info = stat()
         stat(path, &info)

@@ -1,4 +1,6 @@
 import Foundation
+import GestureTestSupport
+import SystemCalls
 import Testing
 
 @Suite struct SystemdUnitTests {

@@ -1,4 +1,5 @@
 @testable import EvdevInput
+import GestureTestSupport
 import Testing
 
 @Suite struct DiscoveryTests {
@@ -9,16 +10,16 @@ import Testing
 
     @Test func listsEventNodesByNumberWithTheirLinks() throws {
         let tmp = TemporaryDirectory()
-        tmp.directory("input")
+        tmp.createDirectory("input")
         for name in ["event10", "event2", "event0", "mouse0", "mice", "event", "eventx", "event1a"] {
-            tmp.file("input/" + name)
+            tmp.createFile("input/" + name)
         }
-        tmp.directory("input/by-id")
-        tmp.directory("input/by-path")
-        tmp.link("input/by-id/usb-ELAN_Touchscreen-event-if00", to: "../event2")
-        tmp.link("input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event", to: "../event2")
-        tmp.link("input/by-path/pci-0000:00:14.0-usb-0:7:1.0-mouse", to: "../mouse0")
-        tmp.link("input/by-id/dangling-event", to: "../event99")
+        tmp.createDirectory("input/by-id")
+        tmp.createDirectory("input/by-path")
+        tmp.createLink("input/by-id/usb-ELAN_Touchscreen-event-if00", to: "../event2")
+        tmp.createLink("input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event", to: "../event2")
+        tmp.createLink("input/by-path/pci-0000:00:14.0-usb-0:7:1.0-mouse", to: "../mouse0")
+        tmp.createLink("input/by-id/dangling-event", to: "../event99")
         let input = tmp.path + "/input"
         guard case .nodes(let nodes) = try DeviceDiscovery.scan(input) else {
             Issue.record("no nodes")
@@ -42,7 +43,7 @@ import Testing
 
     @Test func unopenableNodeIsReportedNotFatal() {
         let tmp = TemporaryDirectory()
-        tmp.file("event0")
+        tmp.createFile("event0")
         let report = DeviceReport.probe(DeviceNode(path: tmp.path + "/event0", number: 0), configuration: .init())
         guard case .cannotOpen(let error) = report.decision else {
             Issue.record("expected cannotOpen, got \(report.decision)")

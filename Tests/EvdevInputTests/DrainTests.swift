@@ -1,15 +1,15 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 @testable import EvdevInput
 import GestureCore
+import GestureProtocol
+import SystemCalls
 import Testing
 
 /// The read loop of `EvdevDevice.readAvailable`, driven by a script of libevdev results.
 @Suite struct DrainTests {
     typealias Next = EvdevDevice.NextEvent
 
-    static func ev(_ time: UInt64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
+    static func ev(_ time: Timestamp, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
         InputEvent(time: time, type: type, code: code, value: value)
     }
     static let dropped = ev(300, EV.syn, SYN.dropped, 0)
@@ -78,9 +78,9 @@ import Testing
     }
 
     @Test func otherErrorsPropagate() {
-        #expect(throws: SystemError(errno: EIO, call: "libevdev_next_event")) {
+        #expect(throws: SystemError(.ioError, call: "libevdev_next_event")) {
             try EvdevDevice.drain(next: { _ throws(SystemError) -> Next in
-                throw SystemError(errno: EIO, call: "libevdev_next_event")
+                throw SystemError(.ioError, call: "libevdev_next_event")
             }, deliver: { _ in })
         }
     }

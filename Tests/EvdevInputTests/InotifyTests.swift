@@ -1,7 +1,7 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 @testable import EvdevInput
+import GestureTestSupport
+import SystemCalls
 import Testing
 
 @Suite struct InotifyTests {
@@ -81,12 +81,12 @@ import Testing
         #expect(!watcher.isWatchingDirectory)
         #expect(try watcher.readChanges() == [])
 
-        tmp.directory("input")
+        tmp.createDirectory("input")
         #expect(try watcher.readChanges() == [.inputDirectoryAppeared])
         #expect(watcher.isWatchingDirectory)
 
-        tmp.file("input/event3")
-        tmp.file("input/js0")
+        tmp.createFile("input/event3")
+        tmp.createFile("input/js0")
         #expect(try watcher.readChanges() == [.added(input + "/event3")])
         chmod(input + "/event3", 0o660)
         #expect(try watcher.readChanges() == [.attributesChanged(input + "/event3")])
@@ -97,12 +97,12 @@ import Testing
         rmdir(input)
         #expect(try watcher.readChanges() == [.inputDirectoryRemoved])
         #expect(!watcher.isWatchingDirectory)
-        tmp.directory("input")
+        tmp.createDirectory("input")
         #expect(try watcher.readChanges() == [.inputDirectoryAppeared])
     }
 
     @Test func missingParentIsAClearError() {
-        #expect(throws: SystemError(errno: ENOENT, call: "inotify_add_watch", path: "/nonexistent-gestured")) {
+        #expect(throws: SystemError(.noSuchFileOrDirectory, call: "inotify_add_watch", path: "/nonexistent-gestured")) {
             try InputDirectoryWatcher(directory: "/nonexistent-gestured/input")
         }
     }

@@ -1,9 +1,8 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import EvdevInput
 import Foundation
 import GestureCore
+import SystemCalls
 import Testing
 
 /// `gestured devices` output over fake device lists.
@@ -25,7 +24,7 @@ import Testing
             report(DeviceNode(path: "/dev/input/event9", number: 9), CorpusDevices.wacomPen),
             DeviceReport(
                 node: DeviceNode(path: "/dev/input/event10", number: 10),
-                opened: .failure(SystemError(errno: EACCES, call: "open", path: "/dev/input/event10")),
+                opened: .failure(SystemError(.permissionDenied, call: "open", path: "/dev/input/event10")),
                 configuration: .init()),
         ]
         let text = DeviceListing.text(reports)

@@ -1,8 +1,7 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import EvdevInput
 import GestureCore
+import SystemCalls
 import Testing
 
 @Suite struct UseDecisionTests {
@@ -89,7 +88,7 @@ import Testing
     }
 
     @Test func permissionDeniedSaysWhatToDo() {
-        let error = SystemError(errno: EACCES, call: "open", path: "/dev/input/event5")
+        let error = SystemError(.permissionDenied, call: "open", path: "/dev/input/event5")
         let decision = Configuration().useDecision(for: .failure(error), paths: ["/dev/input/event5"])
         #expect(decision == .cannotOpen(error))
         #expect(decision.reason == "cannot open: Permission denied — add the user to group `input` (or run the service with SupplementaryGroups=input)")

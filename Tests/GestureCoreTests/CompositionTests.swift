@@ -1,6 +1,7 @@
 import GestureProtocol
 import Testing
 @testable import GestureCore
+import GestureTestSupport
 
 /// Gesture composition across nested regions (issue 8, docs/gestures.md "Regions and
 /// composition"): fall-through, `simultaneous`, `high-priority`, `fall-through = false`,

@@ -2,6 +2,7 @@ import GestureProtocol
 import PropertyBased
 import Testing
 @testable import GestureCore
+import GestureTestSupport
 
 /// Random frame streams decoded from random integers: touch-downs (some unobserved),
 /// moves, lifts, palms, timer advances, time going backwards and cancel-alls.

@@ -1,5 +1,6 @@
 import GestureProtocol
 @testable import GestureCore
+import GestureTestSupport
 
 /// Drives a GestureEngine with hand-built frames on a virtual clock (milliseconds in,
 /// microseconds to the engine). The surface is 200 × 100 mm.
@@ -28,7 +29,7 @@ struct GestureHarness {
         self.init(EngineConfiguration(defaults: settings))
     }
 
-    static func microseconds(_ ms: Double) -> UInt64 { UInt64(ms * 1000) }
+    static func microseconds(_ ms: Double) -> Timestamp { Timestamp(microseconds: UInt64(ms * 1000)) }
 
     static func millimetres(_ p: Point) -> Point { Point(x: p.x * surface.width, y: p.y * surface.height) }
 
@@ -37,7 +38,7 @@ struct GestureHarness {
         frame(at: Self.microseconds(ms), changes)
     }
 
-    mutating func frame(at time: UInt64, _ changes: [Change]) {
+    mutating func frame(at time: Timestamp, _ changes: [Change]) {
         var contacts: [Contact] = []
         var changed: [UInt32: TouchPhase] = [:]
         for change in changes {

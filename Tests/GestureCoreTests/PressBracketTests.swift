@@ -1,12 +1,13 @@
 import GestureProtocol
 import Testing
 @testable import GestureCore
+import GestureTestSupport
 
 /// Press brackets everything, on every path (issue 8): gestures end or are cancelled before
 /// the press of their touch; after SYN_DROPPED a finger still down never drags without a press.
 @Suite("press brackets")
 struct PressBracketTests {
-    static func event(_ kind: GestureKind, _ phase: GesturePhase, id: UInt64, time: UInt64, touch: UInt32, region: String? = nil) -> GestureEvent {
+    static func event(_ kind: GestureKind, _ phase: GesturePhase, id: UInt64, time: Timestamp, touch: UInt32, region: String? = nil) -> GestureEvent {
         let still = DragValues(startLocation: .zero, translation: .zero, velocity: .zero, predictedEndLocation: .zero, predictedEndTranslation: .zero)
         let details: GestureDetails = switch kind {
         case .press: .press
@@ -48,7 +49,7 @@ struct PressBracketTests {
         var engine = GestureEngine(configuration: EngineConfiguration(), surface: GestureHarness.surface)
         var sink = CollectingSink()
         func frame(_ ms: UInt64, _ contact: Contact) {
-            engine.process(TouchFrame(time: ms * 1000, contacts: [contact], fingerCount: contact.phase == .ended ? 0 : 1), into: &sink)
+            engine.process(TouchFrame(time: Timestamp(microseconds: ms * 1000), contacts: [contact], fingerCount: contact.phase == .ended ? 0 : 1), into: &sink)
         }
         func finger(_ id: UInt32, _ phase: TouchPhase, x: Double, unobserved: Bool = false) -> Contact {
             Contact(id: id, phase: phase, location: Point(x: x, y: 0.5), millimetres: Point(x: x * 200, y: 50), startedUnobserved: unobserved)

@@ -1,5 +1,6 @@
 import GestureCore
 import GestureProtocol
+import GestureTestSupport
 import Testing
 
 /// An engine event becomes a protocol message: the region-local points are computed from

@@ -8,15 +8,15 @@ struct EventScript {
     var events: [InputEvent] = []
 
     mutating func abs(_ code: UInt16, _ value: Int32) {
-        events.append(InputEvent(time: time, type: EV.abs, code: code, value: value))
+        events.append(InputEvent(time: Timestamp(microseconds: time), type: EV.abs, code: code, value: value))
     }
 
     mutating func key(_ code: UInt16, _ down: Bool) {
-        events.append(InputEvent(time: time, type: EV.key, code: code, value: down ? 1 : 0))
+        events.append(InputEvent(time: Timestamp(microseconds: time), type: EV.key, code: code, value: down ? 1 : 0))
     }
 
     mutating func syn(_ code: UInt16) {
-        events.append(InputEvent(time: time, type: EV.syn, code: code, value: 0))
+        events.append(InputEvent(time: Timestamp(microseconds: time), type: EV.syn, code: code, value: 0))
     }
 
     mutating func report() {

@@ -72,7 +72,7 @@ struct TrackingRobustnessTests {
         ]
         var phases: [UInt32: TouchPhase] = [:]
         var highestID: UInt32 = 0
-        var lastTime: UInt64 = 0
+        var lastTime = Timestamp.zero
         var time: UInt64 = 1000
         var framesSeen = 0
         for step in 0..<20_000 {
@@ -85,10 +85,10 @@ struct TrackingRobustnessTests {
                 }
             time = random.next() % 10 == 0 ? time &- 500 : time &+ 100  // sometimes backwards
             if step == 15_000 {
-                if tracker.cancelAll(at: time) { check(tracker.frame) }
+                if tracker.cancelAll(at: Timestamp(microseconds: time)) { check(tracker.frame) }
                 continue
             }
-            if tracker.feed(InputEvent(time: time, type: type, code: code, value: value)) { check(tracker.frame) }
+            if tracker.feed(InputEvent(time: Timestamp(microseconds: time), type: type, code: code, value: value)) { check(tracker.frame) }
         }
 
         // Only contact changes make frames on touchscreens (BTN_TOOL_* counts are a touchpad

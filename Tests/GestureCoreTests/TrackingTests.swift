@@ -434,7 +434,7 @@ struct TrackingDropTests {
         let frames = tracker.frames(s.events)
         #expect(frames.count == 3)
         #expect(frames[1].summary == [S(1, .cancelled), S(2, .cancelled)])
-        #expect(frames[1].time == dropTime)
+        #expect(frames[1].time == Timestamp(microseconds: dropTime))
         #expect(close(frames[1].contact(1)!.location.x, 0.1))  // the last delivered position
         #expect(frames[1].fingerCount == 0)
         #expect(frames[2].summary == [S(3, .began), S(4, .began)])

@@ -2,9 +2,7 @@ import Foundation
 import GestureCore
 import Recordings
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Bad input gives a RecordingError naming the file, the line and the problem.
 @Suite("Malformed input")
@@ -197,7 +195,7 @@ struct MalformedInputTests {
         let recording = try RecordingReader.parse(text: text, path: "t.events")[0]
         #expect(recording.events.map(\.time) == [2_000_000, 1_000_000, 3_500_000])
         #expect(recording.summary.backwardSteps == 1)
-        #expect(recording.summary.duration == 2_500_000)
+        #expect(recording.summary.duration == .microseconds(2_500_000))
     }
 
     @Test("--device text that describes nothing is an error naming it")

@@ -1,5 +1,7 @@
 import Foundation
 import GestureCore
+import GestureProtocol
+import GestureTestSupport
 import Recordings
 import Testing
 
@@ -22,7 +24,7 @@ struct CorpusReplayTests {
             #expect(pressesNeverCoverBothTapAndLongPress(events), "\(relative): one touch became a tap and a long press")
             if let first = recording.events.first?.time, let last = recording.events.map(\.time).max() {
                 // Every event is stamped with an input's time or a timer deadline inside the recording.
-                let limit = last + 1_000_000
+                let limit = last + TimeSpan.seconds(1)
                 #expect(events.allSatisfy { $0.time >= first && $0.time <= limit }, "\(relative): event time outside the recording")
             }
             #expect(replayer.gestures(of: recording) == events, "\(relative): replay is not deterministic")

@@ -1,6 +1,7 @@
 import GestureProtocol
 import Foundation
 import GestureCore
+import GestureTestSupport
 import Recordings
 import Testing
 

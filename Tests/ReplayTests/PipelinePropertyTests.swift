@@ -1,5 +1,7 @@
 import Foundation
 import GestureCore
+import GestureProtocol
+import GestureTestSupport
 import PropertyBased
 import Recordings
 import Testing
@@ -42,7 +44,7 @@ struct PipelinePropertyTests {
         var events: [InputEvent] = []
         var time: UInt64 = 1_000_000
         func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-            events.append(InputEvent(time: time, type: type, code: code, value: value))
+            events.append(InputEvent(time: Timestamp(microseconds: time), type: type, code: code, value: value))
         }
         for value in script {
             let slot = Int32(value / 16 % 3)

@@ -1,5 +1,6 @@
 import Foundation
 import GestureCore
+import GestureProtocol
 
 /// Long synthetic streams for the steady-state figures: a 10-slot protocol-B touchscreen
 /// at 240 Hz, generated once, replayed over and over with times shifted so the clock
@@ -41,7 +42,7 @@ public struct SyntheticStream {
     private var trackingID: Int32 = 0
 
     private mutating func emit(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-        events.append(InputEvent(time: time, type: type, code: code, value: value))
+        events.append(InputEvent(time: Timestamp(microseconds: time), type: type, code: code, value: value))
     }
 
     /// One frame: each finger's position (nil: lifted this frame), with BTN_TOUCH changes.
@@ -162,7 +163,7 @@ public final class SteadyPipeline<S: CountedSink> {
             let end = min(stream.frames, frameIndex + remaining)
             let first = stream.frameStarts[frameIndex]
             let last = end == stream.frames ? stream.events.count : stream.frameStarts[end]
-            _ = feed(stream.events[first..<last], timeOffset: lap &* stream.duration, into: &pipeline, sink: &sink)
+            _ = feed(stream.events[first..<last], timeOffset: .microseconds(lap &* stream.duration), into: &pipeline, sink: &sink)
             remaining -= end - frameIndex
             frameIndex = end
             if frameIndex == stream.frames {

@@ -92,7 +92,7 @@ public struct CountingSink: CountedSink {
 
     public mutating func emit(_ event: GestureEvent) {
         gestures += 1
-        checksum = checksum &* 31 &+ event.id &+ event.time
+        checksum = checksum &* 31 &+ event.id &+ event.time.microseconds
     }
 }
 
@@ -132,10 +132,10 @@ public struct EncodingSink: CountedSink {
 /// Feeds `events` (times shifted by `timeOffset`) through `pipeline` exactly as
 /// `Replayer` does: due timers fire before each event at their deadlines.
 @inline(__always)
-public func feed<S: GestureSink>(_ events: ArraySlice<InputEvent>, timeOffset: UInt64 = 0, into pipeline: inout DevicePipeline, sink: inout S) -> UInt64 {
-    var lastTime: UInt64 = 0
+public func feed<S: GestureSink>(_ events: ArraySlice<InputEvent>, timeOffset: TimeSpan = .zero, into pipeline: inout DevicePipeline, sink: inout S) -> Timestamp {
+    var lastTime = Timestamp.zero
     for var event in events {
-        event.time &+= timeOffset
+        event.time = event.time + timeOffset
         if let deadline = pipeline.nextDeadline, deadline <= event.time {
             pipeline.advance(to: event.time, into: &sink)
         }

@@ -1,5 +1,7 @@
 import GestureCore
+import GestureTestSupport
 import Glibc
+import SystemCalls
 
 /// Delivery latencies in 1 µs buckets up to one second, with the rest counted above.
 struct LatencyHistogram {

@@ -1,16 +1,9 @@
 import Glibc
+import SystemCalls
 
 struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// CLOCK_MONOTONIC in microseconds (the daemon's clock and the wire's `time` unit).
-@inline(__always)
-func monotonicMicroseconds() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
 }
 
 func sleepMilliseconds(_ ms: Int) {

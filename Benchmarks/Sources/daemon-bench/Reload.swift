@@ -1,4 +1,6 @@
+import GestureTestSupport
 import Glibc
+import SystemCalls
 
 // How long a reload holds the daemon's loop (docs/reliability.md, "Configuration"): SIGHUP
 // to a `gestured run --no-devices` with one client, timed from its RELOADING=1 to its
@@ -27,10 +29,11 @@ func reloadCases(root: String) -> [(name: String, text: String)] {
 func reload(_ options: Options) throws {
     let root = String(#filePath.split(separator: "/").dropLast(4).joined(separator: "/"))
     for (name, text) in reloadCases(root: "/" + root) {
-        let dir = try temporaryDirectory()
-        defer { removeDirectory(dir) }
+        let directory = TemporaryDirectory(prefix: "gestured-bench")
+        defer { withExtendedLifetime(directory) {} }  // removed when the run ends, not at its last use
+        let dir = directory.path
         try writeFile("\(dir)/gestured.toml", text)
-        let notify = try NotifyReceiver(path: "\(dir)/notify")
+        let notify = try NotifySocket(path: "\(dir)/notify")
         let socketPath = "\(dir)/gestured.sock"
         let daemon = try Child(path: options.gestured, arguments: [
             "run", "--no-devices", "--socket", socketPath, "--config", "\(dir)/gestured.toml", "--log-level", "warning",
@@ -41,9 +44,9 @@ func reload(_ options: Options) throws {
         _ = try readLine(client)
         var held = Durations()
         for _ in 0..<options.reloads {
-            notify.drain()
+            _ = notify.drain()
             daemon.signal(SIGHUP)
-            guard let reloading = notify.wait(for: "RELOADING=1"), let ready = notify.wait(for: "READY=1") else {
+            guard let reloading = notify.arrival(of: "RELOADING=1"), let ready = notify.arrival(of: "READY=1") else {
                 throw BenchError("no RELOADING=1 / READY=1 from the daemon")
             }
             held.add(ready - reloading)
@@ -59,18 +62,10 @@ func reload(_ options: Options) throws {
     fflush(nil)
 }
 
-extension NotifyReceiver {
-    /// Waits (up to 10 s) for a datagram containing `text`; returns when it arrived (µs).
-    func wait(for text: String) -> UInt64? {
-        let deadline = monotonicMicroseconds() + 10_000_000
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while monotonicMicroseconds() < deadline {
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&entry, 1, 100)
-            let count = recv(fd, &buffer, buffer.count, 0)
-            let received = monotonicMicroseconds()
-            if count > 0, String(decoding: buffer[0..<count], as: UTF8.self).contains(text) { return received }
-        }
-        return nil
+extension NotifySocket {
+    /// Waits (up to 10 s) for a notification containing `text`; returns when it arrived (µs).
+    func arrival(of text: String) -> UInt64? {
+        guard (try? wait(for: text)) != nil else { return nil }
+        return monotonicMicroseconds()
     }
 }

@@ -1,4 +1,6 @@
+import GestureTestSupport
 import Glibc
+import SystemCalls
 
 // The soak (docs/performance.md, "Soak"; issue 13): `stalled` subscribers that never read
 // a byte and one that reads everything, while `gestured run --replay --loop` plays ten
@@ -77,8 +79,9 @@ struct Durations {
 
 func soak(_ options: Options) throws {
     let stalledCount = options.stalled
-    let dir = try temporaryDirectory()
-    defer { removeDirectory(dir) }
+    let directory = TemporaryDirectory(prefix: "gestured-bench")
+    defer { withExtendedLifetime(directory) {} }  // removed when the run ends, not at its last use
+    let dir = directory.path
     // Twenty seconds of ten fingers, looped for the whole soak.
     let (daemon, socketPath) = try startReplayDaemon(options, in: dir, recording: TenFingerRecording.make(seconds: 20).text,
                                                      clients: stalledCount + 2, playback: ["--loop"])

@@ -1,25 +1,10 @@
 import Glibc
+import SystemCalls
 
 /// Connects a blocking Unix stream socket to `path`; nil if nothing listens there yet.
+/// The caller owns the descriptor (the measuring code polls raw descriptors).
 func connectUnix(_ path: String) -> Int32? {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { return nil }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    precondition(bytes.count < MemoryLayout.size(ofValue: address.sun_path), "socket path too long")
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        raw.copyBytes(from: bytes)
-        raw[bytes.count] = 0
-    }
-    let result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    if result != 0 {
-        close(fd)
-        return nil
-    }
-    return fd
+    (try? UnixSocket.connect(to: path))?.rawValue
 }
 
 /// Waits (up to `timeoutMs`) until something accepts connections at `path`.
@@ -65,47 +50,4 @@ func readLine(_ fd: Int32) throws -> String {
 func setNonBlocking(_ fd: Int32) {
     let flags = fcntl(fd, F_GETFL)
     _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-}
-
-/// A bound datagram socket standing in for systemd's NOTIFY_SOCKET: counts what arrives.
-final class NotifyReceiver {
-    let path: String
-    let fd: Int32
-    private(set) var messages: [String] = []
-
-    init(path: String) throws {
-        self.path = path
-        unlink(path)
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard fd >= 0, result == 0 else { throw BenchError("cannot bind \(path)") }
-    }
-
-    /// Takes every datagram waiting.
-    func drain() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count <= 0 { return }
-            messages.append(String(decoding: buffer[0..<count], as: UTF8.self))
-        }
-    }
-
-    func count(containing text: String) -> Int {
-        messages.filter { $0.contains(text) }.count
-    }
-
-    deinit {
-        close(fd)
-        unlink(path)
-    }
 }

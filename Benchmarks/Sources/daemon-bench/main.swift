@@ -1,4 +1,6 @@
+import GestureTestSupport
 import Glibc
+import SystemCalls
 
 // The daemon benchmark (docs/performance.md, "Daemon (host)"): starts a release `gestured`
 // and measures it from outside, over its real socket and /proc.
@@ -60,22 +62,6 @@ struct Options {
     }
 }
 
-func temporaryDirectory() throws -> String {
-    var template = Array("/tmp/gestured-bench.XXXXXX".utf8CString)
-    guard let path = mkdtemp(&template) else { throw BenchError("mkdtemp failed") }
-    return String(cString: path)
-}
-
-func removeDirectory(_ path: String) {
-    guard let dir = opendir(path) else { return }
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { unlink("\(path)/\(name)") }
-    }
-    closedir(dir)
-    rmdir(path)
-}
-
 func mib(_ kib: Int) -> String {
     let tenths = (kib * 10 + 512) / 1024
     return "\(tenths / 10).\(tenths % 10) MiB"
@@ -114,8 +100,9 @@ func startReplayDaemon(_ options: Options, in dir: String, recording: String, cl
 
 func latency(_ options: Options) throws {
     let n = options.clients
-    let dir = try temporaryDirectory()
-    defer { removeDirectory(dir) }
+    let directory = TemporaryDirectory(prefix: "gestured-bench")
+    defer { withExtendedLifetime(directory) {} }  // removed when the run ends, not at its last use
+    let dir = directory.path
     let recording = TenFingerRecording.make(seconds: options.seconds)
     let (daemon, socketPath) = try startReplayDaemon(options, in: dir, recording: recording.text, clients: n, playback: ["--wait-for-subscriber"])
     sleepMilliseconds(200)
@@ -168,10 +155,11 @@ func latency(_ options: Options) throws {
 }
 
 func idle(_ options: Options) throws {
-    let dir = try temporaryDirectory()
-    defer { removeDirectory(dir) }
+    let directory = TemporaryDirectory(prefix: "gestured-bench")
+    defer { withExtendedLifetime(directory) {} }  // removed when the run ends, not at its last use
+    let dir = directory.path
     let socketPath = "\(dir)/gestured.sock"
-    let notify = try NotifyReceiver(path: "\(dir)/notify")
+    let notify = try NotifySocket(path: "\(dir)/notify")
     var environment = ["NOTIFY_SOCKET": notify.path]
     if let usec = options.watchdogUsec { environment["WATCHDOG_USEC"] = "\(usec)" }
     let daemon = try Child(path: options.gestured, arguments: ["run", "--no-devices", "--socket", socketPath, "--log-level", "warning"], environment: environment)
@@ -181,17 +169,16 @@ func idle(_ options: Options) throws {
     _ = try readLine(client)
     try subscribeToAll(client)
     sleepMilliseconds(2000)
-    notify.drain()
-    let notificationsBefore = notify.messages.count
+    _ = notify.drain()
     let start = try ProcessSample(pid: daemon.pid)
     sleepMilliseconds(Int(options.seconds * 1000))
     let end = try ProcessSample(pid: daemon.pid)
-    notify.drain()
+    let notifications = notify.drain()
     daemon.signal(SIGTERM)
     let status = daemon.wait()
     let minutes = Double(end.time - start.time) / 60_000_000
     let switches = end.contextSwitches - start.contextSwitches
-    let pings = notify.messages[notificationsBefore...].filter { $0.contains("WATCHDOG=1") }.count
+    let pings = notifications.filter { $0.contains("WATCHDOG=1") }.count
     let label = options.watchdogUsec.map { "WATCHDOG_USEC=\($0)" } ?? "no watchdog"
     print("idle (\(label)), \(fixed(minutes * 60)) s, 1 subscribed idle client, --no-devices:")
     print("  wakeups:  \(switches) context switches (\(end.voluntarySwitches - start.voluntarySwitches) voluntary) = \(fixed(Double(switches) / minutes)) per minute, \(end.threads) threads")

@@ -1,8 +1,8 @@
 @testable import Daemon
 import GestureCore
-#if canImport(Glibc)
+import GestureProtocol
+import GestureTestSupport
 import Glibc
-#endif
 
 /// A broken promise: stops the run (libFuzzer saves the input that did it as a crash).
 public func violation(_ message: String) -> Never {
@@ -17,12 +17,12 @@ public func requireDisplaySafe(_ text: String, _ what: String) {
 }
 
 /// Receives a pipeline's gestures and checks each against the protocol's promises
-/// (`GestureStreamValidator`) and its wire line against the daemon's own JSON reader.
+/// (`GestureStreamValidator`) and its wire line against the protocol's strict decoder.
 public struct CheckedSink: GestureSink {
     public private(set) var validator: GestureStreamValidator
     public private(set) var count = 0
     private var lastID: UInt64 = 0
-    private var writer = JSONWriter(capacity: 1024)
+    private var line: [UInt8] = []
 
     /// `configuration`: which promises apply (every touch has a press only when the top
     /// level and every region that keeps its touches report presses).
@@ -44,18 +44,18 @@ public struct CheckedSink: GestureSink {
     public mutating func emit(_ event: GestureEvent) {
         count += 1
         validator.check(event)
-        writer.bytes.removeAll(keepingCapacity: true)
-        WireEncoder.appendGesture(event, seq: UInt64(count), device: "fuzz", to: &writer)
-        if tracing { traceLine("gesture: " + String(decoding: writer.bytes.dropLast(), as: UTF8.self)) }
-        requireJSONLine(writer.bytes, "gesture line")
+        line.removeAll(keepingCapacity: true)
+        WireEncoder.append(.gesture(GestureMessage(event, device: "fuzz", seq: UInt64(count))), to: &line)
+        if tracing { traceLine("gesture: " + String(decoding: line.dropLast(), as: UTF8.self)) }
+        requireMessageLine(line, "gesture line")
     }
 
     /// Every touch of a frame encodes to a valid line too.
     public mutating func touches(_ frame: TouchFrame) {
         for contact in frame.contacts {
-            writer.bytes.removeAll(keepingCapacity: true)
-            WireEncoder.appendTouch(contact, time: frame.time, seq: 1, device: "fuzz", to: &writer)
-            requireJSONLine(writer.bytes, "touch line")
+            line.removeAll(keepingCapacity: true)
+            WireEncoder.append(.touch(TouchMessage(contact, time: frame.time, device: "fuzz", seq: 1)), to: &line)
+            requireMessageLine(line, "touch line")
         }
     }
 
@@ -80,10 +80,15 @@ public func traceLine(_ text: String) {
     _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
 
-/// A wire line: one JSON object, then a newline.
-public func requireJSONLine(_ bytes: [UInt8], _ what: String) {
-    guard bytes.last == UInt8(ascii: "\n"), case .object? = JSONValue.parse(bytes.dropLast()) else {
-        violation("\(what) is not one JSON object: \(String(decoding: bytes, as: UTF8.self))")
+/// A wire line: one message the protocol's strict decoder reads back, then a newline.
+public func requireMessageLine(_ bytes: [UInt8], _ what: String) {
+    guard bytes.last == UInt8(ascii: "\n") else {
+        violation("\(what) does not end with a newline: \(String(decoding: bytes, as: UTF8.self))")
+    }
+    do {
+        _ = try WireDecoder.message(bytes.dropLast())
+    } catch {
+        violation("\(what) does not decode (\(error)): \(String(decoding: bytes, as: UTF8.self))")
     }
 }
 

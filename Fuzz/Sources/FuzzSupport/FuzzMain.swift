@@ -1,7 +1,5 @@
 import CFuzzer
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Runs libFuzzer with this process's arguments (`-runs=`, `-max_total_time=`, corpus
 /// directories…), calling `body` with every input on the main thread, then exits with

@@ -1,4 +1,5 @@
 import GestureCore
+import GestureTestSupport
 @testable import Recordings
 
 /// One recording reader's whole path on any bytes: the reader itself, then, for what it

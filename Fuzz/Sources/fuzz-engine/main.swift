@@ -1,9 +1,8 @@
 import FuzzSupport
 import GestureCore
-import Recordings
-#if canImport(Glibc)
+import GestureProtocol
 import Glibc
-#endif
+import Recordings
 
 // Raw evdev event streams into the contact tracker and the gesture engine, on a device and
 // a configuration (random nested regions, thresholds, geometry) decoded from the input:
@@ -128,7 +127,7 @@ func run(_ input: UnsafeRawBufferPointer) {
     var latest: UInt64 = 0
     while reader.remaining >= eventSize {
         time &+= UInt64(bitPattern: Int64(reader.integer(Int16.self)) * 50)
-        let event = InputEvent(time: time, type: UInt16(reader.integer(UInt8.self)), code: reader.integer(UInt16.self),
+        let event = InputEvent(time: Timestamp(microseconds: time), type: UInt16(reader.integer(UInt8.self)), code: reader.integer(UInt16.self),
                                value: reader.integer(Int32.self))
         trace("event: \(event)")
         if let deadline = pipeline.nextDeadline, deadline <= event.time {
@@ -139,7 +138,7 @@ func run(_ input: UnsafeRawBufferPointer) {
         }
         latest = max(latest, time)
     }
-    pipeline.finish(at: latest, into: &sink)
+    pipeline.finish(at: Timestamp(microseconds: latest), into: &sink)
     sink.finish()
 }
 
@@ -164,11 +163,11 @@ func encode(_ recording: Recording) -> [UInt8] {
     put(Int8(clamping: y.minimum / 64)); put(y.maximum)
     put(UInt8(clamping: x.resolution)); put(UInt8(clamping: device.slotCount - 1))
     bytes += [UInt8](repeating: 0, count: 10)  // rotation, geometry, gestures and thresholds: as zero reads them
-    put(recording.events.first?.time ?? 0)
+    put(recording.events.first?.time.microseconds ?? 0)
     bytes += [UInt8](repeating: 0, count: headerSize - bytes.count)
-    var previous = recording.events.first?.time ?? 0
+    var previous = recording.events.first?.time.microseconds ?? 0
     for event in recording.events.prefix(4000) {
-        let delta = (Int64(bitPattern: event.time &- previous) / 50)
+        let delta = (Int64(bitPattern: event.time.microseconds &- previous) / 50)
         put(Int16(clamping: delta))
         previous = previous &+ UInt64(bitPattern: Int64(Int16(clamping: delta)) * 50)
         put(UInt8(truncatingIfNeeded: event.type)); put(event.code); put(event.value)

@@ -2,10 +2,10 @@ import ConfigFile
 @testable import Daemon
 import FuzzSupport
 import GestureCore
-import Logging
-#if canImport(Glibc)
+import GestureProtocol
 import Glibc
-#endif
+import Logging
+import SystemCalls
 
 // The live reload path (SIGHUP): a daemon with a looping replay and a subscribed client;
 // each input becomes the configuration file and is reloaded, the loop turns, the client
@@ -38,32 +38,27 @@ let screen = DeviceDescription(
     absInfo: [ABS.mtSlot: AbsInfo(minimum: 0, maximum: 9), ABS.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535),
               ABS.mtPositionX: AbsInfo(minimum: 0, maximum: 1000, resolution: 4), ABS.mtPositionY: AbsInfo(minimum: 0, maximum: 1000, resolution: 4)])
 var events: [InputEvent] = []
-var time: UInt64 = 1_000_000
+var time = Timestamp(microseconds: 1_000_000)
 for stroke in 0..<20 {
     events.append(InputEvent(time: time, type: EV.abs, code: ABS.mtTrackingID, value: Int32(stroke)))
     for step in 0..<8 {
         events.append(InputEvent(time: time, type: EV.abs, code: ABS.mtPositionX, value: Int32(100 + stroke * 30 + step * (stroke % 3) * 40)))
         events.append(InputEvent(time: time, type: EV.abs, code: ABS.mtPositionY, value: Int32(500)))
         events.append(InputEvent(time: time, type: EV.syn, code: SYN.report, value: 0))
-        time += 8_000
+        time = time + .microseconds(8_000)
     }
     events.append(InputEvent(time: time, type: EV.abs, code: ABS.mtTrackingID, value: -1))
     events.append(InputEvent(time: time, type: EV.syn, code: SYN.report, value: 0))
-    time += UInt64(stroke % 4) * 150_000
+    time = time + .microseconds(UInt64(stroke % 4) * 150_000)
 }
 try daemon.add(ReplaySource(description: screen, events: events, path: nil, configuration: Configuration(),
-                            speed: 1, loops: true, now: daemon.loop.now))
+                            speed: 1, loops: true, now: Timestamp(microseconds: daemon.loop.now)))
 
 @MainActor func turnLoop() {
     for _ in 0..<64 where daemon.loop.runOnce() {}
 }
 
-let client = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-var address = UnixListener.address(socketPath)
-let connected = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-}
-guard connected == 0 else { fatalError("connect: \(errno)") }
+let client = try UnixSocket.connect(to: socketPath, nonBlocking: true).rawValue
 turnLoop()
 let subscribe = Array(#"{"type":"subscribe"}"#.utf8) + [10]
 _ = subscribe.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -1,10 +1,12 @@
+import GestureProtocol
+
 /// One kernel input event (`struct input_event`), as read from an evdev node or a recording.
 ///
 /// `time` is the kernel timestamp in microseconds (CLOCK_MONOTONIC for live devices, the
 /// recording's own clock for replays). GestureCore never reads a clock: all time enters here.
 public struct InputEvent: Sendable, Hashable {
     /// Timestamp in microseconds.
-    public var time: UInt64
+    public var time: Timestamp
     /// Event type (`EV_*`).
     public var type: UInt16
     /// Event code (`SYN_*`, `BTN_*`, `ABS_*`, …), meaning depends on `type`.
@@ -12,7 +14,7 @@ public struct InputEvent: Sendable, Hashable {
     /// Event value.
     public var value: Int32
 
-    public init(time: UInt64, type: UInt16, code: UInt16, value: Int32) {
+    public init(time: Timestamp, type: UInt16, code: UInt16, value: Int32) {
         self.time = time
         self.type = type
         self.code = code

@@ -4,7 +4,7 @@ import GestureProtocol
 /// allocation after init).
 struct VelocityTracker {
     struct Sample {
-        var time: UInt64
+        var time: Timestamp
         var translation: Point
         var translationMM: Point
     }
@@ -12,24 +12,24 @@ struct VelocityTracker {
     /// Samples kept; at 1 kHz this still covers 128 ms.
     static let capacity = 128
     /// A finger that rested this long before lifting throws nothing (Flutter's rule).
-    static let stillnessBeforeLiftUS: UInt64 = 40_000
+    static let stillnessBeforeLift = TimeSpan.microseconds(40_000)
 
     private var samples: [Sample]
     private var newest = -1
     private var count = 0
-    private(set) var lastMotionTime: UInt64 = 0
+    private(set) var lastMotionTime: Timestamp = .zero
 
     init() {
-        samples = Array(repeating: Sample(time: 0, translation: .zero, translationMM: .zero), count: Self.capacity)
+        samples = Array(repeating: Sample(time: .zero, translation: .zero, translationMM: .zero), count: Self.capacity)
     }
 
-    mutating func reset(time: UInt64) {
+    mutating func reset(time: Timestamp) {
         newest = -1
         count = 0
         lastMotionTime = time
     }
 
-    mutating func add(time: UInt64, translation: Point, translationMM: Point) {
+    mutating func add(time: Timestamp, translation: Point, translationMM: Point) {
         newest = (newest + 1) % Self.capacity
         samples[newest] = Sample(time: time, translation: translation, translationMM: translationMM)
         count = min(count + 1, Self.capacity)
@@ -38,17 +38,17 @@ struct VelocityTracker {
 
     /// Velocity per second (normalised, millimetres) by least squares over the samples of the
     /// last `window` µs (at least the two newest). Zero with fewer than two samples.
-    func velocity(window: UInt64) -> (normalised: Point, millimetres: Point) {
+    func velocity(window: TimeSpan) -> (normalised: Point, millimetres: Point) {
         guard count >= 2 else { return (.zero, .zero) }
         let now = samples[newest].time
-        let oldest = now.saturatingSubtract(window)
+        let oldest = now - window
         var used = 0
         var index = newest
         var sumT = 0.0, sumX = Point.zero, sumXMM = Point.zero
         while used < count {
             let sample = samples[index]
             if used >= 2 && sample.time < oldest { break }
-            let t = -Double(now - min(now, sample.time)) / microsecondsPerSecond
+            let t = -(now - sample.time).seconds
             sumT += t
             sumX = sumX + sample.translation
             sumXMM = sumXMM + sample.translationMM
@@ -61,7 +61,7 @@ struct VelocityTracker {
         index = newest
         for _ in 0..<used {
             let sample = samples[index]
-            let dt = -Double(now - min(now, sample.time)) / microsecondsPerSecond - meanT
+            let dt = -(now - sample.time).seconds - meanT
             stt += dt * dt
             stx = stx + (sample.translation - meanX) * dt
             stxMM = stxMM + (sample.translationMM - meanXMM) * dt
@@ -92,14 +92,7 @@ struct DragRecognizer {
     private(set) var translationMM = Point.zero
     private var velocity = VelocityTracker()
 
-    var isPossible: Bool {
-        switch state {
-        case .possible: true
-        case .idle, .failed, .dragging: false
-        }
-    }
-
-    mutating func touchDown(time: UInt64, location: Point, locationMM: Point, reporter: Reporter) {
+    mutating func touchDown(time: Timestamp, location: Point, locationMM: Point, reporter: Reporter) {
         switch state {
         case .idle:
             startLocation = location
@@ -116,7 +109,7 @@ struct DragRecognizer {
     }
 
     /// Adds one frame's centroid movement (a sample when it moved).
-    mutating func moved(time: UInt64, delta: Point, deltaMM: Point) {
+    mutating func moved(time: Timestamp, delta: Point, deltaMM: Point) {
         switch state {
         case .possible, .dragging:
             // Like Flutter's tracker, only movement is sampled; a rest shows as the gap
@@ -139,7 +132,7 @@ struct DragRecognizer {
     }
 
     /// The arena let the drag win.
-    mutating func begin<S: GestureSink>(time: UInt64, fingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func begin<S: GestureSink>(time: Timestamp, fingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
         switch state {
         case .possible:
             let id = reporter.newID(.drag, &sink)
@@ -151,7 +144,7 @@ struct DragRecognizer {
         }
     }
 
-    mutating func changed<S: GestureSink>(time: UInt64, fingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func changed<S: GestureSink>(time: Timestamp, fingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
         switch state {
         case .dragging(let id):
             emit(.changed, id: id, time: time, fingers: fingers, lifting: false, thresholds: thresholds, reporter: reporter, sink: &sink)
@@ -171,7 +164,7 @@ struct DragRecognizer {
         }
     }
 
-    mutating func lastLift<S: GestureSink>(time: UInt64, fingers: Int, thresholds: Thresholds, surface: PhysicalSize, reporter: Reporter, sink: inout S) {
+    mutating func lastLift<S: GestureSink>(time: Timestamp, fingers: Int, thresholds: Thresholds, surface: PhysicalSize, reporter: Reporter, sink: inout S) {
         let old = state
         switch state {
         case .dragging(let id):
@@ -184,7 +177,7 @@ struct DragRecognizer {
         reporter.transition("drag", old, "last-lift", state)
     }
 
-    mutating func cancel<S: GestureSink>(time: UInt64, fingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func cancel<S: GestureSink>(time: Timestamp, fingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
         let old = state
         switch state {
         case .dragging(let id):
@@ -199,9 +192,9 @@ struct DragRecognizer {
     mutating func reset() { state = .idle }
 
     /// The drag's values now; at lift, a finger that rested before lifting has velocity 0.
-    func values(time: UInt64, lifting: Bool, thresholds: Thresholds) -> (drag: DragValues, velocityMM: Point) {
-        var (v, vMM) = velocity.velocity(window: thresholds.velocityWindowUS)
-        if lifting && time.saturatingSubtract(velocity.lastMotionTime) > VelocityTracker.stillnessBeforeLiftUS {
+    func values(time: Timestamp, lifting: Bool, thresholds: Thresholds) -> (drag: DragValues, velocityMM: Point) {
+        var (v, vMM) = velocity.velocity(window: thresholds.velocityWindow)
+        if lifting && time - velocity.lastMotionTime > VelocityTracker.stillnessBeforeLift {
             v = .zero
             vMM = .zero
         }
@@ -211,14 +204,14 @@ struct DragRecognizer {
     }
 
     @discardableResult
-    private func emit<S: GestureSink>(_ phase: GesturePhase, id: UInt64, time: UInt64, fingers: Int, lifting: Bool, thresholds: Thresholds, reporter: Reporter, sink: inout S) -> (drag: DragValues, velocityMM: Point) {
+    private func emit<S: GestureSink>(_ phase: GesturePhase, id: UInt64, time: Timestamp, fingers: Int, lifting: Bool, thresholds: Thresholds, reporter: Reporter, sink: inout S) -> (drag: DragValues, velocityMM: Point) {
         let values = values(time: time, lifting: lifting, thresholds: thresholds)
         reporter.emit(.drag(values.drag), phase, id: id, time: time, fingers: fingers, location: startLocation + translation, into: &sink)
         return values
     }
 
     /// swipe: a discrete `ended` right after the drag ended far and fast enough.
-    private func swipe<S: GestureSink>(values: DragValues, velocityMM: Point, time: UInt64, fingers: Int, thresholds: Thresholds, surface: PhysicalSize, reporter: Reporter, sink: inout S) {
+    private func swipe<S: GestureSink>(values: DragValues, velocityMM: Point, time: Timestamp, fingers: Int, thresholds: Thresholds, surface: PhysicalSize, reporter: Reporter, sink: inout S) {
         guard translationMM.length.reaches(thresholds.swipeMinimumDistanceMM),
               velocityMM.length.reaches(thresholds.swipeMinimumVelocityMMPerSecond) else { return }
         let direction: SwipeDirection = abs(translationMM.x) >= abs(translationMM.y)

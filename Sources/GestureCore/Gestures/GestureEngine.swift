@@ -18,7 +18,7 @@ public struct GestureEngine {
     /// A region has a press to report at the end of the step.
     private var pressesToReport = false
     private let surface: PhysicalSize
-    private var lastTime: UInt64 = 0
+    private var lastTime: Timestamp = .zero
     private var generation: UInt32 = 0
 
     /// Claims one step holds without growing its storage.
@@ -49,10 +49,10 @@ public struct GestureEngine {
     }
 
     /// The earliest pending timer (µs), nil if none.
-    public var nextDeadline: UInt64? {
-        var earliest: UInt64?
+    public var nextDeadline: Timestamp? {
+        var earliest: Timestamp?
         for region in regions {
-            if let deadline = region.nextDeadline, deadline < (earliest ?? .max) || earliest == nil {
+            if let deadline = region.nextDeadline, deadline < (earliest ?? .distantFuture) || earliest == nil {
                 earliest = deadline
             }
         }
@@ -103,7 +103,7 @@ public struct GestureEngine {
 
     /// Fires every timer with a deadline at or before `time`, in deadline order, each event
     /// stamped with its deadline.
-    public mutating func advance<S: GestureSink>(to time: UInt64, into sink: inout S) {
+    public mutating func advance<S: GestureSink>(to time: Timestamp, into sink: inout S) {
         let time = max(time, lastTime)
         while let (index, deadline) = earliestTimer(), deadline <= time {
             regions[index].fireTimers(upTo: deadline, claims: &claims, sink: &sink)
@@ -117,7 +117,7 @@ public struct GestureEngine {
     /// Device removed or SYN_DROPPED: fires due timers, then every gesture in flight ends
     /// `cancelled` (presses last), held-back exclusive taps are reported, and every contact
     /// is forgotten (contacts still down come back as unobserved ones, ignored until they lift).
-    public mutating func cancelAll<S: GestureSink>(at time: UInt64, into sink: inout S) {
+    public mutating func cancelAll<S: GestureSink>(at time: Timestamp, into sink: inout S) {
         advance(to: time, into: &sink)
         for index in regions.indices {
             regions[index].cancelAll(time: lastTime, sink: &sink)
@@ -205,7 +205,7 @@ public struct GestureEngine {
     /// Tells every other region holding a contact of a winner's region that it lost that
     /// touch, or, for a cancelled sequence, that its sequence is cancelled too (innermost
     /// first; a region told twice changes nothing the second time).
-    private mutating func relayClaims<S: GestureSink>(time: UInt64, into sink: inout S) {
+    private mutating func relayClaims<S: GestureSink>(time: Timestamp, into sink: inout S) {
         var next = 0
         while next < claims.count {
             let claim = claims[next]
@@ -227,8 +227,8 @@ public struct GestureEngine {
         }
     }
 
-    private func earliestTimer() -> (Int, UInt64)? {
-        var earliest: (Int, UInt64)?
+    private func earliestTimer() -> (Int, Timestamp)? {
+        var earliest: (Int, Timestamp)?
         for index in regions.indices {
             guard let deadline = regions[index].nextDeadline else { continue }
             if let current = earliest, current.1 <= deadline { continue }

@@ -64,7 +64,7 @@ public struct GestureEvent: Sendable, Hashable {
     /// Shared by every phase of one gesture; unique across the daemon's lifetime.
     public var id: UInt64
     /// Microseconds: the timestamp of the input that caused it, or a timer's deadline.
-    public var time: UInt64
+    public var time: Timestamp
     /// The configured region that recognized it (the innermost region around the touch's
     /// start that enables this kind, see docs/gestures.md), nil for the top level.
     public var region: String?
@@ -84,7 +84,7 @@ public struct GestureEvent: Sendable, Hashable {
     /// On a press's `cancelled`: why. Not on the wire; nil for every other event.
     public var pressCancellation: PressCancellation?
 
-    public init(_ details: GestureDetails, phase: GesturePhase, id: UInt64, time: UInt64, region: String?, fingers: Int, location: Point,
+    public init(_ details: GestureDetails, phase: GesturePhase, id: UInt64, time: Timestamp, region: String?, fingers: Int, location: Point,
                 regionRect: Rect? = nil, touch: UInt32 = 0, pressCancellation: PressCancellation? = nil) {
         self.phase = phase
         self.id = id
@@ -121,21 +121,4 @@ public struct GestureEvent: Sendable, Hashable {
 public protocol GestureSink {
     mutating func nextGestureID() -> UInt64
     mutating func emit(_ event: GestureEvent)
-}
-
-/// A sink that keeps every event in an array: for tests and small tools.
-public struct CollectingSink: GestureSink {
-    public var events: [GestureEvent] = []
-    public var lastID: UInt64 = 0
-
-    public init() {}
-
-    public mutating func nextGestureID() -> UInt64 {
-        lastID += 1
-        return lastID
-    }
-
-    public mutating func emit(_ event: GestureEvent) {
-        events.append(event)
-    }
 }

@@ -8,7 +8,7 @@ import GestureProtocol
 struct LongPressRecognizer {
     private enum State {
         case idle
-        case waiting(deadline: UInt64)
+        case waiting(deadline: Timestamp)
         case failed
         case pressing(id: UInt64)
     }
@@ -16,7 +16,7 @@ struct LongPressRecognizer {
     private var state: State = .idle
 
     /// The timer this recognizer needs, if any.
-    var deadline: UInt64? {
+    var deadline: Timestamp? {
         switch state {
         case .waiting(let deadline): deadline
         case .idle, .failed, .pressing: nil
@@ -30,10 +30,10 @@ struct LongPressRecognizer {
         }
     }
 
-    mutating func touchDown(time: UInt64, duration: UInt64, reporter: Reporter) {
+    mutating func touchDown(time: Timestamp, duration: TimeSpan, reporter: Reporter) {
         switch state {
         case .idle:
-            state = .waiting(deadline: time.saturatingAdd(duration))
+            state = .waiting(deadline: time + (duration))
             reporter.transition("long-press", State.idle, "touch-down", state)
         case .waiting, .failed, .pressing:
             break
@@ -55,7 +55,7 @@ struct LongPressRecognizer {
     }
 
     /// Won the arena at its deadline: `began`, stamped with the deadline.
-    mutating func begin<S: GestureSink>(time: UInt64, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
+    mutating func begin<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
         switch state {
         case .waiting:
             let old = state
@@ -68,7 +68,7 @@ struct LongPressRecognizer {
         }
     }
 
-    mutating func moved<S: GestureSink>(time: UInt64, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
+    mutating func moved<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
         switch state {
         case .pressing(let id):
             reporter.emit(.longPress, .changed, id: id, time: time, fingers: fingers, location: location, into: &sink)
@@ -77,7 +77,7 @@ struct LongPressRecognizer {
         }
     }
 
-    mutating func lastLift<S: GestureSink>(time: UInt64, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
+    mutating func lastLift<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
         let old = state
         switch state {
         case .pressing(let id):
@@ -89,7 +89,7 @@ struct LongPressRecognizer {
         reporter.transition("long-press", old, "last-lift", state)
     }
 
-    mutating func cancel<S: GestureSink>(time: UInt64, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
+    mutating func cancel<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
         let old = state
         switch state {
         case .pressing(let id):

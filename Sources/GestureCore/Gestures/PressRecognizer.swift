@@ -15,7 +15,7 @@ struct PressRecognizer {
         case pressing(id: UInt64)
         /// Over (`phase` ended or cancelled) and reported at the next `flush`. Afterwards
         /// `idle` when the sequence is over too, else `done`.
-        case closing(id: UInt64, phase: GesturePhase, cancellation: PressCancellation?, time: UInt64, location: Point, fingers: Int, sequenceOver: Bool)
+        case closing(id: UInt64, phase: GesturePhase, cancellation: PressCancellation?, time: Timestamp, location: Point, fingers: Int, sequenceOver: Bool)
         /// This sequence's press is over; waits for the last lift.
         case done
     }
@@ -39,7 +39,7 @@ struct PressRecognizer {
         }
     }
 
-    mutating func touchDown<S: GestureSink>(time: UInt64, location: Point, fingers: Int, reporter: Reporter, sink: inout S) {
+    mutating func touchDown<S: GestureSink>(time: Timestamp, location: Point, fingers: Int, reporter: Reporter, sink: inout S) {
         switch state {
         case .idle, .done:
             let old = state
@@ -54,7 +54,7 @@ struct PressRecognizer {
 
     /// The primary touch left the region, an enclosing region's gesture won the touch, or
     /// the sequence was cancelled.
-    mutating func cancel(time: UInt64, location: Point, fingers: Int, _ reason: StaticString, _ cancellation: PressCancellation, reporter: Reporter) {
+    mutating func cancel(time: Timestamp, location: Point, fingers: Int, _ reason: StaticString, _ cancellation: PressCancellation, reporter: Reporter) {
         switch state {
         case .pressing(let id):
             let old = state
@@ -65,7 +65,7 @@ struct PressRecognizer {
         }
     }
 
-    mutating func lastLift(time: UInt64, location: Point, fingers: Int, reporter: Reporter) {
+    mutating func lastLift(time: Timestamp, location: Point, fingers: Int, reporter: Reporter) {
         let old = state
         switch state {
         case .pressing(let id):

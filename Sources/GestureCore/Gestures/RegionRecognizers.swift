@@ -246,7 +246,7 @@ struct RegionRecognizers {
     }
 
     /// The earliest timer this region needs.
-    var nextDeadline: UInt64? {
+    var nextDeadline: Timestamp? {
         switch (longPress.deadline, tap.deadline) {
         case (nil, nil): nil
         case (let a?, nil): a
@@ -299,7 +299,7 @@ struct RegionRecognizers {
     /// `update`d). Contacts the frame did not mention count as lifted. Wins of this region's
     /// exclusive members go to `claims` for the engine to relay; the engine calls `endFrame`
     /// once every region has run.
-    mutating func finishFrame<S: GestureSink>(time: UInt64, generation: UInt32, deviceFingers: Int, surface: PhysicalSize, claims: inout [ArenaClaim], sink: inout S) {
+    mutating func finishFrame<S: GestureSink>(time: Timestamp, generation: UInt32, deviceFingers: Int, surface: PhysicalSize, claims: inout [ArenaClaim], sink: inout S) {
         if contacts.isEmpty { return }
         for index in contacts.indices where contacts[index].seen != generation {
             contacts[index].lifting = true
@@ -329,7 +329,7 @@ struct RegionRecognizers {
     }
 
     /// Fires the timers due at or before `time`, each stamped with its own deadline.
-    mutating func fireTimers<S: GestureSink>(upTo time: UInt64, claims: inout [ArenaClaim], sink: inout S) {
+    mutating func fireTimers<S: GestureSink>(upTo time: Timestamp, claims: inout [ArenaClaim], sink: inout S) {
         if let deadline = longPress.deadline, deadline <= time {
             // Held for the long-press duration: it is no tap, whatever else happens.
             let moment = Moment(time: deadline, fingers: contacts.count, location: centroid())
@@ -353,7 +353,7 @@ struct RegionRecognizers {
     /// region's own gestures can still take the touch, the press ends `cancelled`: the touch
     /// was taken from this region, as a scroll view cancels the touches of the button it
     /// scrolls.
-    mutating func yield<S: GestureSink>(to claim: ArenaClaim, time: UInt64, claims: inout [ArenaClaim], sink: inout S) {
+    mutating func yield<S: GestureSink>(to claim: ArenaClaim, time: Timestamp, claims: inout [ArenaClaim], sink: inout S) {
         guard case .tracking = sequence else { return }
         if claim.cancels {
             cancel(time: time, deviceFingers: 0, claims: &claims, sink: &sink)
@@ -380,7 +380,7 @@ struct RegionRecognizers {
 
     /// Device removed or SYN_DROPPED: every gesture in flight ends `cancelled`, held-back
     /// taps (complete taps waiting for their count) are reported, and every contact is forgotten.
-    mutating func cancelAll<S: GestureSink>(time: UInt64, sink: inout S) {
+    mutating func cancelAll<S: GestureSink>(time: Timestamp, sink: inout S) {
         switch sequence {
         case .tracking:
             // Every region cancels: nothing to relay.
@@ -418,7 +418,7 @@ struct RegionRecognizers {
 
     /// When and where a decision happens, for the members told about it.
     private struct Moment {
-        var time: UInt64
+        var time: Timestamp
         var fingers: Int
         var location: Point
     }
@@ -450,7 +450,7 @@ struct RegionRecognizers {
         return kinds
     }
 
-    private mutating func beginSequence<S: GestureSink>(time: UInt64, deviceFingers: Int, sink: inout S) {
+    private mutating func beginSequence<S: GestureSink>(time: Timestamp, deviceFingers: Int, sink: inout S) {
         let first = contacts[0]
         roles = nextRoles
         reporter.reported = roles.reported
@@ -473,7 +473,7 @@ struct RegionRecognizers {
         }
         // The long-press timer also ends a tap held too long.
         if members.contains(.longPress) || members.contains(.tap) {
-            longPress.touchDown(time: time, duration: thresholds.longPressDurationUS, reporter: reporter)
+            longPress.touchDown(time: time, duration: thresholds.longPressDuration, reporter: reporter)
         }
         if members.contains(.drag) {
             drag.touchDown(time: time, location: centroid(), locationMM: centroidMM(), reporter: reporter)
@@ -483,7 +483,7 @@ struct RegionRecognizers {
 
     /// Cancels every gesture of the sequence (the press is reported last, at the engine's
     /// flush) and has the sequences sharing its fingers cancelled too.
-    private mutating func cancel<S: GestureSink>(time: UInt64, deviceFingers: Int, claims: inout [ArenaClaim], sink: inout S) {
+    private mutating func cancel<S: GestureSink>(time: Timestamp, deviceFingers: Int, claims: inout [ArenaClaim], sink: inout S) {
         let fingers = max(contacts.count, deviceFingers)
         let location = centroid()
         tap.cancel(time: time, reporter: reporter, sink: &sink)
@@ -501,7 +501,7 @@ struct RegionRecognizers {
 
     /// The decisions of one frame of a live sequence, made on its motion summary: joins,
     /// leaving the region, slop, pinch/rotate, drag, lifts, end.
-    private mutating func decide<S: GestureSink>(_ motion: FrameMotion, time: UInt64, surface: PhysicalSize, claims: inout [ArenaClaim], sink: inout S) {
+    private mutating func decide<S: GestureSink>(_ motion: FrameMotion, time: Timestamp, surface: PhysicalSize, claims: inout [ArenaClaim], sink: inout S) {
         let moment = Moment(time: time, fingers: motion.fingers, location: motion.centroid)
         if joinerPresses {
             // A finger whose press is this region's joined a sequence that had none (its

@@ -2,7 +2,7 @@ import GestureProtocol
 
 /// One recognized tap, remembered for multi-tap counting.
 struct TapRecord {
-    var lift: UInt64
+    var lift: Timestamp
     var location: Point
     var locationMM: Point
     var fingers: Int
@@ -16,8 +16,8 @@ struct TapRecord {
 struct TapRecognizer {
     /// The current sequence's candidate.
     struct Candidate {
-        var firstDown: UInt64
-        var firstLift: UInt64?
+        var firstDown: Timestamp
+        var firstLift: Timestamp?
         var fingers: Int
         var startSum: Point
         var startSumMM: Point
@@ -39,14 +39,14 @@ struct TapRecognizer {
         /// Reported tap that the next sequence may continue (non-exclusive).
         case last(TapRecord)
         /// Exclusive: tap not yet reported, reported at `deadline` unless continued.
-        case pending(TapRecord, deadline: UInt64)
+        case pending(TapRecord, deadline: Timestamp)
     }
 
     private var sequence: Sequence = .idle
     private var chain: Chain = .empty
 
     /// The exclusive multi-tap timer, if any.
-    var deadline: UInt64? {
+    var deadline: Timestamp? {
         switch chain {
         case .pending(_, let deadline): deadline
         case .empty, .last: nil
@@ -61,7 +61,7 @@ struct TapRecognizer {
     }
 
     /// First touch-down of a sequence: decides whether it continues the previous tap.
-    mutating func sequenceBegan<S: GestureSink>(time: UInt64, location: Point, locationMM: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func sequenceBegan<S: GestureSink>(time: Timestamp, location: Point, locationMM: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
         var predecessor: TapRecord?
         var heldBack = false
         switch chain {
@@ -75,7 +75,7 @@ struct TapRecognizer {
         }
         chain = .empty
         if let record = predecessor {
-            let inTime = time.saturatingSubtract(record.lift) <= thresholds.multiTapIntervalUS
+            let inTime = time - record.lift <= thresholds.multiTapInterval
             let near = !record.locationMM.distance(to: locationMM).exceeds(thresholds.multiTapDistanceMM)
             if !(inTime && near) {
                 if heldBack { report(record, time: time, reporter: reporter, sink: &sink) }
@@ -87,10 +87,10 @@ struct TapRecognizer {
         reporter.transition("tap", old, "touch-down", sequence)
     }
 
-    mutating func fingerJoined<S: GestureSink>(time: UInt64, location: Point, locationMM: Point, unobserved: Bool, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func fingerJoined<S: GestureSink>(time: Timestamp, location: Point, locationMM: Point, unobserved: Bool, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
         switch sequence {
         case .possible(var candidate):
-            let late = time.saturatingSubtract(candidate.firstDown) > thresholds.tapFingerWindowUS
+            let late = time - candidate.firstDown > thresholds.tapFingerWindow
             if unobserved || late || candidate.firstLift != nil || candidate.fingers >= Self.maximumFingers {
                 fail(time: time, "finger joined", reporter: reporter, sink: &sink)
                 return
@@ -104,11 +104,11 @@ struct TapRecognizer {
         }
     }
 
-    mutating func fingerLifted<S: GestureSink>(time: UInt64, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func fingerLifted<S: GestureSink>(time: Timestamp, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
         switch sequence {
         case .possible(var candidate):
             let firstLift = candidate.firstLift ?? time
-            if time.saturatingSubtract(firstLift) > thresholds.tapFingerWindowUS {
+            if time - firstLift > thresholds.tapFingerWindow {
                 fail(time: time, "lifts apart", reporter: reporter, sink: &sink)
                 return
             }
@@ -122,7 +122,7 @@ struct TapRecognizer {
     /// This sequence cannot be a tap (it lost the arena, or failed on its own). In exclusive
     /// mode the tap it was continuing is reported now with its own count (require-to-fail
     /// resolved).
-    mutating func fail<S: GestureSink>(time: UInt64, _ reason: StaticString, reporter: Reporter, sink: inout S) {
+    mutating func fail<S: GestureSink>(time: Timestamp, _ reason: StaticString, reporter: Reporter, sink: inout S) {
         switch sequence {
         case .possible(let candidate):
             if let predecessor = candidate.predecessor, candidate.predecessorHeldBack {
@@ -137,7 +137,7 @@ struct TapRecognizer {
     }
 
     /// All fingers lifted and the tap won the arena.
-    mutating func recognize<S: GestureSink>(time: UInt64, deviceFingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func recognize<S: GestureSink>(time: Timestamp, deviceFingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
         switch sequence {
         case .possible(let candidate):
             let fingers = min(Self.maximumFingers, max(candidate.fingers, deviceFingers))
@@ -158,7 +158,7 @@ struct TapRecognizer {
                 report(record, time: time, reporter: reporter, sink: &sink)
                 chain = .empty
             } else {
-                chain = .pending(record, deadline: time.saturatingAdd(thresholds.multiTapIntervalUS))
+                chain = .pending(record, deadline: time + thresholds.multiTapInterval)
             }
             let old = sequence
             sequence = .idle
@@ -169,7 +169,7 @@ struct TapRecognizer {
     }
 
     /// The sequence ended without a tap.
-    mutating func sequenceEnded<S: GestureSink>(time: UInt64, reporter: Reporter, sink: inout S) {
+    mutating func sequenceEnded<S: GestureSink>(time: Timestamp, reporter: Reporter, sink: inout S) {
         fail(time: time, "last-lift", reporter: reporter, sink: &sink)
         let old = sequence
         sequence = .idle
@@ -179,7 +179,7 @@ struct TapRecognizer {
     /// Cancelled sequence (palm, SYN_DROPPED, device gone): no tap from it. A held-back
     /// exclusive tap from an earlier sequence did happen, so it is reported now, with the
     /// count it had reached, rather than silently lost.
-    mutating func cancel<S: GestureSink>(time: UInt64, reporter: Reporter, sink: inout S) {
+    mutating func cancel<S: GestureSink>(time: Timestamp, reporter: Reporter, sink: inout S) {
         flushHeldBack(time: time, reporter: reporter, sink: &sink)
         let old = sequence
         sequence = .failed
@@ -189,7 +189,7 @@ struct TapRecognizer {
 
     /// Reports any exclusive tap still held back (in the chain, or as the predecessor of
     /// the current sequence) at `time`, and forgets it.
-    mutating func flushHeldBack<S: GestureSink>(time: UInt64, reporter: Reporter, sink: inout S) {
+    mutating func flushHeldBack<S: GestureSink>(time: Timestamp, reporter: Reporter, sink: inout S) {
         if case .pending(let record, _) = chain {
             report(record, time: time, reporter: reporter, sink: &sink)
             chain = .empty
@@ -211,7 +211,7 @@ struct TapRecognizer {
     }
 
     /// The exclusive multi-tap interval closed: report the held-back tap at the deadline.
-    mutating func deadlineReached<S: GestureSink>(time: UInt64, reporter: Reporter, sink: inout S) {
+    mutating func deadlineReached<S: GestureSink>(time: Timestamp, reporter: Reporter, sink: inout S) {
         switch chain {
         case .pending(let record, let deadline) where deadline <= time:
             report(record, time: deadline, reporter: reporter, sink: &sink)
@@ -222,7 +222,7 @@ struct TapRecognizer {
         }
     }
 
-    private func report<S: GestureSink>(_ record: TapRecord, time: UInt64, reporter: Reporter, sink: inout S) {
+    private func report<S: GestureSink>(_ record: TapRecord, time: Timestamp, reporter: Reporter, sink: inout S) {
         let id = reporter.newID(.tap, &sink)
         reporter.emit(.tap(count: record.count), .ended, id: id, time: time, fingers: record.fingers, location: record.location, into: &sink)
     }

@@ -47,17 +47,10 @@ struct TransformRecognizer {
         }
     }
 
-    var isActive: Bool {
-        switch state {
-        case .active: true
-        case .idle, .tracking: false
-        }
-    }
-
     /// One frame with at least two fingers staying down. `spreadRatio` and `spreadChangeMM`
     /// compare their spread with the previous frame; `degrees` is their mean turn. Returns
     /// true when this frame began the gesture. `mayBegin` is false once a long press began.
-    mutating func moved<S: GestureSink>(time: UInt64, spreadRatio: Double, spreadChangeMM: Double, degrees: Double, mayBegin: Bool, fingers: Int, location: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S) -> Bool {
+    mutating func moved<S: GestureSink>(time: Timestamp, spreadRatio: Double, spreadChangeMM: Double, degrees: Double, mayBegin: Bool, fingers: Int, location: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S) -> Bool {
         let (step, progressStep, ratio): (Double, Double, Bool) = switch kind {
         case .pinch: (spreadRatio, spreadChangeMM, true)
         case .rotate: (degrees, degrees, false)
@@ -95,17 +88,17 @@ struct TransformRecognizer {
     }
 
     /// Fewer than two fingers remain (or none: the sequence ended).
-    mutating func fingersBelowTwo<S: GestureSink>(time: UInt64, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
+    mutating func fingersBelowTwo<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
         finish(.ended, "below-two-fingers", time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
     }
 
-    mutating func cancel<S: GestureSink>(time: UInt64, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
+    mutating func cancel<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
         finish(.cancelled, "cancel", time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
     }
 
     mutating func reset() { state = .idle }
 
-    private mutating func finish<S: GestureSink>(_ phase: GesturePhase, _ input: StaticString, time: UInt64, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
+    private mutating func finish<S: GestureSink>(_ phase: GesturePhase, _ input: StaticString, time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
         let old = state
         switch state {
         case .idle:

@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// Everything between one device's raw events and its gestures: a ContactTracker feeding a
 /// GestureEngine. The daemon keeps one per device; `gestured replay` one per recording.
 /// Pure and clock-free like its parts: time enters with the events and with `advance(to:)`.
@@ -38,16 +40,16 @@ public struct DevicePipeline {
     /// Inlinable: called before every event, and a call from another module through `self`
     /// copied the whole pipeline (a memcpy per event, 8 % of the engine's instructions).
     @inlinable
-    public var nextDeadline: UInt64? { engine.nextDeadline }
+    public var nextDeadline: Timestamp? { engine.nextDeadline }
 
     /// Fires every timer due at or before `time`.
-    public mutating func advance<S: GestureSink>(to time: UInt64, into sink: inout S) {
+    public mutating func advance<S: GestureSink>(to time: Timestamp, into sink: inout S) {
         engine.advance(to: time, into: &sink)
     }
 
     /// The device is gone or its state was lost: every contact and every gesture in flight
     /// ends as cancelled.
-    public mutating func cancelAll<S: GestureSink>(at time: UInt64, into sink: inout S) {
+    public mutating func cancelAll<S: GestureSink>(at time: Timestamp, into sink: inout S) {
         cancelContacts(at: time, into: &sink)
         engine.cancelAll(at: time, into: &sink)
     }
@@ -56,7 +58,7 @@ public struct DevicePipeline {
     /// armed. The first step of `finish`, for callers that fire the timers themselves
     /// (`gestured run --replay` waits for them in real time). Returns true when a frame was made.
     @discardableResult
-    public mutating func cancelContacts<S: GestureSink>(at time: UInt64, into sink: inout S) -> Bool {
+    public mutating func cancelContacts<S: GestureSink>(at time: Timestamp, into sink: inout S) -> Bool {
         guard tracker.cancelAll(at: time) else { return false }
         engine.process(tracker.frame, into: &sink)
         return true
@@ -65,7 +67,7 @@ public struct DevicePipeline {
     /// End of a finite stream (a recording): fingers still down are cancelled, then the
     /// timers that remain (an exclusive tap's multi-tap window) fire at their deadlines, so
     /// nothing is left pending and nothing is silently lost.
-    public mutating func finish<S: GestureSink>(at time: UInt64, into sink: inout S) {
+    public mutating func finish<S: GestureSink>(at time: Timestamp, into sink: inout S) {
         cancelContacts(at: time, into: &sink)
         var remainingTimers = Self.maximumTimersAtFinish
         while let deadline = engine.nextDeadline, remainingTimers > 0 {

@@ -42,7 +42,7 @@ public struct ContactTracker: Sendable {
     /// True from `SYN_DROPPED` up to and including the next `SYN_REPORT`.
     private var discardingUntilReport = false
     private var nextContactID: UInt32 = 1
-    private var lastFrameTime: UInt64 = 0
+    private var lastFrameTime: Timestamp = .zero
     private var lastFingerCount = 0
     /// Whether `BTN_TOOL_DOUBLETAP` … `QUINTTAP` add fingers beyond the tracked contacts.
     /// Only touchpads count that way (SEMI_MT pads report two slots for five fingers);
@@ -61,7 +61,7 @@ public struct ContactTracker: Sendable {
         hasTouchKey = device.has(EV.key, BTN.touch)
         surface = size.surface(rotation: geometry.rotation)
         mapper = CoordinateMapper(axes: axes, size: size, geometry: geometry)
-        frame = TouchFrame(time: 0)
+        frame = TouchFrame(time: .zero)
 
         let slotCount: Int
         if device.isMultitouch && device.hasSlots {
@@ -134,7 +134,7 @@ public struct ContactTracker: Sendable {
     /// Cancels every active contact (device removed, daemon stopping): returns true and
     /// fills `frame` if any contact was active. Fingers still down stay ignored until they
     /// lift, should the device keep reporting.
-    public mutating func cancelAll(at time: UInt64) -> Bool {
+    public mutating func cancelAll(at time: Timestamp) -> Bool {
         beginFrame(at: time)
         appendLiveContactsCancelled()
         for index in slots.indices {
@@ -222,14 +222,14 @@ public struct ContactTracker: Sendable {
 
     // MARK: - Frames
 
-    private mutating func beginFrame(at time: UInt64) {
+    private mutating func beginFrame(at time: Timestamp) {
         // Frame times never decrease, whatever the device's clock does.
         lastFrameTime = max(time, lastFrameTime)
         frame.time = lastFrameTime
         frame.contacts.removeAll(keepingCapacity: true)
     }
 
-    private mutating func completeFrame(at time: UInt64) -> Bool {
+    private mutating func completeFrame(at time: Timestamp) -> Bool {
         beginFrame(at: time)
         var down = 0
         var ignoredDown = 0
@@ -371,7 +371,7 @@ public struct ContactTracker: Sendable {
     /// `SYN_DROPPED`: the device's state is lost. Every contact is cancelled now and the
     /// events up to the next `SYN_REPORT` are discarded; contacts found afterwards without a
     /// fresh start are `startedUnobserved`.
-    private mutating func dropped(at time: UInt64) -> Bool {
+    private mutating func dropped(at time: Timestamp) -> Bool {
         beginFrame(at: time)
         appendLiveContactsCancelled()
         for index in slots.indices {

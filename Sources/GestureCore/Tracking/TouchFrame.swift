@@ -29,14 +29,14 @@ public struct Contact: Sendable, Hashable {
 /// Everything the device reported up to one `SYN_REPORT`: the unit of input of the engine.
 public struct TouchFrame: Sendable, Hashable {
     /// Timestamp of the `SYN_REPORT` (or `SYN_DROPPED`) in microseconds.
-    public var time: UInt64
+    public var time: Timestamp
     /// Every contact that is down in this frame, plus those that ended or were cancelled in it.
     public var contacts: [Contact]
     /// Fingers on the surface as the device counts them (`BTN_TOOL_DOUBLETAP` … `QUINTTAP`
     /// on touchpads that track fewer slots than fingers); at least the number of contacts down.
     public var fingerCount: Int
 
-    public init(time: UInt64, contacts: [Contact] = [], fingerCount: Int = 0) {
+    public init(time: Timestamp, contacts: [Contact] = [], fingerCount: Int = 0) {
         self.time = time
         self.contacts = contacts
         self.fingerCount = fingerCount

@@ -22,7 +22,7 @@ extension GestureMessage {
         case .rotate(let degrees):
             details = .rotate(degrees: degrees)
         }
-        self.init(phase: event.phase, id: event.id, seq: seq, time: Timestamp(microseconds: event.time), device: device, region: event.region,
+        self.init(phase: event.phase, id: event.id, seq: seq, time: event.time, device: device, region: event.region,
                   fingers: event.fingers, location: event.location, localLocation: event.localLocation, details: details)
     }
 }
@@ -38,8 +38,8 @@ extension GestureMessage.Drag {
 
 extension TouchMessage {
     /// The wire form of one contact of a frame at `time` from `device`.
-    public init(_ contact: Contact, time: UInt64, device: String, seq: UInt64 = 0) {
-        self.init(phase: contact.phase, touch: UInt64(contact.id), seq: seq, time: Timestamp(microseconds: time), device: device,
+    public init(_ contact: Contact, time: Timestamp, device: String, seq: UInt64 = 0) {
+        self.init(phase: contact.phase, touch: UInt64(contact.id), seq: seq, time: time, device: device,
                   location: contact.location)
     }
 }

@@ -1,10 +1,7 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
-/// The current CLOCK_MONOTONIC time in microseconds (the clock of every loop deadline).
+/// The current CLOCK_MONOTONIC time in microseconds: the clock of every event-loop deadline,
+/// of the daemon's event timestamps and (once a reader asks, `EVIOCSCLOCKID`) of evdev events.
 public func monotonicMicroseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)

@@ -1,13 +1,13 @@
 import CEvdev
 import GestureCore
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
-/// A kernel input device made through uinput from a `DeviceDescription`, for end-to-end
-/// tests: the kernel creates a real `/dev/input/eventN` that anything (gestured included)
-/// can open. Destroyed (and its node removed) in `deinit`.
-public final class VirtualDevice {
+/// A kernel input device made through uinput from a `DeviceDescription`: the kernel creates
+/// a real `/dev/input/eventN` that anything (gestured included) can open, and delivers what
+/// is written here as that device's events. The end-to-end tests make touchscreens with it
+/// (GestureTestSupport's `VirtualDevice`); a virtual keyboard or a pass-through clone of a
+/// touchscreen would be made the same way. Destroyed (and its node removed) in `deinit`.
+public final class UinputDevice {
     /// The evdev node the kernel created, e.g. `/dev/input/event7`.
     public let devnode: String
     private let uinput: OpaquePointer
@@ -19,7 +19,7 @@ public final class VirtualDevice {
     /// missing (`ENOENT`: "this kernel has no uinput") or not accessible (`EACCES`).
     public init(_ description: DeviceDescription) throws(SystemError) {
         guard let template = libevdev_new() else {
-            throw SystemError(errno: ENOMEM, call: "libevdev_new")
+            throw SystemError(.noMemory, call: "libevdev_new")
         }
         defer { libevdev_free(template) }
         Self.configure(template, from: description)
@@ -28,11 +28,11 @@ public final class VirtualDevice {
             libevdev_uinput_create_from_device(template, Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue), &created)
         }
         guard let created else {
-            throw SystemError(errno: ENOMEM, call: "libevdev_uinput_create_from_device", path: Self.uinputPath)
+            throw SystemError(.noMemory, call: "libevdev_uinput_create_from_device", path: Self.uinputPath)
         }
         guard let node = libevdev_uinput_get_devnode(created) else {
             libevdev_uinput_destroy(created)
-            throw SystemError(errno: ENODEV, call: "libevdev_uinput_get_devnode", path: Self.uinputPath)
+            throw SystemError(.operationNotSupportedByDevice, call: "libevdev_uinput_get_devnode", path: Self.uinputPath)
         }
         self.uinput = created
         self.devnode = String(cString: node)

@@ -1,3 +1,6 @@
+import GestureCore
+import GestureProtocol
+
 /// Checks a stream of gesture events against the protocol's guarantees, for tests, the
 /// replay corpus run and the end-to-end driver:
 /// - `id`s: a new id starts with `began` (continuous) or is a single `ended` (discrete);
@@ -39,7 +42,7 @@ public struct GestureStreamValidator {
     /// Touches whose press began (contact ids are never reused by a tracker).
     private var pressedTouches: Set<UInt32> = []
     /// Presses cancelled, with the moment, for the "cancelled after its press" check.
-    private var cancelledPresses: [PressKey: UInt64] = [:]
+    private var cancelledPresses: [PressKey: Timestamp] = [:]
     private let requirePress: Bool
     public private(set) var violations: [Violation] = []
 

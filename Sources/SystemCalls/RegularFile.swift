@@ -1,0 +1,89 @@
+import Glibc
+import SystemPackage
+
+/// Why a file could not be read, in words for the operator ("no such file", "is a FIFO
+/// (named pipe), not a recording", "is 2 MiB; the limit is 1 MiB").
+public struct FileReadError: Error, Sendable, Hashable {
+    public var message: String
+}
+
+/// Reads whole regular files, refusing what is not one before touching its contents: a
+/// FIFO (which would block), a device, a directory, a socket, or a file larger than the
+/// caller's limit (checked from `fstat` before reading, and again while reading, since a
+/// file can grow in between). Symlinks are followed (an operator may link
+/// `/etc/gestured/gestured.toml`); a symlink loop is reported as one.
+public enum RegularFile {
+    /// The bytes of the file at `path`, at most `limit` of them. `kind` names what the file
+    /// should be in messages ("file", "recording").
+    public static func read(path: String, limit: Int, kind: String = "file") throws(FileReadError) -> [UInt8] {
+        // nonBlocking: opening a FIFO must not wait for a writer; it is refused below.
+        // O_NOCTTY: a terminal opened by mistake must not become the daemon's.
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(
+                path, .readOnly, options: [.nonBlocking, .closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+        } catch {
+            throw FileReadError(message: describe(error as? Errno ?? .ioError))
+        }
+        defer { try? fd.close() }
+        let info: Stat
+        do {
+            info = try fd.stat()
+        } catch {
+            throw FileReadError(message: describe(error))
+        }
+        switch info.type {
+        case .regular: break
+        case .directory: throw FileReadError(message: "is a directory, not a \(kind)")
+        case .fifo: throw FileReadError(message: "is a FIFO (named pipe), not a \(kind)")
+        case .socket: throw FileReadError(message: "is a socket, not a \(kind)")
+        case .characterSpecial, .blockSpecial: throw FileReadError(message: "is a device, not a \(kind)")
+        default: throw FileReadError(message: "is not a regular file")
+        }
+        if info.size > limit {
+            throw FileReadError(message: tooLarge(Int(info.size), limit: limit))
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.size) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count {
+                guard count <= limit else { throw FileReadError(message: tooLarge(count, limit: limit)) }
+                bytes.append(contentsOf: repeatElement(0, count: min(max(count, 4096), limit + 1 - count)))
+            }
+            let got: Int
+            do {
+                got = try bytes.withUnsafeMutableBytes { try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
+            } catch {
+                throw FileReadError(message: describe(error as? Errno ?? .ioError))
+            }
+            if got == 0 { break }
+            count += got
+        }
+        guard count <= limit else { throw FileReadError(message: tooLarge(count, limit: limit)) }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+
+    /// "1 MiB", "300 KiB", "512 bytes".
+    public static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
+
+    private static func tooLarge(_ count: Int, limit: Int) -> String {
+        "is larger than the limit of \(size(limit)) (\(count) bytes or more)"
+    }
+
+    private static func describe(_ errno: Errno) -> String {
+        switch errno {
+        case .noSuchFileOrDirectory: "no such file"
+        case .tooManySymbolicLinkLevels: "too many levels of symbolic links (a symlink loop?)"
+        case .permissionDenied, .notPermitted: "permission denied"
+        case .notDirectory: "a component of the path is not a directory"
+        case .fileNameTooLong: "the path is too long"
+        case .isDirectory: "is a directory"
+        default: errno.description.lowercased()
+        }
+    }
+}
