@@ -7,11 +7,14 @@
 # and checked on this machine (scripts/test-deb.sh);
 # then the VM tiers (each skipped with a message where qemu cannot run): the end-to-end
 # tier (vm/test.sh) and that package under a real systemd (vm/test-systemd.sh).
-# Installs the Debian packages it needs first.
+# Installs the Debian packages it needs first. Before anything is built, the sources must
+# be formatted as .swift-format says (the toolchain's `swift format`; any finding fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/install-deps.sh --with-vm --with-package --with-lintian --with-python
+# Format: `swift format format -i -r Sources Tests` fixes what this finds.
+swift format lint --strict --recursive Sources Tests
 swift build --build-tests
 swift test --skip-build
 ./scripts/test-asan.sh

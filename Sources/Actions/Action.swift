@@ -19,8 +19,10 @@ public struct Action: Sendable, Hashable {
     /// What happens when the action triggers while an earlier run of it is alive.
     public var overlap: Overlap
 
-    public init(line: Int, trigger: Trigger, phase: GesturePhase?, filters: Filters = Filters(), effect: Effect,
-                timeout: Duration? = Action.defaultTimeout, overlap: Overlap = .skip) {
+    public init(
+        line: Int, trigger: Trigger, phase: GesturePhase?, filters: Filters = Filters(), effect: Effect,
+        timeout: Duration? = Action.defaultTimeout, overlap: Overlap = .skip
+    ) {
         self.line = line
         self.trigger = trigger
         self.phase = phase
@@ -95,8 +97,10 @@ public struct Action: Sendable, Hashable {
         public var direction: SwipeDirection?
         public var edge: ScreenEdge?
 
-        public init(region: String? = nil, device: String? = nil, fingers: Int? = nil, count: Int? = nil,
-                    direction: SwipeDirection? = nil, edge: ScreenEdge? = nil) {
+        public init(
+            region: String? = nil, device: String? = nil, fingers: Int? = nil, count: Int? = nil,
+            direction: SwipeDirection? = nil, edge: ScreenEdge? = nil
+        ) {
             self.region = region
             self.device = device
             self.fingers = fingers

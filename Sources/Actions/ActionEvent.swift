@@ -18,9 +18,11 @@ public struct ActionEvent: Sendable, Hashable {
     /// The whole JSON line as the daemon sent it.
     public var line: String
 
-    public init(trigger: Action.Trigger, phase: GesturePhase? = nil, region: String? = nil, device: String? = nil,
-                location: Point? = nil, fingers: Int? = nil, count: Int? = nil, direction: SwipeDirection? = nil,
-                edge: ScreenEdge? = nil, line: String) {
+    public init(
+        trigger: Action.Trigger, phase: GesturePhase? = nil, region: String? = nil, device: String? = nil,
+        location: Point? = nil, fingers: Int? = nil, count: Int? = nil, direction: SwipeDirection? = nil,
+        edge: ScreenEdge? = nil, line: String
+    ) {
         self.trigger = trigger
         self.phase = phase
         self.region = region

@@ -24,11 +24,14 @@ public enum ActionsFileLoader {
         let top = Place(path: path, table: "the top level")
         for key in root.keys where key != "action" {
             let line = root[key]?.line ?? 1
-            throw top.error("unknown key '\(key)' at the top level\(suggestion(for: key, among: ["action"])); an actions file holds only [[action]] entries", line: line)
+            throw top.error(
+                "unknown key '\(key)' at the top level\(suggestion(for: key, among: ["action"])); an actions file holds only [[action]] entries",
+                line: line)
         }
         let tables = try root["action"].map { node throws(ConfigError) in try Values.tables(node, key: "action", place: top) } ?? []
         if tables.count > maximumActions {
-            throw top.error("more than \(maximumActions) [[action]] entries (this is number \(maximumActions + 1))", line: tables[maximumActions].line)
+            throw top.error(
+                "more than \(maximumActions) [[action]] entries (this is number \(maximumActions + 1))", line: tables[maximumActions].line)
         }
         var actions: [Action] = []
         for table in tables {
@@ -43,7 +46,9 @@ private struct ActionDecoder {
     let path: String
     let table: TOMLTable
 
-    static let keys = ["gesture", "phase", "region", "device", "fingers", "count", "direction", "edge", "run", "keys", "timeout", "overlap"]
+    static let keys = [
+        "gesture", "phase", "region", "device", "fingers", "count", "direction", "edge", "run", "keys", "timeout", "overlap",
+    ]
     /// The longest `timeout`: a day.
     static let longestTimeout = 86_400.0
 
@@ -96,7 +101,9 @@ private struct ActionDecoder {
         guard let phase = GesturePhase(rawValue: text), phases.contains(phase) else {
             let all = GesturePhase.allCases.map(\.rawValue)
             let known = GesturePhase(rawValue: text) != nil ? "" : suggestion(for: text, among: all)
-            throw place.invalid("phase", "must be \(phases.count == 1 ? "" : "one of ")\(quotedList(names)) for '\(trigger)', not '\(text)'\(known)", line: node.line)
+            throw place.invalid(
+                "phase", "must be \(phases.count == 1 ? "" : "one of ")\(quotedList(names)) for '\(trigger)', not '\(text)'\(known)",
+                line: node.line)
         }
         return phase
     }
@@ -145,7 +152,8 @@ private struct ActionDecoder {
     private func effect(keyCode: (String) -> UInt16?) throws(ConfigError) -> Action.Effect {
         switch (table["run"], table["keys"]) {
         case (nil, nil):
-            throw place.error("[[action]] needs 'run' (a command: [\"program\", \"argument\", …]) or 'keys' ([\"KEY_LEFTCTRL+KEY_R\"])", line: table.line)
+            throw place.error(
+                "[[action]] needs 'run' (a command: [\"program\", \"argument\", …]) or 'keys' ([\"KEY_LEFTCTRL+KEY_R\"])", line: table.line)
         case (.some, .some):
             throw place.invalid("keys", "cannot be given with 'run': an action either runs a command or types keys", line: line("keys"))
         case (.some(let node), nil):

@@ -1,5 +1,5 @@
-import SystemCalls
 import GestureCore
+import SystemCalls
 
 /// Reads gestured.toml into a `Configuration`. Every problem (TOML syntax, unknown key,
 /// wrong type, value out of range) is a `ConfigError` naming the file and the line.
@@ -77,7 +77,9 @@ struct ConfigurationDecoder {
         let top = Place(path: path, table: "the top level")
         for key in root.keys where !Self.topLevelKeys.contains(key) {
             let line = root[key]?.line ?? 1
-            throw top.error("unknown key '\(key)' at the top level\(suggestion(for: key, among: Self.topLevelKeys)); tables are \(quotedList(Self.topLevelKeys))", line: line)
+            throw top.error(
+                "unknown key '\(key)' at the top level\(suggestion(for: key, among: Self.topLevelKeys)); tables are \(quotedList(Self.topLevelKeys))",
+                line: line)
         }
         var config = Configuration()
         if let node = root["daemon"] {
@@ -86,7 +88,8 @@ struct ConfigurationDecoder {
         }
         if let node = root["gestures"] {
             let gestures = try table(node, key: "gestures", place: top)
-            try ConfigFile.decode(gestures, with: Schema.gestures(prefix: "gestures"), into: &config.engine.defaults, place: top.inTable("[gestures]"))
+            try ConfigFile.decode(
+                gestures, with: Schema.gestures(prefix: "gestures"), into: &config.engine.defaults, place: top.inTable("[gestures]"))
         }
         if let node = root["geometry"] {
             let geometry = try table(node, key: "geometry", place: top)
@@ -98,7 +101,8 @@ struct ConfigurationDecoder {
             let deviceTables = try Values.tables(node, key: "device", place: top)
             if deviceTables.count > Self.maximumDevices {
                 let line = deviceTables[Self.maximumDevices].line
-                throw top.error("more than \(Self.maximumDevices) [[device]] entries (this is number \(Self.maximumDevices + 1))", line: line)
+                throw top.error(
+                    "more than \(Self.maximumDevices) [[device]] entries (this is number \(Self.maximumDevices + 1))", line: line)
             }
             for deviceTable in deviceTables {
                 config.devices.append(try device(deviceTable, config: config, topLevelRegions: regionTables))
@@ -113,7 +117,9 @@ struct ConfigurationDecoder {
         device.geometry = config.defaultGeometry
         try ConfigFile.decode(table, with: Schema.device, into: &device, place: place, handledElsewhere: ["gestures", "region"])
         guard device.match.name != nil || device.match.usbID != nil || device.match.path != nil else {
-            throw place.error("[[device]] needs at least one of 'match-name', 'match-id', 'match-path' (match-name = \"*\" matches every device)", line: table.line)
+            throw place.error(
+                "[[device]] needs at least one of 'match-name', 'match-id', 'match-path' (match-name = \"*\" matches every device)",
+                line: table.line)
         }
         let ownGestures = table["gestures"]
         let ownRegions = table["region"]
@@ -123,7 +129,8 @@ struct ConfigurationDecoder {
         var defaults = config.engine.defaults
         if let ownGestures {
             let gestures = try self.table(ownGestures, key: "gestures", place: place)
-            try ConfigFile.decode(gestures, with: Schema.gestures(prefix: "device.gestures"), into: &defaults, place: place.inTable("[device.gestures]"))
+            try ConfigFile.decode(
+                gestures, with: Schema.gestures(prefix: "device.gestures"), into: &defaults, place: place.inTable("[device.gestures]"))
         }
         let regions: [Region]
         if let ownRegions {
@@ -138,8 +145,9 @@ struct ConfigurationDecoder {
 
     private func regions(_ tables: [TOMLTable], base: GestureSettings, prefix: String) throws(ConfigError) -> [Region] {
         if tables.count > Self.maximumRegions {
-            throw ConfigError(path: path, line: tables[Self.maximumRegions].line,
-                              message: "more than \(Self.maximumRegions) [[\(prefix)]] entries (this is number \(Self.maximumRegions + 1))")
+            throw ConfigError(
+                path: path, line: tables[Self.maximumRegions].line,
+                message: "more than \(Self.maximumRegions) [[\(prefix)]] entries (this is number \(Self.maximumRegions + 1))")
         }
         var regions: [Region] = []
         var nameLines: [String: Int] = [:]
@@ -166,8 +174,10 @@ struct ConfigurationDecoder {
             }
             let rect = try self.rect(rectNode, place: place)
             var region = Region(name: name, rect: rect, settings: base)
-            try ConfigFile.decode(table, with: fields, into: &region.settings, place: place, handledElsewhere: Self.regionKeys + Self.compositionKeys)
-            try ConfigFile.decode(table, with: Schema.regionComposition, into: &region, place: place, handledElsewhere: Self.regionKeys + fieldKeys)
+            try ConfigFile.decode(
+                table, with: fields, into: &region.settings, place: place, handledElsewhere: Self.regionKeys + Self.compositionKeys)
+            try ConfigFile.decode(
+                table, with: Schema.regionComposition, into: &region, place: place, handledElsewhere: Self.regionKeys + fieldKeys)
             try checkComposition(region, table: table, place: place)
             regions.append(region)
         }
@@ -184,7 +194,10 @@ struct ConfigurationDecoder {
         }
         if let kind = region.simultaneous.intersection(region.highPriority).sorted().first {
             let line = table["high-priority"]?.line ?? table.line
-            throw place.invalid("high-priority", "lists '\(kind.rawValue)', which 'simultaneous' lists too: a gesture either runs beside the regions inside or wins over them", line: line)
+            throw place.invalid(
+                "high-priority",
+                "lists '\(kind.rawValue)', which 'simultaneous' lists too: a gesture either runs beside the regions inside or wins over them",
+                line: line)
         }
     }
 
@@ -194,11 +207,13 @@ struct ConfigurationDecoder {
         let rect = Rect(x: values[0], y: values[1], width: values[2], height: values[3])
         let tolerance = 1e-9
         let problem: String? =
-            if rect.x < 0 || rect.y < 0 { "must start inside the screen (x and y ≥ 0)" }
-            else if rect.width <= 0 || rect.height <= 0 { "must have a width and height greater than 0" }
-            else if rect.x + rect.width > 1 + tolerance { "must end inside the screen: x + width = \(format(rect.x + rect.width)) exceeds 1" }
-            else if rect.y + rect.height > 1 + tolerance { "must end inside the screen: y + height = \(format(rect.y + rect.height)) exceeds 1" }
-            else { nil }
+            if rect.x < 0 || rect.y < 0 { "must start inside the screen (x and y ≥ 0)" } else if rect.width <= 0 || rect.height <= 0 {
+                "must have a width and height greater than 0"
+            } else if rect.x + rect.width > 1 + tolerance {
+                "must end inside the screen: x + width = \(format(rect.x + rect.width)) exceeds 1"
+            } else if rect.y + rect.height > 1 + tolerance {
+                "must end inside the screen: y + height = \(format(rect.y + rect.height)) exceeds 1"
+            } else { nil }
         if let problem {
             throw place.invalid("rect", "\(problem) (rect is [x, y, width, height], normalised to 0…1)", line: node.line)
         }

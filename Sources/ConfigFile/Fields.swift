@@ -104,7 +104,9 @@ extension Field {
 
 /// Applies every key of `table` through `fields`, in file order; a key that is neither a
 /// field nor in `handledElsewhere` is an error with a "did you mean" suggestion.
-func decode<Root>(_ table: TOMLTable, with fields: [Field<Root>], into root: inout Root, place: Place, handledElsewhere: [String] = []) throws(ConfigError) {
+func decode<Root>(_ table: TOMLTable, with fields: [Field<Root>], into root: inout Root, place: Place, handledElsewhere: [String] = [])
+    throws(ConfigError)
+{
     for key in table.keys {
         guard let node = table[key] else {
             continue
@@ -161,7 +163,8 @@ enum Values {
         let names = choices.map(\.0)
         let text = try string(node, key: key, place: place)
         guard let value = choices.first(where: { $0.0 == text })?.1 else {
-            throw place.invalid(key, "must be one of \(quotedList(names)), not '\(text)'\(suggestion(for: text, among: names))", line: node.line)
+            throw place.invalid(
+                key, "must be one of \(quotedList(names)), not '\(text)'\(suggestion(for: text, among: names))", line: node.line)
         }
         return value
     }
@@ -195,7 +198,8 @@ enum Values {
             var tables: [TOMLTable] = []
             for element in elements {
                 guard case .table(let table) = element.value else {
-                    throw place.error("'\(key)' must be an array of tables ([[\(key)]]), but holds \(element.value.typeName)", line: element.line)
+                    throw place.error(
+                        "'\(key)' must be an array of tables ([[\(key)]]), but holds \(element.value.typeName)", line: element.line)
                 }
                 tables.append(table)
             }
@@ -218,7 +222,8 @@ func suggestion(for word: String, among names: [String]) -> String {
     guard word.utf8.count <= 64 else { return "" }
     let scored = names.map { (name: $0, distance: editDistance(word, $0)) }
     if let best = scored.min(by: { $0.distance < $1.distance }),
-       best.distance <= max(2, word.count / 3), best.distance < word.count {
+        best.distance <= max(2, word.count / 3), best.distance < word.count
+    {
         return " (did you mean '\(best.name)'?)"
     }
     // An abbreviation: `edge` for `edge-margin`.

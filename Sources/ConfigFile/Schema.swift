@@ -48,13 +48,13 @@ enum Schema {
 
     static var pinch: [Field<PinchSettings>] {
         [
-            .number("minimum-spread-change", \.minimumSpreadChange, distance(.nonNegative)),
+            .number("minimum-spread-change", \.minimumSpreadChange, distance(.nonNegative))
         ]
     }
 
     static var rotate: [Field<RotateSettings>] {
         [
-            .number("minimum-angle", \.minimumAngle, .range(0...180)),
+            .number("minimum-angle", \.minimumAngle, .range(0...180))
         ]
     }
 
@@ -143,9 +143,14 @@ enum Schema {
                 case 2 where size.allSatisfy({ physicalSizeRange.contains($0) }):
                     geometry.physicalSize = PhysicalSize(width: size[0], height: size[1])
                 case 2:
-                    throw place.invalid("physical-size", "must be a width and a height in mm, each from \(format(physicalSizeRange.lowerBound)) to \(format(physicalSizeRange.upperBound))", line: node.line)
+                    throw place.invalid(
+                        "physical-size",
+                        "must be a width and a height in mm, each from \(format(physicalSizeRange.lowerBound)) to \(format(physicalSizeRange.upperBound))",
+                        line: node.line)
                 default:
-                    throw place.invalid("physical-size", "must be [width, height] in mm (or [] to use the device's resolution), got \(size.count) numbers", line: node.line)
+                    throw place.invalid(
+                        "physical-size", "must be [width, height] in mm (or [] to use the device's resolution), got \(size.count) numbers",
+                        line: node.line)
                 }
             },
         ]
@@ -165,7 +170,8 @@ enum Schema {
                     throw place.invalid("socket", "must be an absolute path, not '\(socket)'", line: node.line)
                 }
                 guard socket.utf8.count <= 107 else {
-                    throw place.invalid("socket", "is \(socket.utf8.count) bytes long; a Unix socket path holds at most 107", line: node.line)
+                    throw place.invalid(
+                        "socket", "is \(socket.utf8.count) bytes long; a Unix socket path holds at most 107", line: node.line)
                 }
                 config.daemon.socketPath = socket
             },
@@ -203,7 +209,7 @@ enum Schema {
         switch node.value {
         case .string(let text):
             guard (1...4).contains(text.count), text.allSatisfy({ ("0"..."7").contains($0) }),
-                  let mode = UInt32(text, radix: 8), mode <= 0o777
+                let mode = UInt32(text, radix: 8), mode <= 0o777
             else {
                 throw place.invalid("socket-mode", "\(problem), not '\(text)'", line: node.line)
             }
@@ -226,7 +232,9 @@ enum Schema {
             case .integer(let value) where value >= 0 && value < Int64(UInt32.max):
                 ids.append(UInt32(value))
             case .string(let name):
-                throw place.invalid(key, "takes numeric \(kind)s; names like '\(name)' are not resolved (find the number with `getent`)", line: element.line)
+                throw place.invalid(
+                    key, "takes numeric \(kind)s; names like '\(name)' are not resolved (find the number with `getent`)", line: element.line
+                )
             case .integer, .float, .boolean, .array, .table, .tableArray:
                 throw place.invalid(key, "takes numeric \(kind)s from 0 to \(UInt32.max - 1)", line: element.line)
             }

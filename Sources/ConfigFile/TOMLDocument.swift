@@ -70,7 +70,8 @@ final class TOMLTable {
     /// no array of tables.
     func appendToTableArray(_ key: String, _ element: TOMLTable) -> Bool {
         guard case .tableArray = nodes[key]?.value, var node = nodes.removeValue(forKey: key),
-              case .tableArray(var elements) = node.value else { return false }
+            case .tableArray(var elements) = node.value
+        else { return false }
         node.value = .boolean(false)  // drops the node's reference: `elements` is now unique
         elements.append(element)
         node.value = .tableArray(elements)

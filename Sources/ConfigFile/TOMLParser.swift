@@ -217,11 +217,15 @@ struct TOMLParser {
         let value: TOMLValue
         switch peek() {
         case UInt8(ascii: "\""):
-            value = .string(startsWith("\"\"\"") ? try parseMultilineString(quote: UInt8(ascii: "\""))
-                                                 : try parseBasicString())
+            value = .string(
+                startsWith("\"\"\"")
+                    ? try parseMultilineString(quote: UInt8(ascii: "\""))
+                    : try parseBasicString())
         case UInt8(ascii: "'"):
-            value = .string(startsWith("'''") ? try parseMultilineString(quote: UInt8(ascii: "'"))
-                                               : try parseLiteralString())
+            value = .string(
+                startsWith("'''")
+                    ? try parseMultilineString(quote: UInt8(ascii: "'"))
+                    : try parseLiteralString())
         case UInt8(ascii: "["):
             try enterNesting()
             value = .array(try parseArray())
@@ -480,7 +484,8 @@ struct TOMLParser {
         var out: [UInt8] = []
         while true {
             guard let byte = peek() else {
-                throw ConfigError(path: path, line: openLine, message: "unterminated multi-line string: no closing quotes before the end of the file")
+                throw ConfigError(
+                    path: path, line: openLine, message: "unterminated multi-line string: no closing quotes before the end of the file")
             }
             switch byte {
             case quote:
@@ -543,11 +548,12 @@ struct TOMLParser {
             let count = byte == UInt8(ascii: "u") ? 4 : 8
             let end = position + count
             guard end <= bytes.count,
-                  bytes[position..<end].allSatisfy({ digitValue($0).map { $0 < 16 } == true }),
-                  let code = UInt32(String(decoding: bytes[position..<end], as: UTF8.self), radix: 16),
-                  let scalar = Unicode.Scalar(code)
+                bytes[position..<end].allSatisfy({ digitValue($0).map { $0 < 16 } == true }),
+                let code = UInt32(String(decoding: bytes[position..<end], as: UTF8.self), radix: 16),
+                let scalar = Unicode.Scalar(code)
             else {
-                throw error("invalid unicode escape '\\\(Character(Unicode.Scalar(byte)))' (needs \(count) hex digits naming a Unicode scalar)")
+                throw error(
+                    "invalid unicode escape '\\\(Character(Unicode.Scalar(byte)))' (needs \(count) hex digits naming a Unicode scalar)")
             }
             out.append(contentsOf: Array(String(Character(scalar)).utf8))
             position = end

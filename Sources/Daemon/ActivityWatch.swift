@@ -18,7 +18,9 @@ final class ActivityWatch {
     /// `catchUp` is called when the idle deadline has come, before going idle: it must feed
     /// every source the input due by now (a loop running late must not call a daemon idle
     /// whose touches are waiting to be read).
-    init(loop: EventLoop, server: SocketServer, timeout: TimeSpan, logger: Logger, catchUp: @escaping (Timestamp) -> Void) throws(SystemError) {
+    init(loop: EventLoop, server: SocketServer, timeout: TimeSpan, logger: Logger, catchUp: @escaping (Timestamp) -> Void)
+        throws(SystemError)
+    {
         monitor = ActivityMonitor(timeout: timeout, now: Timestamp(microseconds: loop.now))
         self.loop = loop
         self.server = server
@@ -60,7 +62,9 @@ final class ActivityWatch {
     private func announce(_ change: ActivityMonitor.Change?) {
         switch change {
         case .idle(let time)?:
-            logger.info("idle: no touch for the idle timeout", metadata: ["lastTouch": "\(monitor.lastTouch.map { "\($0.microseconds)" } ?? "none")"])
+            logger.info(
+                "idle: no touch for the idle timeout",
+                metadata: ["lastTouch": "\(monitor.lastTouch.map { "\($0.microseconds)" } ?? "none")"])
             server.activityChanged(ActivityMessage(phase: .idle, seq: 0, time: time))
         case .active(let time)?:
             logger.info("active: touched after idle")

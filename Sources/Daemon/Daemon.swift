@@ -39,15 +39,18 @@ public final class Daemon {
 
     /// Sets up the loop and the server on `listener`. `reload` loads the configuration
     /// again on SIGHUP; when it throws, the old configuration stays in force.
-    public init(configuration: Configuration, listener: UnixListener, version: String, logger: Logger,
-                reload: @escaping () throws -> Configuration) throws(SystemError) {
+    public init(
+        configuration: Configuration, listener: UnixListener, version: String, logger: Logger,
+        reload: @escaping () throws -> Configuration
+    ) throws(SystemError) {
         loop = try EventLoop()
         self.configuration = configuration
         self.reload = reload
         self.logger = logger
         server = try SocketServer(loop: loop, listener: listener, settings: configuration.daemon, version: version, logger: logger)
         statusTask = try loop.deferredTask { [unowned self] in publishStatus() }
-        activity = try ActivityWatch(loop: loop, server: server, timeout: configuration.daemon.idleTimeout, logger: logger) { [unowned self] now in
+        activity = try ActivityWatch(loop: loop, server: server, timeout: configuration.daemon.idleTimeout, logger: logger) {
+            [unowned self] now in
             for attached in Array(sources.values) {
                 service(attached) { $0.deadlineReached(now: now, into: &$1) }
             }
@@ -129,10 +132,11 @@ public final class Daemon {
     public func run(handleSignals: Bool = true) throws(SystemError) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         for stopSignal in [SIGTERM, SIGINT] where handleSignals {
-            signals.append(try loop.onSignal(stopSignal) { [unowned self] number in
-                logger.info("stopping on signal", metadata: ["signal": "\(number)"])
-                stop(reason: "stopping")
-            })
+            signals.append(
+                try loop.onSignal(stopSignal) { [unowned self] number in
+                    logger.info("stopping on signal", metadata: ["signal": "\(number)"])
+                    stop(reason: "stopping")
+                })
         }
         if handleSignals {
             signals.append(try loop.onSignal(SIGHUP) { [unowned self] _ in reloadConfiguration() })

@@ -67,7 +67,9 @@ public final class EventLoop {
     public func timer(handler: @escaping (UInt64) -> Void) throws(SystemError) -> LoopTimer {
         let timer = LoopTimer(handler: handler)
         var source: OpaquePointer?
-        try SystemCall.negatedErrnoBlocking("sd_event_add_time") { sd_event_add_time(handle, &source, CLOCK_MONOTONIC, UInt64.max, 1, timeTrampoline, Unmanaged.passUnretained(timer).toOpaque()) }
+        try SystemCall.negatedErrnoBlocking("sd_event_add_time") {
+            sd_event_add_time(handle, &source, CLOCK_MONOTONIC, UInt64.max, 1, timeTrampoline, Unmanaged.passUnretained(timer).toOpaque())
+        }
         timer.source = source
         try timer.setEnabled(Int32(SD_EVENT_OFF))
         return timer
@@ -78,7 +80,9 @@ public final class EventLoop {
     public func deferredTask(handler: @escaping () -> Void) throws(SystemError) -> DeferredTask {
         let task = DeferredTask(handler: handler)
         var source: OpaquePointer?
-        try SystemCall.negatedErrnoBlocking("sd_event_add_defer") { sd_event_add_defer(handle, &source, deferTrampoline, Unmanaged.passUnretained(task).toOpaque()) }
+        try SystemCall.negatedErrnoBlocking("sd_event_add_defer") {
+            sd_event_add_defer(handle, &source, deferTrampoline, Unmanaged.passUnretained(task).toOpaque())
+        }
         task.source = source
         try task.setEnabled(Int32(SD_EVENT_OFF))
         return task
@@ -277,4 +281,3 @@ private func deferTrampoline(_: OpaquePointer?, _ userdata: UnsafeMutableRawPoin
     withExtendedLifetime(task) { task.handler() }
     return 0
 }
-

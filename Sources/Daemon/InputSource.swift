@@ -100,4 +100,3 @@ extension DevicePipeline {
         self.init(device: description, geometry: settings.geometry, configuration: settings.engine)
     }
 }
-

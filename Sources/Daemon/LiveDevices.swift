@@ -43,8 +43,12 @@ public final class EvdevSource: InputSource {
     private static func logCalibration(_ settings: ResolvedDeviceSettings, device: String, logger: Logger) {
         let geometry = settings.geometry
         guard geometry.calibrationSource != .builtIn else { return }
-        logger.info("calibration", metadata: ["device": "\(device)", "source": "\(geometry.calibrationSource.rawValue)",
-                                               "matrix": "\(geometry.calibration.map(DeviceGeometry.shortNumber).joined(separator: " "))"])
+        logger.info(
+            "calibration",
+            metadata: [
+                "device": "\(device)", "source": "\(geometry.calibrationSource.rawValue)",
+                "matrix": "\(geometry.calibration.map(DeviceGeometry.shortNumber).joined(separator: " "))",
+            ])
     }
 
     public func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
@@ -60,8 +64,9 @@ public final class EvdevSource: InputSource {
         switch outcome {
         case .drained(_, let resyncs):
             if resyncs > 0 {
-                logger.notice("events dropped by the kernel; resynchronised, gestures in flight cancelled",
-                              metadata: ["device": "\(device.name)", "resyncs": "\(resyncs)"])
+                logger.notice(
+                    "events dropped by the kernel; resynchronised, gestures in flight cancelled",
+                    metadata: ["device": "\(device.name)", "resyncs": "\(resyncs)"])
             }
             return .active
         case .deviceGone:
@@ -197,7 +202,7 @@ public final class LiveDevices {
             guard sources[path] == nil else { return }
             // A single node: scan for its stable links (udev may have made them by now).
             guard case .nodes(let nodes)? = try? DeviceDiscovery.scan(directory),
-                  let node = nodes.first(where: { $0.path == path })
+                let node = nodes.first(where: { $0.path == path })
             else { return }
             consider(node)
         case .removed(let path):
@@ -221,7 +226,9 @@ public final class LiveDevices {
         } catch {
             opened = .failure(error)
         }
-        let system = (try? opened.get()).flatMap { SystemCalibration.matrix(devnode: node.path, device: $0.description.name, logger: logger) }
+        let system = (try? opened.get()).flatMap {
+            SystemCalibration.matrix(devnode: node.path, device: $0.description.name, logger: logger)
+        }
         let decision = daemon.configuration.useDecision(for: opened.map(\.description), paths: node.allPaths, systemCalibration: system)
         guard case .use(let settings) = decision, case .success(let evdev) = opened else {
             let level: Logger.Level = if case .cannotOpen = decision { .warning } else { .debug }

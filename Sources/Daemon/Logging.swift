@@ -1,7 +1,7 @@
 import CSystemd
 import GestureCore
-import Logging
 import Glibc
+import Logging
 
 /// Sends log records to the systemd journal with structured fields: `MESSAGE`,
 /// `PRIORITY`, `SYSLOG_IDENTIFIER`, `LOGGER`, and each metadata key upper-cased
@@ -38,7 +38,7 @@ public struct JournalLogHandler: LogHandler {
             fields.append("\(JournalLogHandler.fieldName(key))=\(DisplayText.escaped("\(value)"))")
         }
         let cStrings = fields.map { strdup($0) }
-        defer { cStrings.forEach { free($0) } }
+        defer { for pointer in cStrings { free(pointer) } }
         var vectors = cStrings.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0!)) }
         _ = sd_journal_sendv(&vectors, Int32(vectors.count))
     }
@@ -66,8 +66,9 @@ public struct JournalLogHandler: LogHandler {
     public static var stderrIsJournal: Bool {
         var info = stat()
         guard fstat(STDERR_FILENO, &info) == 0 else { return false }
-        return isJournal(stream: getenv("JOURNAL_STREAM").map { String(cString: $0) },
-                         device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return isJournal(
+            stream: getenv("JOURNAL_STREAM").map { String(cString: $0) },
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// Whether a `JOURNAL_STREAM` value (`DEVICE:INODE`, decimal) names the file with this

@@ -39,8 +39,10 @@ public final class ReplaySource: InputSource {
         case draining(endTime: Timestamp, timersLeft: Int)
     }
 
-    public init(description: DeviceDescription, events: [InputEvent], path: String?, configuration: Configuration,
-                speed: Double = 1, loops: Bool = false, now: Timestamp) {
+    public init(
+        description: DeviceDescription, events: [InputEvent], path: String?, configuration: Configuration,
+        speed: Double = 1, loops: Bool = false, now: Timestamp
+    ) {
         self.description = description
         device = DeviceInfo(name: description.name, kind: .replay, path: path)
         recorded = events

@@ -511,7 +511,9 @@ public final class SocketServer {
             do {
                 result = try SystemCall.posix("send") {
                     client.output.withUnsafeBytes {
-                        send(client.fd.rawValue, $0.baseAddress! + client.outputOffset, $0.count - client.outputOffset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                        send(
+                            client.fd.rawValue, $0.baseAddress! + client.outputOffset, $0.count - client.outputOffset,
+                            Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
                     }
                 }
             } catch {
@@ -577,11 +579,16 @@ public final class SocketServer {
             // The pending output first (a line may be half sent); the farewell only if all
             // of it went. Never blocks, copies nothing.
             let pending = client.pendingOutput
-            let sent = pending == 0 ? 0 : client.output.withUnsafeBytes {
-                send(client.fd.rawValue, $0.baseAddress! + client.outputOffset, pending, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            }
+            let sent =
+                pending == 0
+                ? 0
+                : client.output.withUnsafeBytes {
+                    send(client.fd.rawValue, $0.baseAddress! + client.outputOffset, pending, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                }
             if sent == pending {
-                _ = farewell.withUnsafeBytes { send(client.fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+                _ = farewell.withUnsafeBytes {
+                    send(client.fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                }
             }
         }
         client.closed = true

@@ -1,8 +1,9 @@
 import CSystemd
 import GestureCore
 import Logging
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The calibration the system gives a device: udev's `LIBINPUT_CALIBRATION_MATRIX`
@@ -47,7 +48,8 @@ public enum SystemCalibration {
     static func matrix(devnode: String, device: String, logger: Logger) -> [Double]? {
         let found = lookup(devnode: devnode)
         if case .invalid(let value, let problem) = found {
-            logger.warning("ignoring udev's \(property): it \(problem)", metadata: ["device": "\(device)", "node": "\(devnode)", "value": "\(value)"])
+            logger.warning(
+                "ignoring udev's \(property): it \(problem)", metadata: ["device": "\(device)", "node": "\(devnode)", "value": "\(value)"])
         }
         return found.matrix
     }

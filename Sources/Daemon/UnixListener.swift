@@ -41,8 +41,9 @@ public final class UnixListener {
         }
         do throws(SystemError) {
             let replacing = try UnixListener.staleSocketExists(at: path)
-            let (socket, identity) = try UnixListener.bindPrivately(in: directory, directoryPath: directoryPath, publishAs: name,
-                                                                    replacing: replacing, mode: mode, group: group, path: path)
+            let (socket, identity) = try UnixListener.bindPrivately(
+                in: directory, directoryPath: directoryPath, publishAs: name,
+                replacing: replacing, mode: mode, group: group, path: path)
             self.socket = socket
             created = (identity.device, identity.inode, directory, name)
         } catch {
@@ -79,7 +80,8 @@ public final class UnixListener {
         try? socket.close()
         guard let created else { return }
         if let info = try? FilePath(created.name).stat(relativeTo: created.directory, flags: .symlinkNoFollow),
-           UInt64(info.deviceID.rawValue) == created.device, UInt64(info.inode.rawValue) == created.inode {
+            UInt64(info.deviceID.rawValue) == created.device, UInt64(info.inode.rawValue) == created.inode
+        {
             unlinkat(created.directory.rawValue, created.name, 0)
         }
         try? created.directory.close()
@@ -123,8 +125,10 @@ public final class UnixListener {
     /// Binds and listens inside a fresh private directory next to the path, sets the
     /// socket's mode and group there, then renames it to `name` in `directory`. Returns the
     /// listening socket and the socket file's device and inode.
-    private static func bindPrivately(in directory: FileDescriptor, directoryPath: String, publishAs name: String, replacing: Bool,
-                                      mode: UInt32, group: gid_t?, path: String) throws(SystemError) -> (FileDescriptor, (device: UInt64, inode: UInt64)) {
+    private static func bindPrivately(
+        in directory: FileDescriptor, directoryPath: String, publishAs name: String, replacing: Bool,
+        mode: UInt32, group: gid_t?, path: String
+    ) throws(SystemError) -> (FileDescriptor, (device: UInt64, inode: UInt64)) {
         let (privateName, privateDirectory) = try makePrivateDirectory(in: directory, directoryPath: directoryPath)
         let socketName = "s"
         defer {
@@ -140,7 +144,7 @@ public final class UnixListener {
             do {
                 do {
                     try UnixSocketAddress("/proc/self/fd/\(privateDirectory.rawValue)/\(socketName)").bind(socket)
-                } catch where error.errno == .noSuchFileOrDirectory {
+                } catch  where error.errno == .noSuchFileOrDirectory {
                     try UnixSocketAddress("\(directoryPath)/\(privateName)/\(socketName)").bind(socket)
                 }
             } catch {
@@ -176,16 +180,19 @@ public final class UnixListener {
 
     /// A new directory `.gestured-XXXXXX` (mode 0700) in `directory`, opened without
     /// following links and checked to be the daemon's own.
-    private static func makePrivateDirectory(in directory: FileDescriptor, directoryPath: String) throws(SystemError) -> (String, FileDescriptor) {
+    private static func makePrivateDirectory(in directory: FileDescriptor, directoryPath: String) throws(SystemError) -> (
+        String, FileDescriptor
+    ) {
         var template = Array("\(directoryPath)/.gestured-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw SystemError(Errno(rawValue: errno), call: "mkdtemp", path: directoryPath)
         }
         let made = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let name = split(made).name
-        let fd = FileDescriptor(rawValue: try SystemCall.posixBlocking("open", path: made) {
-            openat(directory.rawValue, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        })
+        let fd = FileDescriptor(
+            rawValue: try SystemCall.posixBlocking("open", path: made) {
+                openat(directory.rawValue, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            })
         guard let info = try? fd.stat(), info.userID.rawValue == geteuid(), info.permissions.rawValue & 0o077 == 0 else {
             try? fd.close()
             throw SystemError(.notPermitted, call: "\(made) is not the daemon's own private directory (replaced meanwhile?)")

@@ -39,7 +39,7 @@ public enum DeviceDiscovery {
         let names: [String]
         do {
             names = try listDirectory(directory)
-        } catch where error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory {
+        } catch  where error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory {
             return .noInputDirectory(directory)
         }
         var nodes = names.compactMap { name -> DeviceNode? in

@@ -18,8 +18,10 @@ public struct DeviceReport: Sendable, Hashable {
 
     /// `systemCalibration`: udev's matrix for the node (the caller looks it up), applied
     /// when the configuration gives none.
-    public init(node: DeviceNode, opened: Result<DeviceDescription, SystemError>, configuration: Configuration,
-                systemCalibration: [Double]? = nil, rejectedSystemCalibration: String? = nil) {
+    public init(
+        node: DeviceNode, opened: Result<DeviceDescription, SystemError>, configuration: Configuration,
+        systemCalibration: [Double]? = nil, rejectedSystemCalibration: String? = nil
+    ) {
         self.node = node
         self.opened = opened
         self.decision = configuration.useDecision(for: opened, paths: node.allPaths, systemCalibration: systemCalibration)
@@ -36,16 +38,19 @@ public struct DeviceReport: Sendable, Hashable {
     }
 
     /// Opens the node just long enough to read its description, then reports on it.
-    public static func probe(_ node: DeviceNode, configuration: Configuration, systemCalibration: [Double]? = nil,
-                             rejectedSystemCalibration: String? = nil) -> DeviceReport {
+    public static func probe(
+        _ node: DeviceNode, configuration: Configuration, systemCalibration: [Double]? = nil,
+        rejectedSystemCalibration: String? = nil
+    ) -> DeviceReport {
         let opened: Result<DeviceDescription, SystemError>
         do {
             opened = .success(try EvdevDevice(path: node.path).description)
         } catch {
             opened = .failure(error)
         }
-        return DeviceReport(node: node, opened: opened, configuration: configuration, systemCalibration: systemCalibration,
-                            rejectedSystemCalibration: rejectedSystemCalibration)
+        return DeviceReport(
+            node: node, opened: opened, configuration: configuration, systemCalibration: systemCalibration,
+            rejectedSystemCalibration: rejectedSystemCalibration)
     }
 }
 
@@ -139,7 +144,8 @@ public enum DeviceListing {
     /// `[1 0 0 0 1 0] (default: none configured, none from udev)`, `[…] (from udev's
     /// LIBINPUT_CALIBRATION_MATRIX)`, `[…] (from the configuration)`.
     static func calibrationText(_ summary: DeviceSummary) -> String {
-        let matrix = "[" + (summary.calibration ?? DeviceGeometry.identityCalibration).map(DeviceGeometry.shortNumber).joined(separator: " ") + "]"
+        let matrix =
+            "[" + (summary.calibration ?? DeviceGeometry.identityCalibration).map(DeviceGeometry.shortNumber).joined(separator: " ") + "]"
         var text: String
         switch summary.calibrationSource.flatMap(CalibrationSource.init(rawValue:)) {
         case .configuration?: text = "\(matrix) (from the configuration)"

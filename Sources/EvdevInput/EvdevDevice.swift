@@ -94,23 +94,24 @@ public final class EvdevDevice {
     /// ordinary frame, so it knows the current slot and which contacts are down.
     public func readAvailable(into deliver: (InputEvent) -> Void) throws(SystemError) -> ReadOutcome {
         var event = input_event()
-        return try Self.drain(next: { (syncMode: Bool) throws(SystemError) -> NextEvent in
-            let flags = syncMode ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue
-            let status: IOResult<Int32>
-            do throws(SystemError) {
-                status = try SystemCall.negatedErrno("libevdev_next_event", path: path) {
-                    libevdev_next_event(handle, flags, &event)
+        return try Self.drain(
+            next: { (syncMode: Bool) throws(SystemError) -> NextEvent in
+                let flags = syncMode ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue
+                let status: IOResult<Int32>
+                do throws(SystemError) {
+                    status = try SystemCall.negatedErrno("libevdev_next_event", path: path) {
+                        libevdev_next_event(handle, flags, &event)
+                    }
+                } catch  where error.errno == .operationNotSupportedByDevice {
+                    return .deviceGone
                 }
-            } catch where error.errno == .operationNotSupportedByDevice {
-                return .deviceGone
-            }
-            switch status {
-            case .wouldBlock: return .wouldBlock
-            case .processed(let code) where code == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue):
-                return .sync(Self.inputEvent(event))
-            case .processed: return .event(Self.inputEvent(event))
-            }
-        }, deliver: deliver)
+                switch status {
+                case .wouldBlock: return .wouldBlock
+                case .processed(let code) where code == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue):
+                    return .sync(Self.inputEvent(event))
+                case .processed: return .event(Self.inputEvent(event))
+                }
+            }, deliver: deliver)
     }
 
     /// One `libevdev_next_event` result in Swift terms.

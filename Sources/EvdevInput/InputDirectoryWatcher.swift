@@ -56,9 +56,10 @@ public final class InputDirectoryWatcher {
 
     public init(directory: String = DeviceDiscovery.inputDirectory) throws(SystemError) {
         self.directory = directory
-        self.fileDescriptor = FileDescriptor(rawValue: try SystemCall.posixBlocking("inotify_init1") {
-            inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        })
+        self.fileDescriptor = FileDescriptor(
+            rawValue: try SystemCall.posixBlocking("inotify_init1") {
+                inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            })
         do {
             try watchDirectoryOrParent()
         } catch {
@@ -119,7 +120,7 @@ public final class InputDirectoryWatcher {
             outcome = try SystemCall.posix("inotify_add_watch", path: path) {
                 inotify_add_watch(fd, path, Self.directoryMask | UInt32(IN_ONLYDIR))
             }
-        } catch where error.errno == .noSuchFileOrDirectory {
+        } catch  where error.errno == .noSuchFileOrDirectory {
             if parentWatch == nil {
                 let parent = Self.parentDirectory(directory)
                 parentWatch = try SystemCall.posixBlocking("inotify_add_watch", path: parent) {
@@ -159,7 +160,8 @@ public final class InputDirectoryWatcher {
             return .ignore
         }
         if record.watch == parentWatch, record.name == lastComponent(directory),
-           record.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+            record.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0
+        {
             return .directoryAppeared
         }
         return .ignore

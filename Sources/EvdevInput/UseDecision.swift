@@ -55,7 +55,9 @@ extension Configuration {
     }
 
     /// `useDecision(for:paths:)` for the outcome of opening a node.
-    public func useDecision(for opened: Result<DeviceDescription, SystemError>, paths: [String], systemCalibration: [Double]? = nil) -> UseDecision {
+    public func useDecision(for opened: Result<DeviceDescription, SystemError>, paths: [String], systemCalibration: [Double]? = nil)
+        -> UseDecision
+    {
         switch opened {
         case .success(let description): return useDecision(for: description, paths: paths, systemCalibration: systemCalibration)
         case .failure(let error): return .cannotOpen(error)

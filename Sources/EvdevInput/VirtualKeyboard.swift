@@ -21,6 +21,8 @@ public final class VirtualKeyboard {
     /// Every key of a full keyboard (KEY_ESC … KEY_MICMUTE), so udev tags the device
     /// `ID_INPUT_KEYBOARD` and compositors treat it as a keyboard.
     static let keyboardKeys: ClosedRange<UInt16> = 1...248
+    /// `BUS_VIRTUAL` (linux/input.h).
+    static let busVirtual: UInt16 = 0x06
 
     private let device: UinputDevice
 
@@ -32,7 +34,7 @@ public final class VirtualKeyboard {
     /// missing or not writable.
     public init(extraKeys: [UInt16] = []) throws(SystemError) {
         let keys = Set(Self.keyboardKeys).union(extraKeys)
-        let description = DeviceDescription(name: Self.name, bus: 0x06 /* BUS_VIRTUAL */, codes: [EV.key: keys])
+        let description = DeviceDescription(name: Self.name, bus: Self.busVirtual, codes: [EV.key: keys])
         device = try UinputDevice(description)
     }
 

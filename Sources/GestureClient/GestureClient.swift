@@ -65,7 +65,9 @@ public final class GestureClient: @unchecked Sendable {
 
     /// Chooses the events to receive; nil means all. `regions` may contain nil for
     /// gestures outside every region.
-    public func subscribe(gestures: [GestureKind]? = nil, regions: [String?]? = nil, devices: [String]? = nil, touches: Bool = false) throws(ConnectionError) {
+    public func subscribe(gestures: [GestureKind]? = nil, regions: [String?]? = nil, devices: [String]? = nil, touches: Bool = false)
+        throws(ConnectionError)
+    {
         try send(.subscribe(SubscribeRequest(gestures: gestures, regions: regions, devices: devices, touches: touches)))
     }
 
@@ -119,10 +121,12 @@ private final class LineReader: @unchecked Sendable {
     func start() -> Int32 {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
-            Unmanaged<LineReader>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<LineReader>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, context)
         guard result == 0 else {
             Unmanaged<LineReader>.fromOpaque(context).release()
             return result

@@ -69,8 +69,10 @@ public struct GestureMessage: Sendable, Hashable {
     /// The gesture's kind and its own fields.
     public var details: Details
 
-    public init(phase: GesturePhase, id: UInt64, seq: UInt64, time: Timestamp, device: String, region: String?, fingers: Int,
-                location: Point, localLocation: Point? = nil, details: Details) {
+    public init(
+        phase: GesturePhase, id: UInt64, seq: UInt64, time: Timestamp, device: String, region: String?, fingers: Int,
+        location: Point, localLocation: Point? = nil, details: Details
+    ) {
         self.phase = phase
         self.id = id
         self.seq = seq
@@ -124,8 +126,10 @@ public struct GestureMessage: Sendable, Hashable {
         public var predictedEndLocation: Point
         public var predictedEndTranslation: Point
 
-        public init(startLocation: Point, localStartLocation: Point? = nil, translation: Point, velocity: Point,
-                    predictedEndLocation: Point, predictedEndTranslation: Point) {
+        public init(
+            startLocation: Point, localStartLocation: Point? = nil, translation: Point, velocity: Point,
+            predictedEndLocation: Point, predictedEndTranslation: Point
+        ) {
             self.startLocation = startLocation
             self.localStartLocation = localStartLocation
             self.translation = translation
@@ -232,8 +236,10 @@ public struct StatusMessage: Sendable, Hashable {
         /// Clients disconnected for not reading.
         public var slowDisconnects: UInt64 = 0
 
-        public init(events: UInt64 = 0, sent: UInt64 = 0, dropped: UInt64 = 0, connections: UInt64 = 0, rejected: UInt64 = 0,
-                    slowDisconnects: UInt64 = 0) {
+        public init(
+            events: UInt64 = 0, sent: UInt64 = 0, dropped: UInt64 = 0, connections: UInt64 = 0, rejected: UInt64 = 0,
+            slowDisconnects: UInt64 = 0
+        ) {
             self.events = events
             self.sent = sent
             self.dropped = dropped
@@ -254,8 +260,10 @@ public struct StatusMessage: Sendable, Hashable {
     public var maxClients: Int
     public var counters: Counters
 
-    public init(protocol: Int = protocolVersion, version: String, uptime: UInt64, lastTouch: Timestamp? = nil, devices: [DeviceInfo],
-                clients: Int, maxClients: Int, counters: Counters) {
+    public init(
+        protocol: Int = protocolVersion, version: String, uptime: UInt64, lastTouch: Timestamp? = nil, devices: [DeviceInfo],
+        clients: Int, maxClients: Int, counters: Counters
+    ) {
         self.protocol = `protocol`
         self.version = version
         self.uptime = uptime

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)
+    import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The shared corpus of real recordings: `GESTURED_CORPUS` when set, else `shared/corpus`

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)
-#else
-import Foundation
-#endif
 import GestureCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)
+#else
+    import Foundation
+#endif
 
 /// Finds the description for a recording that has none in the file itself.
 enum DescriptionLookup {
@@ -109,7 +110,9 @@ enum DescriptionLookup {
         guard let best = ranked.first else { return nil }
         let missing = used.filter { code, range in !fits(best.device, code, range) }.keys.sorted()
             .map { EventCodeNames.name(type: EV.abs, code: $0) ?? "axis \($0)" }
-        var reason = ranked.count == 1 ? "the only touchpad whose axes fit the data" : "the best fit of \(ranked.count) touchpads whose positions fit the data"
+        var reason =
+            ranked.count == 1
+            ? "the only touchpad whose axes fit the data" : "the best fit of \(ranked.count) touchpads whose positions fit the data"
         if !missing.isEmpty { reason += "; axes missing or out of range there: \(missing.joined(separator: ", "))" }
         return (best.name, best.device, reason)
     }

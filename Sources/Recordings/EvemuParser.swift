@@ -68,14 +68,16 @@ enum EvemuParser {
         }
         let beforeValue = cursor
         guard let value = cursor.int32() else {
-            throw source.error(line.number, "E: needs a decimal 32-bit value after the code, got \(quoted(beforeValue.rest.trimmingSpaces))")
+            throw source.error(
+                line.number, "E: needs a decimal 32-bit value after the code, got \(quoted(beforeValue.rest.trimmingSpaces))")
         }
         try expectEnd(&cursor, line, source)
         return InputEvent(time: Timestamp(microseconds: time), type: UInt16(type), code: UInt16(code), value: value)
     }
 
     /// `A: code min max fuzz flat [resolution]`, code in hexadecimal.
-    private static func parseAbsInfo(_ cursor: inout Cursor, _ line: TextLine, _ source: Source) throws(RecordingError) -> (UInt16, AbsInfo) {
+    private static func parseAbsInfo(_ cursor: inout Cursor, _ line: TextLine, _ source: Source) throws(RecordingError) -> (UInt16, AbsInfo)
+    {
         guard let code = cursor.hex(maxDigits: 4) else {
             throw source.error(line.number, "A: needs an axis code in hexadecimal")
         }
@@ -96,7 +98,8 @@ enum EvemuParser {
         return (UInt16(code), info)
     }
 
-    private static func hexBytes(_ cursor: inout Cursor, _ line: TextLine, _ source: Source, what: String) throws(RecordingError) -> [UInt8] {
+    private static func hexBytes(_ cursor: inout Cursor, _ line: TextLine, _ source: Source, what: String) throws(RecordingError) -> [UInt8]
+    {
         var result: [UInt8] = []
         while !cursor.restIsBlank, cursor.peekAfterSpaces != UInt8(ascii: "#") {
             guard let byte = cursor.hex(maxDigits: 2) else {

@@ -53,7 +53,8 @@ enum EvtestParser {
                 let eventCode = UInt16(exactly: code), cursor.skipParenthesised(), cursor.skip(","),
                 skipWord(&cursor, "value")
             else {
-                throw source.error(line.number, "malformed or truncated event: expected 'type T (EV_…), code C (…), value V', got \(quoted(cursor.rest))")
+                throw source.error(
+                    line.number, "malformed or truncated event: expected 'type T (EV_…), code C (…), value V', got \(quoted(cursor.rest))")
             }
             guard let value = cursor.int32(), cursor.restIsBlank else {
                 throw source.error(line.number, "event value must be a decimal 32-bit integer, got \(quoted(cursor.rest))")
@@ -98,7 +99,8 @@ enum EvtestParser {
                     guard let word = cursor.token(), cursor.string(word) == label, let value = cursor.hex(),
                         let id = UInt16(exactly: value)
                     else {
-                        throw source.error(line.number, "malformed 'Input device ID:' line: expected bus/vendor/product/version in hexadecimal")
+                        throw source.error(
+                            line.number, "malformed 'Input device ID:' line: expected bus/vendor/product/version in hexadecimal")
                     }
                     ids[index] = id
                 }
@@ -148,7 +150,9 @@ enum EvtestParser {
 
         /// A header line glued to the next one (`Resolution 12 Event code 54 (…)`); a few
         /// glued lines are followed, more is noise and ignored (no unbounded recursion).
-        private mutating func continueGluedLine(_ cursor: inout Cursor, _ line: TextLine, _ source: Source, depth: Int) throws(RecordingError) {
+        private mutating func continueGluedLine(_ cursor: inout Cursor, _ line: TextLine, _ source: Source, depth: Int)
+            throws(RecordingError)
+        {
             cursor.skipSpaces()
             guard !cursor.atEnd, depth < 8 else { return }
             if recoveredLine == nil { recoveredLine = line.number }

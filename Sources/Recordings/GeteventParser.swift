@@ -106,7 +106,9 @@ enum GeteventParser {
         return streams
     }
 
-    private static func eventType(_ cursor: Cursor, _ token: Range<Int>, _ line: TextLine, _ source: Source) throws(RecordingError) -> UInt16 {
+    private static func eventType(_ cursor: Cursor, _ token: Range<Int>, _ line: TextLine, _ source: Source) throws(RecordingError)
+        -> UInt16
+    {
         let text = cursor.string(token)
         if let type = EventCodeNames.type(named: text) { return type }
         if text.utf8.count <= 4, let number = UInt16(text, radix: 16) { return number }
@@ -121,7 +123,9 @@ enum GeteventParser {
         return nil
     }
 
-    private static func eventValue(_ cursor: Cursor, _ token: Range<Int>, _ line: TextLine, _ source: Source) throws(RecordingError) -> Int32 {
+    private static func eventValue(_ cursor: Cursor, _ token: Range<Int>, _ line: TextLine, _ source: Source) throws(RecordingError)
+        -> Int32
+    {
         let text = cursor.string(token)
         switch text {
         case "DOWN": return 1

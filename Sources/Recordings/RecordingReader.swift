@@ -1,5 +1,5 @@
-import SystemCalls
 import GestureCore
+import SystemCalls
 
 /// Reads recordings in any supported format (detected from the content) and settles each
 /// one's device description, in this order:
@@ -66,7 +66,8 @@ public enum RecordingReader {
                 let fallbackName = DescriptionLookup.stemAndExtension(DescriptionLookup.split(source.path).fileName).stem
                 switch format {
                 case .evemu:
-                    return .success(ParsedText(format: format, streams: [try EvemuParser.parse(buffer, source, fallbackName: fallbackName)]))
+                    return .success(
+                        ParsedText(format: format, streams: [try EvemuParser.parse(buffer, source, fallbackName: fallbackName)]))
                 case .evtest:
                     return .success(ParsedText(format: format, streams: [try EvtestParser.parse(buffer, source)]))
                 case .getevent:
@@ -134,7 +135,8 @@ public enum RecordingReader {
                 candidates.append((name, try readDevice(path: file)))
             }
             guard let choice = DescriptionLookup.chooseTouchpad(for: source.path, events: stream.events, candidates: candidates) else {
-                let missing = format == .evemu
+                let missing =
+                    format == .evemu
                     ? "no N:/I:/B:/A: header, no sibling .desc/.prop/.device file"
                     : "no evtest header"
                 let touchpads = candidates.isEmpty ? "" : ", none of the touchpads \(candidates.map(\.name)) fits the data"

@@ -56,7 +56,8 @@ public struct Replayer {
     }
 
     private func run<S: GestureSink>(_ recording: Recording, into sink: inout S, afterEvent: (inout S) -> Void) {
-        let device = configuration.settings(forDevice: recording.device.name, vendor: recording.device.vendor, product: recording.device.product, paths: [])
+        let device = configuration.settings(
+            forDevice: recording.device.name, vendor: recording.device.vendor, product: recording.device.product, paths: [])
         var pipeline = DevicePipeline(device: recording.device, geometry: device.geometry, configuration: device.engine)
         pipeline.transitionLog = transitionLog
         var lastTime = Timestamp.zero

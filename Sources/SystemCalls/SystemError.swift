@@ -24,14 +24,14 @@ public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     public var hint: String? {
         switch (errno, path) {
         case (.permissionDenied, let path?) where path.hasPrefix("/dev/input"),
-             (.notPermitted, let path?) where path.hasPrefix("/dev/input"):
+            (.notPermitted, let path?) where path.hasPrefix("/dev/input"):
             return "add the user to group `input` (or run the service with SupplementaryGroups=input)"
         case (.noSuchFileOrDirectory, "/dev/uinput"?):
             return "this kernel has no uinput"
         case (.permissionDenied, "/dev/uinput"?):
             return "run as root or grant access to /dev/uinput"
         case (.inappropriateIOCTLForDevice, _) where call.hasPrefix("libevdev_new"),
-             (.invalidArgument, _) where call.hasPrefix("libevdev_new"):
+            (.invalidArgument, _) where call.hasPrefix("libevdev_new"):
             return "not an evdev device"
         default:
             return nil

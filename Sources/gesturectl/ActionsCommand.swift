@@ -5,8 +5,9 @@ import EvdevInput
 import GestureClient
 import GestureCore
 import SystemCalls
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `gesturectl actions`: runs commands and types keys on the gestures an actions file
@@ -92,7 +93,8 @@ final class ActionPerformer {
             return keyboard
         } catch {
             let lines = file.actions.filter { if case .keys = $0.effect { true } else { false } }.map { "\($0.line)" }
-            var message = "actions: cannot create the virtual keyboard: \(error.path ?? "/dev/uinput"): \(error.reason). "
+            var message =
+                "actions: cannot create the virtual keyboard: \(error.path ?? "/dev/uinput"): \(error.reason). "
                 + "The 'keys' actions (line \(lines.joined(separator: ", "))) will do nothing; the 'run' actions work. "
             switch error.errno {
             case .noSuchFileOrDirectory, .operationNotSupportedByDevice:
@@ -106,7 +108,8 @@ final class ActionPerformer {
     }
 
     /// Where `keys` gets write access to /dev/uinput (README "Actions").
-    static let uinputRemedy = "the udev rule /usr/lib/udev/rules.d/70-gestured-uinput.rules (installed by the gestured package, "
+    static let uinputRemedy =
+        "the udev rule /usr/lib/udev/rules.d/70-gestured-uinput.rules (installed by the gestured package, "
         + "systemd/70-gestured-uinput.rules in the source) gives /dev/uinput to the user of the active local session "
         + "(TAG+=\"uaccess\"): run gesturectl actions as the kiosk's logged-in user, or re-plug with `udevadm trigger /dev/uinput` "
         + "after installing the rule; for a user without a local session, add a rule of your own, e.g. "
@@ -179,7 +182,9 @@ struct ActionConnection {
                 case .hello(let hello):
                     backoff.connected()
                     reportedDown = false
-                    printError("actions: connected to \(hello.server) \(hello.version) at \(DisplayText.escaped(socketPath)); \(file.actions.count) action(s)")
+                    printError(
+                        "actions: connected to \(hello.server) \(hello.version) at \(DisplayText.escaped(socketPath)); \(file.actions.count) action(s)"
+                    )
                 case .goodbye(let reason):
                     printError("actions: the daemon said goodbye (\(DisplayText.escaped(reason)))")
                 case .gesture, .activity, .touch, .device, .pong, .status, .error, .overflow, .unknown:
@@ -204,9 +209,10 @@ extension ActionEvent {
         case .gesture(let gesture):
             var edge: ScreenEdge?
             if case .swipe(_, let swipeEdge, _) = gesture.details { edge = swipeEdge }
-            self.init(trigger: .gesture(gesture.gesture), phase: gesture.phase, region: gesture.region, device: gesture.device,
-                      location: gesture.location, fingers: gesture.fingers, count: gesture.count, direction: gesture.direction,
-                      edge: edge, line: line)
+            self.init(
+                trigger: .gesture(gesture.gesture), phase: gesture.phase, region: gesture.region, device: gesture.device,
+                location: gesture.location, fingers: gesture.fingers, count: gesture.count, direction: gesture.direction,
+                edge: edge, line: line)
         case .activity(let activity):
             switch activity.phase {
             case .idle: self.init(trigger: .idle, line: line)

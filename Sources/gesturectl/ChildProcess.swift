@@ -1,6 +1,7 @@
 import Actions
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A command started for an action: its own process group (so a timeout's signals reach
@@ -99,6 +100,8 @@ private func inheritedEnvironment() -> [String] {
 /// Calls `body` with a NULL-terminated array of C strings, valid during the call.
 private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
     let pointers = strings.map { strdup($0) } + [nil]
-    defer { pointers.forEach { free($0) } }
+    defer {
+        for pointer in pointers { free(pointer) }
+    }
     return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

@@ -2,8 +2,9 @@ import Actions
 import Dispatch
 import GestureCore
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs the commands of `run` actions on a thread of its own: starts them as
@@ -82,7 +83,10 @@ final class CommandSupervisor: @unchecked Sendable {
                 var drain = [UInt8](repeating: 0, count: 256)
                 while read(wakeRead, &drain, drain.count) > 0 {}
             }
-            for input in inbox.withLock({ inputs in defer { inputs.removeAll() }; return inputs }) {
+            for input in inbox.withLock({ inputs in
+                defer { inputs.removeAll() }
+                return inputs
+            }) {
                 switch input {
                 case .trigger(let action, let event):
                     carryOut(scheduler.triggered(action: action, event: event, now: now()))
@@ -107,7 +111,9 @@ final class CommandSupervisor: @unchecked Sendable {
             case .start(let id, let index, let event):
                 start(id, action: index, event: event)
             case .skip(let index, let alive):
-                printError("actions: \(actions[index].label) skipped: \(alive) earlier run(s) still alive (overlap = \"\(actions[index].overlap.rawValue)\")")
+                printError(
+                    "actions: \(actions[index].label) skipped: \(alive) earlier run(s) still alive (overlap = \"\(actions[index].overlap.rawValue)\")"
+                )
             case .enqueue(let index, let waiting):
                 printError("actions: \(actions[index].label) queued (\(waiting) waiting)")
             case .dropQueued(let index):
@@ -116,7 +122,9 @@ final class CommandSupervisor: @unchecked Sendable {
                 printError("actions: \(id) of \(actions[actionIndex(of: id)].label) timed out: SIGTERM")
                 processes[id]?.signal(SIGTERM)
             case .kill(let id):
-                printError("actions: \(id) of \(actions[actionIndex(of: id)].label) still running \(RunScheduler.killGrace) after SIGTERM: SIGKILL")
+                printError(
+                    "actions: \(id) of \(actions[actionIndex(of: id)].label) still running \(RunScheduler.killGrace) after SIGTERM: SIGKILL"
+                )
                 processes[id]?.signal(SIGKILL)
             case .ignored(let why):
                 printError("actions: \(why)")
@@ -134,7 +142,9 @@ final class CommandSupervisor: @unchecked Sendable {
             let process = try ChildProcess.spawn(argv, extraEnvironment: event.environment)
             processes[id] = process
             readers[id] = StderrReader(fd: process.stderr)
-            printError("actions: \(id) of \(action.label) started for \(DisplayText.escaped(event.summary)): \(DisplayText.escaped(argv.joined(separator: " "))), pid \(process.pid)")
+            printError(
+                "actions: \(id) of \(action.label) started for \(DisplayText.escaped(event.summary)): \(DisplayText.escaped(argv.joined(separator: " "))), pid \(process.pid)"
+            )
             DispatchQueue(label: "gesturectl.actions.\(id)").async { [self] in
                 var status: Int32 = 0
                 while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}

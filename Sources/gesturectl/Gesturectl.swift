@@ -1,6 +1,6 @@
 import ArgumentParser
-import GestureCore
 import GestureClient
+import GestureCore
 import Glibc
 
 /// `gesturectl`: a client of the gestured socket.
@@ -128,7 +128,8 @@ func describe(_ message: ServerMessage) -> String? {
         let names = hello.devices.map(\.name).joined(separator: ", ")
         return "# connected to \(hello.server) \(hello.version), devices: \(names.isEmpty ? "none" : names)"
     case .gesture(let g):
-        var line = "\(seconds(g.time)) \(g.device) [\(g.region ?? "-")] \(g.gesture.rawValue) \(g.phase.rawValue) #\(g.id) fingers=\(g.fingers) at \(point(g.location))"
+        var line =
+            "\(seconds(g.time)) \(g.device) [\(g.region ?? "-")] \(g.gesture.rawValue) \(g.phase.rawValue) #\(g.id) fingers=\(g.fingers) at \(point(g.location))"
         if let local = g.localLocation { line += " local=\(point(local))" }
         switch g.details {
         case .press, .longPress:
@@ -155,7 +156,8 @@ func describe(_ message: ServerMessage) -> String? {
     case .pong(let time):
         return "pong \(time.microseconds)"
     case .status(let s):
-        return "status: \(s.devices.count) devices, \(s.clients)/\(s.maxClients) clients, \(s.counters.events) events, \(s.counters.dropped) dropped"
+        return
+            "status: \(s.devices.count) devices, \(s.clients)/\(s.maxClients) clients, \(s.counters.events) events, \(s.counters.dropped) dropped"
     case .error(let text):
         return "error: \(text)"
     case .overflow(let dropped):
@@ -184,9 +186,13 @@ struct Status: AsyncParsableCommand {
                 try printLine("clients: \(status.clients) (limit \(status.maxClients))")
                 try printLine("last touch: \(status.lastTouch.map(ago) ?? "none since the daemon started")")
                 try printLine("devices: \(status.devices.isEmpty ? "none" : "")")
-                for device in status.devices { try printLine("  \(DisplayText.escaped(device.name)) (\(device.kind.rawValue)\(device.path.map { ", \($0)" } ?? ""))") }
+                for device in status.devices {
+                    try printLine("  \(DisplayText.escaped(device.name)) (\(device.kind.rawValue)\(device.path.map { ", \($0)" } ?? ""))")
+                }
                 let c = status.counters
-                try printLine("events: \(c.events), sent: \(c.sent), dropped: \(c.dropped), connections: \(c.connections), refused: \(c.rejected), slow disconnects: \(c.slowDisconnects)")
+                try printLine(
+                    "events: \(c.events), sent: \(c.sent), dropped: \(c.dropped), connections: \(c.connections), refused: \(c.rejected), slow disconnects: \(c.slowDisconnects)"
+                )
             }
             return
         }

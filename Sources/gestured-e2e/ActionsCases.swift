@@ -83,7 +83,8 @@ struct ActionsCases {
         }
         let ctrl = Int32(KeyNames.code("KEY_LEFTCTRL") ?? 0)
         let r = Int32(KeyNames.code("KEY_R") ?? 0)
-        try expect(keysSeen == [[ctrl, 1], [r, 1], [r, 0], [ctrl, 0]],
-                   "key events (code, value) \(keysSeen), expected ctrl down, R down, R up, ctrl up")
+        try expect(
+            keysSeen == [[ctrl, 1], [r, 1], [r, 0], [ctrl, 0]],
+            "key events (code, value) \(keysSeen), expected ctrl down, R down, R up, ctrl up")
     }
 }

@@ -3,7 +3,9 @@ import Glibc
 import SystemCalls
 
 /// Starts a program with posix_spawn, its output to `logPath`, extra environment added.
-func spawn(_ executable: String, _ arguments: [String], environment extra: [String] = [], logPath: String, stdoutPath: String? = nil) throws(CaseFailure) -> pid_t {
+func spawn(_ executable: String, _ arguments: [String], environment extra: [String] = [], logPath: String, stdoutPath: String? = nil)
+    throws(CaseFailure) -> pid_t
+{
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -21,8 +23,7 @@ func spawn(_ executable: String, _ arguments: [String], environment extra: [Stri
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
     defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
+        for pointer in argv + envp { free(pointer) }
     }
     var pid: pid_t = 0
     let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
@@ -70,7 +71,9 @@ final class DaemonProcess {
     private(set) var exited: Int32?
 
     /// Starts `gestured run --socket SOCKET --config CONFIG` and waits for `READY=1`.
-    init(executable: String, config: String, socketPath: String, logPath: String, extraArguments: [String] = [], timeout: Double = 60) throws(CaseFailure) {
+    init(executable: String, config: String, socketPath: String, logPath: String, extraArguments: [String] = [], timeout: Double = 60)
+        throws(CaseFailure)
+    {
         self.socketPath = socketPath
         self.logPath = logPath
         let notify: NotifySocket

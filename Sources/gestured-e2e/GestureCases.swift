@@ -44,7 +44,9 @@ struct GestureCases {
     private func mine(_ gesture: GestureMessage) -> Bool { gesture.device == panel.name }
 
     /// Consumes this panel's gestures until `predicate`; others' are ignored.
-    private func until(_ what: String, timeout: Double = 10, _ predicate: @escaping (GestureMessage) -> Bool) throws(CaseFailure) -> [GestureMessage] {
+    private func until(_ what: String, timeout: Double = 10, _ predicate: @escaping (GestureMessage) -> Bool) throws(CaseFailure)
+        -> [GestureMessage]
+    {
         try subscriber.gestures(until: what, timeout: timeout) { [panel] in $0.device == panel.name && predicate($0) }.filter(mine)
     }
 
@@ -60,7 +62,8 @@ struct GestureCases {
     /// press ended), in microseconds.
     private func held(_ seen: [GestureMessage]) throws(CaseFailure) -> Int64 {
         guard let down = seen.first(where: { $0.gesture == .press && $0.phase == .began }),
-              let up = seen.last(where: { $0.gesture == .press && $0.phase != .began }) else {
+            let up = seen.last(where: { $0.gesture == .press && $0.phase != .began })
+        else {
             throw CaseFailure("no press began/ended around the sequence: \(seen.map { "\($0.gesture) \($0.phase)" })")
         }
         return elapsed(down.time, up.time)
@@ -70,7 +73,8 @@ struct GestureCases {
     /// When the kernel's timestamps show them held that long anyway, the driver was stalled.
     private func requireTapStimulus(_ seen: [GestureMessage], meant hold: Double) throws(StimulusMissed) {
         guard let heldFor = try? held(seen), heldFor >= longPressMinimum - stimulusMargin else { return }
-        throw StimulusMissed("fingers held \(heldFor / 1000) ms by kernel time (meant \(Int(hold)) ms, long press at \(longPressMinimum / 1000))")
+        throw StimulusMissed(
+            "fingers held \(heldFor / 1000) ms by kernel time (meant \(Int(hold)) ms, long press at \(longPressMinimum / 1000))")
     }
 
     func run(_ harness: Harness) {
@@ -111,8 +115,11 @@ struct GestureCases {
         try requireTapStimulus(second, meant: 60)
         // Lift → touch-down by kernel time: beyond the multi-tap interval they are two single taps.
         if let up = first.last, let down = second.first(where: { $0.gesture == .press }),
-           elapsed(up.time, down.time) >= multiTapInterval - stimulusMargin {
-            throw StimulusMissed("taps \((elapsed(up.time, down.time)) / 1000) ms apart by kernel time (meant 100 ms, multi-tap window \(multiTapInterval / 1000) ms)")
+            elapsed(up.time, down.time) >= multiTapInterval - stimulusMargin
+        {
+            throw StimulusMissed(
+                "taps \((elapsed(up.time, down.time)) / 1000) ms apart by kernel time (meant 100 ms, multi-tap window \(multiTapInterval / 1000) ms)"
+            )
         }
         let taps = (first + second).filter { $0.gesture == .tap }
         try expect(taps.map(\.count) == [1, 2], "tap counts \(taps.map { $0.count ?? -1 }), expected [1, 2]")
@@ -151,7 +158,8 @@ struct GestureCases {
 
     func drag() throws {
         settle()
-        let from = Spot(0.2, 0.5), to = Spot(0.5, 0.55)
+        let from = Spot(0.2, 0.5)
+        let to = Spot(0.5, 0.55)
         try panel.move(from: [from], to: [to], duration: 400, steps: 20)
         pause(milliseconds: 250)  // still: the velocity at the lift is ~0, so no swipe
         try panel.lift()
@@ -163,10 +171,13 @@ struct GestureCases {
         let end = drags.last!
         try expect(end.phase == .ended, "drag \(end.phase)")
         guard let motion = end.drag else { throw CaseFailure("no drag values") }
-        try expect(distance(motion.startLocation, from) < locationTolerance, "startLocation \(describe(motion.startLocation)), finger started at (0.2, 0.5)")
+        try expect(
+            distance(motion.startLocation, from) < locationTolerance,
+            "startLocation \(describe(motion.startLocation)), finger started at (0.2, 0.5)")
         try expect(distance(end.location, to) < locationTolerance, "location \(describe(end.location)), finger ended at (0.5, 0.55)")
         let t = motion.translation
-        try expect(abs(t.x - 0.3) < locationTolerance && abs(t.y - 0.05) < locationTolerance, "translation \(describe(t)), expected (0.3, 0.05)")
+        try expect(
+            abs(t.x - 0.3) < locationTolerance && abs(t.y - 0.05) < locationTolerance, "translation \(describe(t)), expected (0.3, 0.05)")
         try expect(abs(motion.velocity.x) < 0.5, "velocity \(describe(motion.velocity)) after 250 ms still")
         let after = subscriber.drain(quiet: 0.4).compactMap(\.gesture).filter { mine($0) && $0.gesture == .swipe }
         try expect(after.isEmpty, "a swipe followed a drag that stopped before lifting")
@@ -182,12 +193,16 @@ struct GestureCases {
             // between its last move and the lift made a still finger.
             let drags = seen.filter { $0.gesture == .drag }
             if let lastMove = drags.last(where: { $0.phase == .changed }), let end = drags.last,
-               elapsed(lastMove.time, end.time) >= 40_000 {
-                throw StimulusMissed("finger still for \((elapsed(lastMove.time, end.time)) / 1000) ms before the lift by kernel time (meant 20 ms)")
+                elapsed(lastMove.time, end.time) >= 40_000
+            {
+                throw StimulusMissed(
+                    "finger still for \((elapsed(lastMove.time, end.time)) / 1000) ms before the lift by kernel time (meant 20 ms)")
             }
             throw CaseFailure("no swipe; got \(seen.map { "\($0.gesture) \($0.phase)" })")
         }
-        try expect(swipeEvent.direction == swipe.direction, "swipe direction \(swipeEvent.direction.map { "\($0)" } ?? "nil"), expected \(swipe.direction)")
+        try expect(
+            swipeEvent.direction == swipe.direction,
+            "swipe direction \(swipeEvent.direction.map { "\($0)" } ?? "nil"), expected \(swipe.direction)")
         try expect(seen.contains { $0.gesture == .drag && $0.phase == .ended }, "no drag ended before the swipe")
     }
 
@@ -200,7 +215,9 @@ struct GestureCases {
             throw CaseFailure("no tap; got \(seen.map { "\($0.gesture) \($0.phase)" })")
         }
         try expect(tap.fingers == 2 && tap.count == 1, "tap fingers \(tap.fingers) count \(tap.count ?? -1), expected 2 and 1")
-        try expect(distance(tap.location, Spot(0.45, 0.3)) < locationTolerance, "tap at \(describe(tap.location)), expected the centroid (0.45, 0.3)")
+        try expect(
+            distance(tap.location, Spot(0.45, 0.3)) < locationTolerance,
+            "tap at \(describe(tap.location)), expected the centroid (0.45, 0.3)")
     }
 
     func pinch() throws {

@@ -33,8 +33,10 @@ struct LiveCases {
 
     /// The hot-plug cases' names, each starting with `label`.
     static func hotPlugCaseNames(_ label: String) -> (added: String, removed: String) {
-        ("\(label): a device created after start is announced and used",
-         "\(label): removing a device mid-drag cancels the drag and is announced")
+        (
+            "\(label): a device created after start is announced and used",
+            "\(label): removing a device mid-drag cancels the drag and is announced"
+        )
     }
 
     /// A device created after start is announced and used; unplugged mid-drag, the drag is
@@ -103,10 +105,17 @@ struct LiveCases {
             }
             guard let endA = ends[a.name], let endB = ends[b.name] else { throw CaseFailure("drag ended from \(ends.keys.sorted())") }
             try expect(endA.id != endB.id, "both drags have id \(endA.id)")
-            try expect(all.allSatisfy { $0.fingers == 1 }, "a gesture with \(all.map(\.fingers).max() ?? 0) fingers: the devices' touches were merged")
-            let ta = endA.drag?.translation ?? Point(x: 9, y: 9), tb = endB.drag?.translation ?? Point(x: 9, y: 9)
-            try expect(abs(ta.x) < locationTolerance && abs(ta.y - 0.5) < locationTolerance, "\(a.name) translation \(describe(ta)), expected (0, 0.5)")
-            try expect(abs(tb.x + 0.5) < locationTolerance && abs(tb.y) < locationTolerance, "\(b.name) translation \(describe(tb)), expected (-0.5, 0)")
+            try expect(
+                all.allSatisfy { $0.fingers == 1 },
+                "a gesture with \(all.map(\.fingers).max() ?? 0) fingers: the devices' touches were merged")
+            let ta = endA.drag?.translation ?? Point(x: 9, y: 9)
+            let tb = endB.drag?.translation ?? Point(x: 9, y: 9)
+            try expect(
+                abs(ta.x) < locationTolerance && abs(ta.y - 0.5) < locationTolerance,
+                "\(a.name) translation \(describe(ta)), expected (0, 0.5)")
+            try expect(
+                abs(tb.x + 0.5) < locationTolerance && abs(tb.y) < locationTolerance,
+                "\(b.name) translation \(describe(tb)), expected (-0.5, 0)")
             let ids = Dictionary(grouping: all.filter { $0.gesture == .drag }, by: \.id).mapValues { Set($0.map(\.device)) }
             try expect(ids.values.allSatisfy { $0.count == 1 }, "a drag id shared by two devices")
         }
@@ -138,7 +147,9 @@ struct LiveCases {
         harness.run("SYN_DROPPED: overflow while stopped cancels the drag, then classification goes on [\(panel.name)]") {
             _ = subscriber.drain(quiet: 0.45)
             try panel.move(from: [Spot(0.3, 0.3)], to: [Spot(0.5, 0.3)], duration: 200, steps: 10)
-            let began = try subscriber.gestures(until: "drag began") { $0.gesture == .drag && $0.phase == .began && $0.device == panel.name }.last!
+            let began = try subscriber.gestures(until: "drag began") {
+                $0.gesture == .drag && $0.phase == .began && $0.device == panel.name
+            }.last!
             try freezeDaemon()
             defer { daemon.signal(SIGCONT) }
             // The kernel's per-client buffer holds a few hundred to a few thousand events
@@ -148,12 +159,16 @@ struct LiveCases {
                 try panel.frame([0: Spot(0.5 + 0.1 * Double(step % 50) / 50, 0.3 + 0.1 * Double(step % 7) / 7)])
             }
             daemon.signal(SIGCONT)
-            let outcome = try subscriber.gestures(until: "drag cancelled after the overflow", timeout: 30) { $0.device == panel.name && $0.id == began.id && $0.phase != .changed }
+            let outcome = try subscriber.gestures(until: "drag cancelled after the overflow", timeout: 30) {
+                $0.device == panel.name && $0.id == began.id && $0.phase != .changed
+            }
             try expect(outcome.last!.phase == .cancelled, "drag \(outcome.last!.phase) after SYN_DROPPED, expected cancelled")
             try panel.lift()
             _ = subscriber.drain(quiet: 0.45)
             try panel.tap([Spot(0.6, 0.7)])
-            let tap = try subscriber.gestures(until: "a tap after the resync", timeout: 15) { $0.device == panel.name && $0.gesture == .tap }.last!
+            let tap = try subscriber.gestures(until: "a tap after the resync", timeout: 15) {
+                $0.device == panel.name && $0.gesture == .tap
+            }.last!
             try expect(tap.count == 1 && tap.fingers == 1, "tap after resync: count \(tap.count ?? -1) fingers \(tap.fingers)")
             try expect(daemon.isRunning, "the daemon exited")
         }
@@ -179,14 +194,18 @@ struct LiveCases {
             _ = subscriber.drain(quiet: 0.45)
             let spot = Spot(0.4, 0.6)
             try panel.frame([0: spot])
-            let press = try subscriber.gestures(until: "press began") { $0.device == panel.name && $0.gesture == .press && $0.phase == .began }.last!
+            let press = try subscriber.gestures(until: "press began") {
+                $0.device == panel.name && $0.gesture == .press && $0.phase == .began
+            }.last!
             try freezeDaemon()
             defer { daemon.signal(SIGCONT) }
             pause(milliseconds: 200)
             try panel.lift()
             pause(milliseconds: 600)
             daemon.signal(SIGCONT)
-            let seen = try subscriber.gestures(until: "the press ended") { $0.device == panel.name && $0.gesture == .press && $0.phase != .began }
+            let seen = try subscriber.gestures(until: "the press ended") {
+                $0.device == panel.name && $0.gesture == .press && $0.phase != .began
+            }
             let heldFor = seen.last.map { elapsed(press.time, $0.time) } ?? -Int64(press.time.microseconds)
             if heldFor >= longPressMinimum - stimulusMargin {
                 throw StimulusMissed("the lift was stamped \(heldFor / 1000) ms after touch-down (meant 200 ms)")

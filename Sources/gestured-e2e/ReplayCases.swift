@@ -19,17 +19,23 @@ struct ChosenRecording {
 /// here too.
 let chosenRecordings: [ChosenRecording] = [
     .init(path: "evemu-devices/touchscreens/Atmel maXTouch Touchscreen.1-finger-drag-up-down.events", reason: "one-finger drag"),
-    .init(path: "evemu-devices/touchscreens/Atmel maXTouch Touchscreen.1-finger-fast-taps.events", reason: "9 fast taps: multi-tap counts 1 2 3"),
+    .init(
+        path: "evemu-devices/touchscreens/Atmel maXTouch Touchscreen.1-finger-fast-taps.events",
+        reason: "9 fast taps: multi-tap counts 1 2 3"),
     .init(path: "evemu-devices/touchscreens/Atmel maXTouch Touchscreen.2-fingers-touch-release.events", reason: "two-finger drag"),
     .init(path: "evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events", reason: "four-finger drag"),
     .init(path: "evemu-devices/touchscreens/ELAN CANDO Windows7.1-finger-drag-up-down.events", reason: "drag"),
     .init(path: "evemu-devices/touchscreens/EP0430M09.1-finger-drag-up-down.events", reason: "drag"),
     .init(path: "evemu-devices/touchscreens/EP0430M09.2-finger-scroll-down.events", reason: "two-finger scroll"),
-    .init(path: "evemu-devices/touchscreens/EP0430M09.2-fingers-touch-release.events", reason: "held 527 ms: tap or long press at the margin, decided by the delivered timestamps"),
+    .init(
+        path: "evemu-devices/touchscreens/EP0430M09.2-fingers-touch-release.events",
+        reason: "held 527 ms: tap or long press at the margin, decided by the delivered timestamps"),
     .init(path: "evemu-devices/touchscreens/EP0430M09.4-finger-drag-down.events", reason: "four-finger drag"),
     .init(path: "evemu-devices/touchscreens/N-Trig MultiTouch.1-finger-drag-NW-SE.events", reason: "protocol A drag"),
-    .init(path: "evemu-devices/touchscreens/N-Trig MultiTouch.2-fingers-touch-release.events", reason: "protocol A; held 2993 ms: long press"),
-    .init(path: "evemu-devices/touchscreens/QUANTA OpticalTouchScreen.touch-on-left.events", reason: "single touch held 927 ms: long press"),
+    .init(
+        path: "evemu-devices/touchscreens/N-Trig MultiTouch.2-fingers-touch-release.events", reason: "protocol A; held 2993 ms: long press"),
+    .init(
+        path: "evemu-devices/touchscreens/QUANTA OpticalTouchScreen.touch-on-left.events", reason: "single touch held 927 ms: long press"),
     .init(path: "evemu-devices/touchscreens/QUANTA OpticalTouchScreen.touch-hover.events", reason: "single-touch drag"),
     .init(path: "evemu-data/ntrig-dell-xt2.event", reason: "four-finger tap"),
     .init(path: "evemu-data/3m.event", reason: "multi-tap gaps and swipes near the thresholds"),
@@ -111,16 +117,22 @@ struct ReplayCases {
             // The daemon fell behind and the kernel dropped events: then the protocol
             // promises that gestures in flight end `cancelled` and nothing is left open.
             try expectWellFormed(gestures)
-            say("  NOTE: the daemon fell behind on this machine (SYN_DROPPED): checked that every gesture ended or was cancelled, not the exact sequence")
+            say(
+                "  NOTE: the daemon fell behind on this machine (SYN_DROPPED): checked that every gesture ended or was cancelled, not the exact sequence"
+            )
             return
         }
         let played = Recording(path: path, format: recording.format, device: recording.device, events: delivered.events)
         var want: [String] = []
         var replayer = Replayer(configuration: Configuration())
         replayer.replay(played) { bytes in
-            want += bytes.split(separator: UInt8(ascii: "\n")).compactMap { Received(line: Array($0), receivedAt: 0).gesture.flatMap(signature) }
+            want += bytes.split(separator: UInt8(ascii: "\n")).compactMap {
+                Received(line: Array($0), receivedAt: 0).gesture.flatMap(signature)
+            }
         }
-        try expect(got == want, "through the kernel: [\(got.joined(separator: ", "))]; the engine on the delivered events: [\(want.joined(separator: ", "))]")
+        try expect(
+            got == want,
+            "through the kernel: [\(got.joined(separator: ", "))]; the engine on the delivered events: [\(want.joined(separator: ", "))]")
     }
 }
 

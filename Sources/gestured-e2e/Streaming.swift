@@ -102,11 +102,13 @@ struct StreamingCases {
             let samples = got.flatMap(latencies)
             try expect(!samples.isEmpty, "no events received")
             let first = LatencyFigures(samples: latencies(got[0]))
-            try expect(first.percentile(0.5) > -1_000_000 && first.percentile(0.5) < 60_000_000,
-                       "latency \(first.percentile(0.5)) µs: event times are not CLOCK_MONOTONIC")
+            try expect(
+                first.percentile(0.5) > -1_000_000 && first.percentile(0.5) < 60_000_000,
+                "latency \(first.percentile(0.5)) µs: event times are not CLOCK_MONOTONIC")
             let lost = got.map(overflows)
-            say("BENCH latency kernel timestamp → receipt, \(clients) client\(clients == 1 ? "" : "s"), \(frames) frames every \(interval) ms: \(LatencyFigures(samples: samples))"
-                + "; \(lost.filter { $0.count > 0 }.count) clients told of \(lost.map(\.dropped).reduce(0, +)) dropped events")
+            say(
+                "BENCH latency kernel timestamp → receipt, \(clients) client\(clients == 1 ? "" : "s"), \(frames) frames every \(interval) ms: \(LatencyFigures(samples: samples))"
+                    + "; \(lost.filter { $0.count > 0 }.count) clients told of \(lost.map(\.dropped).reduce(0, +)) dropped events")
             if clients > 1 { say("  (first client alone: \(first))") }
             figures = first
         }
@@ -142,24 +144,34 @@ struct StreamingCases {
             let gaps = zip(seqs, seqs.dropFirst()).filter { $1 != $0 + 1 }.count
             try expect(gaps == 0, "the reading subscriber's seq has \(gaps) gaps")
             try expect(overflows(got).count == 0, "the reading subscriber got an overflow")
-            try expect(got.contains { $0.gesture?.gesture == .drag && $0.gesture?.phase == .ended }, "the reading subscriber never got the drag's end")
-            say("BENCH latency (lockstep) with 1 reading + 1 stalled subscriber, \(frames) frames: \(LatencyFigures(samples: latencies(got)))")
+            try expect(
+                got.contains { $0.gesture?.gesture == .drag && $0.gesture?.phase == .ended },
+                "the reading subscriber never got the drag's end")
+            say(
+                "BENCH latency (lockstep) with 1 reading + 1 stalled subscriber, \(frames) frames: \(LatencyFigures(samples: latencies(got)))"
+            )
             let late = stalled.drain(quiet: 0.5)
             let lost = overflows(late)
-            say("  (stalled subscriber, read afterwards: \(late.count) messages, \(lost.count) overflow messages, \(lost.dropped) events dropped)")
+            say(
+                "  (stalled subscriber, read afterwards: \(late.count) messages, \(lost.count) overflow messages, \(lost.dropped) events dropped)"
+            )
             try expect(lost.count > 0, "the stalled subscriber was never told it lost events (slow-client = drop-oldest)")
         }
     }
 
     /// Reads `reader` until it has received `wanted` touch messages in all. The daemon has
     /// 30 s to deliver one frame: a liveness bound (a blocked daemon), not a speed verdict.
-    private func awaitTouches(_ wanted: Int, reader: Subscriber, into got: inout [Received], touches: Int, frame: Int) throws(CaseFailure) -> Int {
+    private func awaitTouches(_ wanted: Int, reader: Subscriber, into got: inout [Received], touches: Int, frame: Int) throws(CaseFailure)
+        -> Int
+    {
         var touches = touches
         let deadline = monotonicMicroseconds() + 30_000_000
         while touches < wanted {
             let now = monotonicMicroseconds()
             guard now < deadline, !reader.closed else {
-                throw CaseFailure("frame \(frame): the reading subscriber got \(touches) of \(wanted) touch events and nothing for 30 s\(reader.closed ? " (connection closed)" : "")")
+                throw CaseFailure(
+                    "frame \(frame): the reading subscriber got \(touches) of \(wanted) touch events and nothing for 30 s\(reader.closed ? " (connection closed)" : "")"
+                )
             }
             reader.receive(timeout: Double(deadline - now) / 1_000_000)
             let fresh = reader.drain(quiet: 0)

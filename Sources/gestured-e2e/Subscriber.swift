@@ -61,7 +61,9 @@ final class Subscriber {
 
     /// Subscribes (nil: everything) and waits for the hello; returns it.
     @discardableResult
-    func subscribe(gestures: [GestureKind]? = nil, devices: [String]? = nil, touches: Bool = false, timeout: Double = 20) throws(CaseFailure) -> HelloMessage {
+    func subscribe(gestures: [GestureKind]? = nil, devices: [String]? = nil, touches: Bool = false, timeout: Double = 20)
+        throws(CaseFailure) -> HelloMessage
+    {
         try send(.subscribe(SubscribeRequest(gestures: gestures, devices: devices, touches: touches)))
         let hello = try next("the hello", timeout: timeout) { if case .hello? = $0.message { true } else { false } }
         guard case .hello(let message)? = hello.message else { throw CaseFailure("no hello") }
@@ -91,7 +93,9 @@ final class Subscriber {
             }
             let now = monotonicMicroseconds()
             if now >= deadline || closed {
-                throw CaseFailure("no \(what) within \(Int(timeout)) s\(closed ? " (connection closed)" : ""); got [\(skipped.suffix(12).joined(separator: ", "))]")
+                throw CaseFailure(
+                    "no \(what) within \(Int(timeout)) s\(closed ? " (connection closed)" : ""); got [\(skipped.suffix(12).joined(separator: ", "))]"
+                )
             }
             receive(timeout: Double(deadline - now) / 1_000_000)
         }
@@ -99,7 +103,9 @@ final class Subscriber {
 
     /// Every gesture message up to and including the first matching `predicate`.
     @discardableResult
-    func gestures(until what: String, timeout: Double = 10, where predicate: (GestureMessage) -> Bool) throws(CaseFailure) -> [GestureMessage] {
+    func gestures(until what: String, timeout: Double = 10, where predicate: (GestureMessage) -> Bool) throws(CaseFailure)
+        -> [GestureMessage]
+    {
         var collected: [GestureMessage] = []
         try next(what, timeout: timeout) { received in
             guard let gesture = received.gesture else { return false }

@@ -102,8 +102,10 @@ final class NodeReader {
             subscriber.receive(timeout: 0)
             let now = monotonicMicroseconds()
             guard now < deadline else { return }
-            var descriptors = [pollfd(fd: device.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: subscriber.socket.rawValue, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [
+                pollfd(fd: device.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: subscriber.socket.rawValue, events: Int16(POLLIN), revents: 0),
+            ]
             _ = poll(&descriptors, 2, Int32((deadline - now + 999) / 1000))
         }
     }

@@ -22,7 +22,8 @@ struct UdevCases {
     static let withoutUdev = "without udev (no \(control)) gestured follows hot-plug through inotify"
     static let start = "udev: systemd-udevd starts, and a new gestured follows hot-plug through its sd-device monitor"
     static let stop = "udev: gestured exits 0 on SIGTERM, then systemd-udevd stops"
-    static let calibration = "udev: a rule's LIBINPUT_CALIBRATION_MATRIX is applied (mirrored x) and gestured devices names udev as its source"
+    static let calibration =
+        "udev: a rule's LIBINPUT_CALIBRATION_MATRIX is applied (mirrored x) and gestured devices names udev as its source"
     /// A rule of the kind a hwdb entry or an installer writes, here for our device only:
     /// it mirrors x (x' = 1 − x).
     static let calibrationRule = "/run/udev/rules.d/70-e2e-calibration.rules"
@@ -31,11 +32,14 @@ struct UdevCases {
     func run(_ harness: Harness) {
         harness.run(UdevCases.withoutUdev) {
             let log = tail(withoutUdevLog, lines: 10_000)
-            try expect(log.contains("following hot-plug") && log.contains("via=inotify"),
-                       "no \"following hot-plug … via=inotify\" in \(withoutUdevLog): \(tail(withoutUdevLog))")
+            try expect(
+                log.contains("following hot-plug") && log.contains("via=inotify"),
+                "no \"following hot-plug … via=inotify\" in \(withoutUdevLog): \(tail(withoutUdevLog))")
         }
         let hotPlug = LiveCases.hotPlugCaseNames(UdevCases.label)
-        guard [UdevCases.start, hotPlug.added, hotPlug.removed, UdevCases.calibration, UdevCases.stop].contains(where: harness.wants) else { return }
+        guard [UdevCases.start, hotPlug.added, hotPlug.removed, UdevCases.calibration, UdevCases.stop].contains(where: harness.wants) else {
+            return
+        }
         mkdir("/run/udev", 0o755)
         mkdir("/run/udev/rules.d", 0o755)
         let rule = "KERNEL==\"event*\", ATTRS{name}==\"\(UdevCases.calibratedName)\", ENV{LIBINPUT_CALIBRATION_MATRIX}=\"-1 0 1 0 1 0\"\n"
@@ -56,8 +60,9 @@ struct UdevCases {
                 logPath: "\(work)/gestured-udev.log")
             daemon = started
             let log = tail(started.logPath, lines: 10_000)
-            try expect(log.contains("following hot-plug") && log.contains("via=udev"),
-                       "gestured did not choose udev: \(tail(started.logPath))")
+            try expect(
+                log.contains("following hot-plug") && log.contains("via=udev"),
+                "gestured did not choose udev: \(tail(started.logPath))")
             let client = try Subscriber(socketPath: started.socketPath)
             try client.subscribe()
             subscriber = client
@@ -90,17 +95,21 @@ struct UdevCases {
         try panel.tap([Spot(0.2, 0.4)], hold: 60)
         let seen = try subscriber.gestures(until: "the tap", timeout: 10) { $0.device == panel.name && $0.gesture == .tap }
         guard let tap = seen.last else { throw CaseFailure("no tap") }
-        try expect(distance(tap.location, Spot(0.8, 0.4)) < locationTolerance,
-                   "tap at \(describe(tap.location)); finger at (0.2, 0.4), mirrored by udev's matrix to (0.8, 0.4)")
-        let logged = daemon.log(since: mark).contains { $0.contains("calibration") && $0.contains("source=udev") && $0.contains(panel.name) }
+        try expect(
+            distance(tap.location, Spot(0.8, 0.4)) < locationTolerance,
+            "tap at \(describe(tap.location)); finger at (0.2, 0.4), mirrored by udev's matrix to (0.8, 0.4)")
+        let logged = daemon.log(since: mark).contains {
+            $0.contains("calibration") && $0.contains("source=udev") && $0.contains(panel.name)
+        }
         try expect(logged, "the daemon did not log the udev calibration: \(daemon.log(since: mark).suffix(5))")
         let listing = "\(work)/gestured-devices.txt"
         let pid = try spawn(gestured, ["devices", "--config", config], logPath: "\(work)/gestured-devices.log", stdoutPath: listing)
         try expect(waitForExit(pid, timeout: 30) == 0, "gestured devices failed: \(tail("\(work)/gestured-devices.log"))")
         let text = tail(listing, lines: 10_000)
         let block = text.components(separatedBy: panel.devnode + "  ").dropFirst().first ?? ""
-        try expect(block.contains("calibration: [-1 0 1 0 1 0] (from udev's LIBINPUT_CALIBRATION_MATRIX)"),
-                   "gestured devices does not show udev's matrix for \(panel.devnode): \(block.prefix(400))")
+        try expect(
+            block.contains("calibration: [-1 0 1 0 1 0] (from udev's LIBINPUT_CALIBRATION_MATRIX)"),
+            "gestured devices does not show udev's matrix for \(panel.devnode): \(block.prefix(400))")
         panel.unplug()
         try awaitDevice(subscriber, panel.name, .removed)
     }

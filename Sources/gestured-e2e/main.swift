@@ -40,7 +40,8 @@ struct Options: ParsableCommand {
     @Option(help: ArgumentHelp("Milliseconds between benchmark frames.", valueName: "MS"))
     var interval = 4.0
 
-    @Option(name: .customLong("clients"), help: "Subscribers in the many-clients benchmark, run at --interval and again at --many-interval.")
+    @Option(
+        name: .customLong("clients"), help: "Subscribers in the many-clients benchmark, run at --interval and again at --many-interval.")
     var manyClients = 50
 
     @Option(help: ArgumentHelp("Milliseconds between frames in the second many-clients run.", valueName: "MS"))
@@ -146,7 +147,8 @@ func main(_ options: Options) -> Int32 {
     live.grab(harness, control: panels[0])
     live.synDropped(harness, panels[0])
     live.lateLoop(harness, panels[0])
-    ActionsCases(gesturectl: options.gesturectlPath, daemon: daemon, subscriber: subscriber, panel: panels[0], work: options.work).run(harness)
+    ActionsCases(gesturectl: options.gesturectlPath, daemon: daemon, subscriber: subscriber, panel: panels[0], work: options.work).run(
+        harness)
 
     let streaming = StreamingCases(daemon: daemon, subscriber: subscriber, panel: panels[0], frames: options.frames)
     streaming.benchmark(harness, clients: 1, interval: options.interval)
@@ -159,7 +161,8 @@ func main(_ options: Options) -> Int32 {
         panel.unplug()
         try? awaitDevice(subscriber, panel.name, .removed)
     }
-    let hotPlugBroken = harness.failures.contains(LiveCases.hotPlugCaseNames("hot-plug").added)
+    let hotPlugBroken =
+        harness.failures.contains(LiveCases.hotPlugCaseNames("hot-plug").added)
         ? "needs hot-plug, which failed (see above)" : nil
     ReplayCases(daemon: daemon, corpus: options.corpus, subscriber: subscriber, hotPlugBroken: hotPlugBroken).run(harness)
 
@@ -172,8 +175,10 @@ func main(_ options: Options) -> Int32 {
         say("gestured log (\(daemon.logPath)), last lines: \(tail(daemon.logPath, lines: 15))")
     }
     // Last: the other cases must keep running without udev (hot-plug through inotify).
-    UdevCases(gestured: options.gesturedPath, config: configPath, work: options.work,
-              elanDescription: elanDescription, withoutUdevLog: daemon.logPath).run(harness)
+    UdevCases(
+        gestured: options.gesturedPath, config: configPath, work: options.work,
+        elanDescription: elanDescription, withoutUdevLog: daemon.logPath
+    ).run(harness)
     return finish(harness, started)
 }
 

@@ -2,10 +2,11 @@ import ArgumentParser
 import Daemon
 import EvdevInput
 import GestureCore
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)
+    import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// `gestured devices`: every input node, what it is, and whether `gestured run` would use it.
@@ -36,7 +37,8 @@ struct DevicesCommand: ParsableCommand {
                 let system = SystemCalibration.lookup(devnode: node.path)
                 var rejected: String?
                 if case .invalid(let value, let problem) = system { rejected = "\"\(value)\" (\(problem))" }
-                return DeviceReport.probe(node, configuration: configuration, systemCalibration: system.matrix, rejectedSystemCalibration: rejected)
+                return DeviceReport.probe(
+                    node, configuration: configuration, systemCalibration: system.matrix, rejectedSystemCalibration: rejected)
             }
             if json {
                 let encoder = JSONEncoder()

@@ -21,7 +21,9 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Configuration file (regions, thresholds, per-device geometry).", valueName: "FILE"))
     var config: String?
 
-    @Option(name: .long, help: ArgumentHelp("Device description (evemu .desc/.prop or evtest header) for recordings without one.", valueName: "DESC"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Device description (evemu .desc/.prop or evtest header) for recordings without one.", valueName: "DESC"))
     var device: String?
 
     @Flag(name: .long, help: "Log every recognizer state transition to standard error.")

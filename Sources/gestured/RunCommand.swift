@@ -3,9 +3,9 @@ import ConfigFile
 import Daemon
 import EvdevInput
 import GestureCore
+import Glibc
 import Logging
 import Recordings
-import Glibc
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,19 +23,27 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Configuration file (TOML); reloaded on SIGHUP.", valueName: "FILE"))
     var config: String?
 
-    @Option(name: .long, help: ArgumentHelp("Socket path (overrides the configuration; ignored under socket activation).", valueName: "PATH"))
+    @Option(
+        name: .long, help: ArgumentHelp("Socket path (overrides the configuration; ignored under socket activation).", valueName: "PATH"))
     var socket: String?
 
     @Flag(name: .long, help: "Use no input devices (serve the socket only; for tests and demos).")
     var noDevices = false
 
-    @Option(name: .long, help: ArgumentHelp("Input directory to scan and watch instead of /dev/input (then hot-plug uses inotify).", valueName: "DIR"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Input directory to scan and watch instead of /dev/input (then hot-plug uses inotify).", valueName: "DIR"))
     var inputDirectory: String?
 
-    @Option(name: .long, help: ArgumentHelp("Play this recording in real time as a virtual device instead of reading input devices.", valueName: "RECORDING"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Play this recording in real time as a virtual device instead of reading input devices.", valueName: "RECORDING")
+    )
     var replay: String?
 
-    @Option(name: .long, help: ArgumentHelp("Device description for a recording without one (as for `gestured replay --device`).", valueName: "DESC"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Device description for a recording without one (as for `gestured replay --device`).", valueName: "DESC"))
     var device: String?
 
     @Option(name: .long, help: "Replay speed factor, 0.01 to 1000 (2: twice as fast).")
@@ -90,7 +98,7 @@ struct RunCommand: ParsableCommand {
             listener = try makeListener(configuration.daemon, logger: logger)
         } catch {
             logger.critical("cannot listen", metadata: ["error": "\(error)"])
-            throw ExitCode(EX_UNAVAILABLE_CODE)
+            throw ExitCode(serviceUnavailableExitCode)
         }
         let daemon = try Daemon(configuration: configuration, listener: listener, version: gesturedVersion, logger: logger) {
             // SIGHUP: the same file again; errors are logged by the daemon, which keeps the old configuration.
@@ -154,6 +162,6 @@ struct RunCommand: ParsableCommand {
 }
 
 /// `EX_UNAVAILABLE` from sysexits.h.
-let EX_UNAVAILABLE_CODE: Int32 = 69
+let serviceUnavailableExitCode: Int32 = 69
 
 /// The version reported in `hello` and `status`.

@@ -6,7 +6,9 @@ import Testing
     static let event = ActionEvent(trigger: .gesture(.tap), phase: .ended, line: "")
 
     static func scheduler(_ overlap: Action.Overlap, timeout: Duration? = .seconds(10)) -> RunScheduler {
-        RunScheduler(actions: [Action(line: 1, trigger: .gesture(.tap), phase: .ended, effect: .run(["x"]), timeout: timeout, overlap: overlap)])
+        RunScheduler(actions: [
+            Action(line: 1, trigger: .gesture(.tap), phase: .ended, effect: .run(["x"]), timeout: timeout, overlap: overlap)
+        ])
     }
 
     /// The run a `start` step names.
@@ -86,8 +88,11 @@ import Testing
     @Test func reconnectWaitsDoubleUpToFiveSecondsAndStartOverAfterAConnection() {
         var backoff = ReconnectBackoff()
         let delays = (0..<8).map { _ in backoff.failed() }
-        #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
-                           .milliseconds(1600), .milliseconds(3200), .seconds(5), .seconds(5)])
+        #expect(
+            delays == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
+                .milliseconds(1600), .milliseconds(3200), .seconds(5), .seconds(5),
+            ])
         backoff.connected()
         #expect(backoff.failed() == .milliseconds(100))
     }

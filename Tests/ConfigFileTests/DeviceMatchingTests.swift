@@ -1,6 +1,6 @@
-import Testing
 import ConfigFile
 import GestureCore
+import Testing
 
 @Suite struct DeviceMatchingTests {
     @Test(arguments: [
@@ -33,25 +33,26 @@ import GestureCore
     }
 
     @Test func firstMatchingEntryApplies() throws {
-        let config = try ConfigLoader.parse(text: """
-        [geometry]
-        rotation = 90
-        [[region]]
-        name = "top"
-        rect = [0, 0, 1, 1]
-        [[device]]
-        match-name = "Pad*"
-        enabled = false
-        [[device]]
-        match-id = "04f3:010c"
-        grab = true
-        rotation = 270
-        [device.gestures.tap]
-        slop = 5
-        [[device]]
-        match-name = "*"
-        rotation = 180
-        """, path: "test.toml")
+        let config = try ConfigLoader.parse(
+            text: """
+                [geometry]
+                rotation = 90
+                [[region]]
+                name = "top"
+                rect = [0, 0, 1, 1]
+                [[device]]
+                match-name = "Pad*"
+                enabled = false
+                [[device]]
+                match-id = "04f3:010c"
+                grab = true
+                rotation = 270
+                [device.gestures.tap]
+                slop = 5
+                [[device]]
+                match-name = "*"
+                rotation = 180
+                """, path: "test.toml")
 
         let pad = config.settings(forDevice: "Pad 1", vendor: 0x04f3, product: 0x010c, paths: [])
         #expect(!pad.enabled)
@@ -72,9 +73,13 @@ import GestureCore
     }
 
     @Test func unmatchedDeviceGetsTopLevelSettings() throws {
-        let config = try ConfigLoader.parse(text: "[geometry]\nrotation = 90\n[[device]]\nmatch-name = \"x\"\ngrab = true\n", path: "test.toml")
+        let config = try ConfigLoader.parse(
+            text: "[geometry]\nrotation = 90\n[[device]]\nmatch-name = \"x\"\ngrab = true\n", path: "test.toml")
         let settings = config.settings(forDevice: "y", vendor: 0, product: 0, paths: ["/dev/input/event0"])
-        #expect(settings == ResolvedDeviceSettings(enabled: true, grab: false, geometry: config.defaultGeometry, engine: config.engine, matchedEntry: nil))
+        #expect(
+            settings
+                == ResolvedDeviceSettings(
+                    enabled: true, grab: false, geometry: config.defaultGeometry, engine: config.engine, matchedEntry: nil))
         #expect(settings.geometry.rotation == .quarter)
     }
 }

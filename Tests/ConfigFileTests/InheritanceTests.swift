@@ -1,6 +1,6 @@
-import Testing
 import ConfigFile
 import GestureCore
+import Testing
 
 private func load(_ text: String) throws -> Configuration {
     try ConfigLoader.parse(text: text, path: "test.toml")
@@ -8,42 +8,42 @@ private func load(_ text: String) throws -> Configuration {
 
 @Suite struct InheritanceTests {
     static let layered = """
-    [gestures]
-    enabled = ["tap", "drag", "long-press"]
-    [gestures.tap]
-    slop = 4.0
-    multi-tap-interval = 250
+        [gestures]
+        enabled = ["tap", "drag", "long-press"]
+        [gestures.tap]
+        slop = 4.0
+        multi-tap-interval = 250
 
-    [[region]]
-    name = "button"
-    rect = [0.4, 0.8, 0.2, 0.1]
-    enabled = ["press", "tap"]
-    tap = { exclusive = true, max-count = 2 }
+        [[region]]
+        name = "button"
+        rect = [0.4, 0.8, 0.2, 0.1]
+        enabled = ["press", "tap"]
+        tap = { exclusive = true, max-count = 2 }
 
-    [[region]]
-    name = "panel"
-    rect = [0, 0.5, 1, 0.5]
-    [region.long-press]
-    minimum-duration = 800
+        [[region]]
+        name = "panel"
+        rect = [0, 0.5, 1, 0.5]
+        [region.long-press]
+        minimum-duration = 800
 
-    [[device]]
-    match-name = "Big*"
-    [device.gestures.tap]
-    multi-tap-interval = 400
+        [[device]]
+        match-name = "Big*"
+        [device.gestures.tap]
+        multi-tap-interval = 400
 
-    [[device]]
-    match-id = "04f3:010c"
-    [device.gestures]
-    enabled = ["swipe"]
-    [[device.region]]
-    name = "exit"
-    rect = [0, 0, 1, 0.05]
-    swipe.edge-margin = 8
+        [[device]]
+        match-id = "04f3:010c"
+        [device.gestures]
+        enabled = ["swipe"]
+        [[device.region]]
+        name = "exit"
+        rect = [0, 0, 1, 0.05]
+        swipe.edge-margin = 8
 
-    [[device]]
-    match-path = "/dev/input/by-id/*-event-if00"
-    rotation = 180
-    """
+        [[device]]
+        match-path = "/dev/input/by-id/*-event-if00"
+        rotation = 180
+        """
 
     @Test func topLevelGesturesLayerOnTheBuiltInDefaults() throws {
         let defaults = try load(Self.layered).engine.defaults
@@ -67,7 +67,12 @@ private func load(_ text: String) throws -> Configuration {
         let panel = regions[1].settings
         #expect(panel.enabled == [.tap, .drag, .longPress], "inherited from [gestures]")
         #expect(panel.longPress.minimumDuration == 800)
-        #expect(panel.tap == regions[0].settings.tap.with { $0.exclusive = false; $0.maxCount = 3 })
+        #expect(
+            panel.tap
+                == regions[0].settings.tap.with {
+                    $0.exclusive = false
+                    $0.maxCount = 3
+                })
     }
 
     @Test func deviceGesturesLayerOnTopLevelAndReachTopLevelRegions() throws {
@@ -111,33 +116,34 @@ private func load(_ text: String) throws -> Configuration {
 
     @Test func sameRegionNameMayAppearOnDifferentDevices() throws {
         let text = """
-        [[region]]
-        name = "a"
-        rect = [0, 0, 1, 1]
-        [[device]]
-        match-name = "x"
-        [[device.region]]
-        name = "a"
-        rect = [0, 0, 0.5, 0.5]
-        """
+            [[region]]
+            name = "a"
+            rect = [0, 0, 1, 1]
+            [[device]]
+            match-name = "x"
+            [[device.region]]
+            name = "a"
+            rect = [0, 0, 0.5, 0.5]
+            """
         let config = try load(text)
         #expect(config.devices[0].engine?.regions[0].rect.width == 0.5)
     }
 
     @Test func daemonKeys() throws {
-        let config = try load("""
-        [daemon]
-        socket = "/tmp/g.sock"
-        socket-mode = 0o600
-        socket-group = "kiosk"
-        max-clients = 3
-        client-queue = 10
-        slow-client = "disconnect"
-        allowed-users = [0, 1000]
-        allowed-groups = [100]
-        log-level = "debug"
-        use-touchpads = true
-        """)
+        let config = try load(
+            """
+            [daemon]
+            socket = "/tmp/g.sock"
+            socket-mode = 0o600
+            socket-group = "kiosk"
+            max-clients = 3
+            client-queue = 10
+            slow-client = "disconnect"
+            allowed-users = [0, 1000]
+            allowed-groups = [100]
+            log-level = "debug"
+            use-touchpads = true
+            """)
         #expect(config.daemon.socketPath == "/tmp/g.sock")
         #expect(config.daemon.socketMode == 0o600)
         #expect(config.daemon.socketGroup == "kiosk")
@@ -152,27 +158,28 @@ private func load(_ text: String) throws -> Configuration {
     }
 
     @Test func compositionKeysOfRegions() throws {
-        let config = try load("""
-        [[region]]
-        name = "page"
-        rect = [0, 0, 1, 1]
-        simultaneous = ["tap"]
-        high-priority = ["swipe", "long-press"]
+        let config = try load(
+            """
+            [[region]]
+            name = "page"
+            rect = [0, 0, 1, 1]
+            simultaneous = ["tap"]
+            high-priority = ["swipe", "long-press"]
 
-        [[region]]
-        name = "dead"
-        rect = [0, 0, 0.1, 0.1]
-        fall-through = false
-        enabled = []
+            [[region]]
+            name = "dead"
+            rect = [0, 0, 0.1, 0.1]
+            fall-through = false
+            enabled = []
 
-        [[device]]
-        match-name = "*"
-        [[device.region]]
-        name = "corner"
-        rect = [0, 0, 0.2, 0.2]
-        enabled = ["long-press"]
-        high-priority = ["long-press"]
-        """)
+            [[device]]
+            match-name = "*"
+            [[device.region]]
+            name = "corner"
+            rect = [0, 0, 0.2, 0.2]
+            enabled = ["long-press"]
+            high-priority = ["long-press"]
+            """)
         let page = config.engine.regions[0]
         #expect(page.simultaneous == [.tap] && page.highPriority == [.swipe, .longPress] && page.fallThrough)
         let dead = config.engine.regions[1]
@@ -203,7 +210,8 @@ extension TapSettings {
         let unset = try ConfigLoader.parse(text: "[[device]]\nmatch-name = \"A\"\n", path: "t.toml")
         #expect(unset.defaultGeometry.calibrationSource == .builtIn)
         #expect(unset.devices[0].geometry.calibrationSource == .builtIn)
-        let inherited = try ConfigLoader.parse(text: "[geometry]\ncalibration = [1, 0, 0, 0, 1, 0]\n[[device]]\nmatch-name = \"A\"\n", path: "t.toml")
+        let inherited = try ConfigLoader.parse(
+            text: "[geometry]\ncalibration = [1, 0, 0, 0, 1, 0]\n[[device]]\nmatch-name = \"A\"\n", path: "t.toml")
         #expect(inherited.defaultGeometry.calibrationSource == .configuration)
         #expect(inherited.devices[0].geometry.calibrationSource == .configuration)
         let own = try ConfigLoader.parse(text: "[[device]]\nmatch-name = \"A\"\ncalibration = [0, 1, 0, 1, 0, 0]\n", path: "t.toml")

@@ -1,8 +1,9 @@
-@testable import ConfigFile
 import Foundation
 import GestureTestSupport
 import Glibc
 import Testing
+
+@testable import ConfigFile
 
 /// What no configuration file may do to the process reading it (issue 13): nest deep
 /// enough to overflow the stack, take quadratic time or memory, or make the reader block.
@@ -29,8 +30,10 @@ import Testing
     }
 
     /// A 20 000-part dotted header took 9.4 s and 655 MB (every table stored its whole path).
-    @Test(arguments: ["[" + Array(repeating: "a", count: 20_000).joined(separator: ".") + "]\n",
-                      Array(repeating: "a", count: 20_000).joined(separator: ".") + " = 1\n"])
+    @Test(arguments: [
+        "[" + Array(repeating: "a", count: 20_000).joined(separator: ".") + "]\n",
+        Array(repeating: "a", count: 20_000).joined(separator: ".") + " = 1\n",
+    ])
     func longDottedKeysAreAnError(text: String) {
         #expect(error(text) == ConfigError(path: "g.toml", line: 1, message: "a key has more than 16 dotted parts"))
     }
@@ -40,9 +43,12 @@ import Testing
             (0..<count).map { "[[region]]\nname = \"r\($0)\"\nrect = [0, 0, 1, 1]\n" }.joined()
         }
         #expect(error(regions(1024)) == nil)
-        #expect(error(regions(1025)) == ConfigError(path: "g.toml", line: 1024 * 3 + 1, message: "more than 1024 [[region]] entries (this is number 1025)"))
+        #expect(
+            error(regions(1025))
+                == ConfigError(path: "g.toml", line: 1024 * 3 + 1, message: "more than 1024 [[region]] entries (this is number 1025)"))
         let devices = (0..<65).map { _ in "[[device]]\nmatch-name = \"*\"\n" }.joined()
-        #expect(error(devices) == ConfigError(path: "g.toml", line: 64 * 2 + 1, message: "more than 64 [[device]] entries (this is number 65)"))
+        #expect(
+            error(devices) == ConfigError(path: "g.toml", line: 64 * 2 + 1, message: "more than 64 [[device]] entries (this is number 65)"))
     }
 
     /// Appending to an array of tables no longer copies it: the tables come out in order,
@@ -85,8 +91,14 @@ import Testing
 
     /// Geometry that maps every touch onto one point or overflows: refused.
     @Test(arguments: [
-        ("calibration = [0, 0, 0, 0, 0, 0]", "'calibration' in [geometry] flattens the panel: a·e − b·d = 0 (it must be at least 0.001 in size, or every touch lands on one line)"),
-        ("calibration = [1, 1, 0, 1, 1, 0]", "'calibration' in [geometry] flattens the panel: a·e − b·d = 0 (it must be at least 0.001 in size, or every touch lands on one line)"),
+        (
+            "calibration = [0, 0, 0, 0, 0, 0]",
+            "'calibration' in [geometry] flattens the panel: a·e − b·d = 0 (it must be at least 0.001 in size, or every touch lands on one line)"
+        ),
+        (
+            "calibration = [1, 1, 0, 1, 1, 0]",
+            "'calibration' in [geometry] flattens the panel: a·e − b·d = 0 (it must be at least 0.001 in size, or every touch lands on one line)"
+        ),
         ("calibration = [1e308, 0, 0, 0, 1e308, 0]", "'calibration' in [geometry] values must be between -10 and 10"),
         ("physical-size = [1e-300, 1e-300]", "'physical-size' in [geometry] must be a width and a height in mm, each from 1 to 10000"),
         ("physical-size = [300, 20000]", "'physical-size' in [geometry] must be a width and a height in mm, each from 1 to 10000"),
@@ -103,14 +115,15 @@ import Testing
     }
 
     @Test func sensibleGeometryIsAccepted() throws {
-        let configuration = try ConfigLoader.parse(text: """
-            [geometry]
-            calibration = [0, 1, 0, -1, 0, 1]
-            physical-size = [1, 10000]
-            [[device]]
-            match-name = "wall"
-            calibration = [0.125, 0, 0.875, 0, 1, 0]
-            """, path: "g.toml")
+        let configuration = try ConfigLoader.parse(
+            text: """
+                [geometry]
+                calibration = [0, 1, 0, -1, 0, 1]
+                physical-size = [1, 10000]
+                [[device]]
+                match-name = "wall"
+                calibration = [0.125, 0, 0.875, 0, 1, 0]
+                """, path: "g.toml")
         #expect(configuration.defaultGeometry.calibration == [0, 1, 0, -1, 0, 1])
         #expect(configuration.devices[0].geometry.calibration == [0.125, 0, 0.875, 0, 1, 0])
     }

@@ -1,6 +1,7 @@
-import Testing
-@testable import ConfigFile
 import GestureCore
+import Testing
+
+@testable import ConfigFile
 
 /// A file of the repository, found relative to this source file.
 func repositoryFile(_ relativePath: String) -> String {
@@ -20,7 +21,8 @@ let shippedConfigPath = repositoryFile("config/gestured.toml")
     @Test func shippedFileSetsEveryKeyOfTheSchema() throws {
         let text = try ConfigLoader.readText(path: shippedConfigPath)
         let lines = text.split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }
-        let keys = Schema.daemon.map(\.key) + Schema.gestures(prefix: "gestures").map(\.key)
+        let keys =
+            Schema.daemon.map(\.key) + Schema.gestures(prefix: "gestures").map(\.key)
             + Schema.tap.map(\.key) + Schema.longPress.map(\.key) + Schema.drag.map(\.key)
             + Schema.swipe.map(\.key) + Schema.pinch.map(\.key) + Schema.rotate.map(\.key)
             + Schema.geometry.map(\.key)
@@ -86,8 +88,9 @@ let shippedConfigPath = repositoryFile("config/gestured.toml")
         }
         #expect(blocks.count == 5)
         let selection = try ConfigLoader.parse(text: blocks[0], path: "selection example")
-        let wanted = selection.settings(forDevice: "ELAN Touchscreen", vendor: 0x04f3, product: 0x010c,
-                                        paths: ["/dev/input/event5", "/dev/input/by-id/usb-ELAN_Touchscreen-event-if00"])
+        let wanted = selection.settings(
+            forDevice: "ELAN Touchscreen", vendor: 0x04f3, product: 0x010c,
+            paths: ["/dev/input/event5", "/dev/input/by-id/usb-ELAN_Touchscreen-event-if00"])
         #expect(wanted.enabled && wanted.grab)
         #expect(!selection.settings(forDevice: "Atmel maXTouch Touchscreen", vendor: 0, product: 0, paths: ["/dev/input/event6"]).enabled)
         let kiosk = try ConfigLoader.parse(text: blocks[1], path: "kiosk example")

@@ -1,7 +1,8 @@
-@testable import ConfigFile
 import PropertyBased
 import TOMLKit
 import Testing
+
+@testable import ConfigFile
 
 // The TOML reader (ConfigFile's own, ~700 lines) against an independent implementation:
 // TOMLKit 0.6.0, which wraps toml++ (a TOML 1.0 parser in C++). Random documents are built
@@ -357,7 +358,8 @@ struct DocumentWriter {
         switch choices.below(4) {
         case 0 where !scalars.contains("'") && !scalars.contains(where: isControl):
             return "'\(value)'"
-        case 1 where !value.contains("'''") && !value.hasSuffix("'")
+        case 1
+        where !value.contains("'''") && !value.hasSuffix("'")
             && !scalars.contains(where: { isControl($0) && $0 != "\n" }):
             // A newline right after the opening quotes is not part of the string.
             return "'''" + (value.hasPrefix("\n") || choices.chance(50) ? "\n" : "") + value + "'''"
@@ -447,7 +449,8 @@ struct DocumentWriter {
         if choices.chance(30) { text = String(text.map { $0 == "e" ? "E" : $0 }) }
         if value >= 0, value.sign == .plus, choices.chance(20) { text = "+" + text }
         if let dot = text.firstIndex(of: "."), text[text.index(after: dot)...].first?.isNumber == true,
-           text[text.index(after: dot)...].prefix(while: \.isNumber).count >= 2, choices.chance(30) {
+            text[text.index(after: dot)...].prefix(while: \.isNumber).count >= 2, choices.chance(30)
+        {
             text.insert("_", at: text.index(dot, offsetBy: 2))  // 1.2_5
         }
         return text
@@ -517,8 +520,10 @@ struct TOMLDifferentialTests {
             }
             texts += randomDocument(script).writer.text
         }
-        for form in ["[[", "\n[", "{ ", "'''", "\"\"\"", "\\u", "\\U", "\\b", "\\f", "\\r", "\\\"", "\\\\", "0x", "0o", "0b",
-                     "_", "nan", "inf", "true", "= '", "E", "\\\n"] {
+        for form in [
+            "[[", "\n[", "{ ", "'''", "\"\"\"", "\\u", "\\U", "\\b", "\\f", "\\r", "\\\"", "\\\\", "0x", "0o", "0b",
+            "_", "nan", "inf", "true", "= '", "E", "\\\n",
+        ] {
             #expect(texts.contains(form), "no generated document contains \(form.debugDescription)")
         }
         #expect(texts.contains { $0 == "." }, "no dotted key or float")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ConfigFile
 
 /// Parses `text` and returns the value at a dotted path of table keys.
@@ -49,16 +50,16 @@ private func string(_ text: String, _ path: String...) throws -> String? {
 
     @Test func commentsEverywhere() throws {
         let text = """
-        # leading comment
-        a = 1 # trailing comment with "quotes" and [brackets]
-        s = "not # a comment" # but this is
-        [t] # comment after a header
-        b = [ # comment inside an array
-          1, # one
-          # a whole-line comment
-          2,
-        ] # done
-        """
+            # leading comment
+            a = 1 # trailing comment with "quotes" and [brackets]
+            s = "not # a comment" # but this is
+            [t] # comment after a header
+            b = [ # comment inside an array
+              1, # one
+              # a whole-line comment
+              2,
+            ] # done
+            """
         #expect(try string(text, "s") == "not # a comment")
         guard case .array(let elements) = try value(text, "t", "b")?.value else {
             Issue.record("b is not an array")
@@ -70,7 +71,7 @@ private func string(_ text: String, _ path: String...) throws -> String? {
     @Test func integersInEveryBase() throws {
         let cases: [(String, Int64)] = [
             ("+17", 17), ("-17", -17), ("0", 0), ("1_000_000", 1_000_000),
-            ("0xDEAD_beef", 0xDEADBEEF), ("0o660", 0o660), ("0b1101", 13),
+            ("0xDEAD_beef", 0xDEAD_BEEF), ("0o660", 0o660), ("0b1101", 13),
             ("9223372036854775807", .max), ("-9223372036854775808", .min),
         ]
         for (literal, expected) in cases {
@@ -124,14 +125,15 @@ private func string(_ text: String, _ path: String...) throws -> String? {
 
     @Test func inlineTablesAndDottedKeys() throws {
         let text = #"""
-        point = { x = 1, y.z = 2, "quoted key" = 'v' }
-        a.b.c = 3
-        a . "b" . d = 4
-        [t]
-        site."example.com" = true
-        """#
+            point = { x = 1, y.z = 2, "quoted key" = 'v' }
+            a.b.c = 3
+            a . "b" . d = 4
+            [t]
+            site."example.com" = true
+            """#
         guard case .table(let point) = try value(text, "point")?.value,
-              case .table(let y) = point["y"]?.value else {
+            case .table(let y) = point["y"]?.value
+        else {
             Issue.record("point is not an inline table with a dotted key")
             return
         }
@@ -147,15 +149,15 @@ private func string(_ text: String, _ path: String...) throws -> String? {
 
     @Test func arraysOfTablesAndTheirSubTables() throws {
         let text = """
-        [[fruit]]
-        name = "apple"
-        [fruit.physical]
-        color = "red"
-        [[fruit]]
-        name = "banana"
-        [[fruit.variety]]
-        name = "plantain"
-        """
+            [[fruit]]
+            name = "apple"
+            [fruit.physical]
+            color = "red"
+            [[fruit]]
+            name = "banana"
+            [[fruit.variety]]
+            name = "plantain"
+            """
         let root = try TOMLParser.parse(text, path: "t.toml")
         guard case .tableArray(let fruits) = root["fruit"]?.value else {
             Issue.record("fruit is not an array of tables")
@@ -182,23 +184,23 @@ private func string(_ text: String, _ path: String...) throws -> String? {
     }
 
     @Test(arguments: [
-        "a = 1\na = 2",                         // duplicate key
-        "[a]\n[a]",                             // duplicate table
-        "a = {}\n[a]",                          // inline table re-opened
-        "a = {}\na.b = 1",                      // inline table extended by a dotted key
-        "[[a]]\n[a]",                           // array of tables re-declared as a table
-        "a = [1]\n[[a]]",                       // static array extended
-        "[a.b]\nc = 1\n[a]\nb.d = 1",           // header-defined table extended by a dotted key
-        "a = \"x\"\n[a.b]",                     // a value used as a table
-        "s = \"ctrl\u{01}char\"",               // control character in a string
-        "# comment with \u{7F} delete",          // control character in a comment
-        "a = 07:32:00",                         // times are not supported
-        "a = true false",                       // two values
-        "= 1",                                  // no key
-        "a.= 1",                                // empty dotted part
+        "a = 1\na = 2",  // duplicate key
+        "[a]\n[a]",  // duplicate table
+        "a = {}\n[a]",  // inline table re-opened
+        "a = {}\na.b = 1",  // inline table extended by a dotted key
+        "[[a]]\n[a]",  // array of tables re-declared as a table
+        "a = [1]\n[[a]]",  // static array extended
+        "[a.b]\nc = 1\n[a]\nb.d = 1",  // header-defined table extended by a dotted key
+        "a = \"x\"\n[a.b]",  // a value used as a table
+        "s = \"ctrl\u{01}char\"",  // control character in a string
+        "# comment with \u{7F} delete",  // control character in a comment
+        "a = 07:32:00",  // times are not supported
+        "a = true false",  // two values
+        "= 1",  // no key
+        "a.= 1",  // empty dotted part
         "a = 'unterminated",
-        "a = \"\\u12\"",                        // short unicode escape
-        "a = \"\\uD800\"",                      // surrogate is not a scalar
+        "a = \"\\u12\"",  // short unicode escape
+        "a = \"\\uD800\"",  // surrogate is not a scalar
     ])
     func invalidDocumentsAreRejected(_ text: String) {
         #expect(throws: ConfigError.self) {

@@ -76,14 +76,17 @@ final class ActionsProcess {
         .deletingLastPathComponent().appendingPathComponent("demo/demo.events").path
 
     static func replay(socket: String) throws -> DaemonProcess {
-        try DaemonProcess(extraArguments: ["--replay", demo, "--speed", "20", "--wait-for-subscriber", "--exit-after-replay"],
-                          socketName: socket)
+        try DaemonProcess(
+            extraArguments: ["--replay", demo, "--speed", "20", "--wait-for-subscriber", "--exit-after-replay"],
+            socketName: socket)
     }
 
     /// The demo played on a private socket in `directory`, and `gesturectl actions` with
     /// `actions` (written to `directory/actions.toml`) connected to it.
-    static func replayWithActions(_ actions: String, in directory: TemporaryDirectory,
-                                  extraArguments: [String] = []) throws -> (DaemonProcess, ActionsProcess) {
+    static func replayWithActions(
+        _ actions: String, in directory: TemporaryDirectory,
+        extraArguments: [String] = []
+    ) throws -> (DaemonProcess, ActionsProcess) {
         try actions.write(toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
         let socket = directory.file("g.sock")
         let daemon = try replay(socket: socket)
@@ -250,11 +253,11 @@ final class ActionsProcess {
         let directory = TemporaryDirectory()
         let taps = directory.file("double-taps")
         try """
-            [[action]]
-            gesture = "tap"
-            count = 2
-            run = ["sh", "-c", "echo $GESTURED_COUNT >> \(taps)"]
-            """.write(toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
+        [[action]]
+        gesture = "tap"
+        count = 2
+        run = ["sh", "-c", "echo $GESTURED_COUNT >> \(taps)"]
+        """.write(toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
         let socket = directory.file("g.sock")
         let runner = try ActionsProcess(config: directory.file("actions.toml"), socket: socket)
         try runner.waitForLine("gestured is not running (no socket at \(socket)); trying again until it answers")
@@ -284,7 +287,10 @@ final class ActionsProcess {
         let (daemon, runner) = try Self.replayWithActions(actions, in: directory, extraArguments: ["--dry-run"])
         #expect(runner.readOutput() == "line 5: keys KEY_LEFTCTRL+KEY_R")
         let swipe = try #require(runner.readOutput())
-        #expect(swipe.hasPrefix("line 1: run touch \(directory.file("swiped")) [GESTURED_GESTURE=swipe GESTURED_PHASE=ended GESTURED_DEVICE=ELAN Touchscreen GESTURED_X="))
+        #expect(
+            swipe.hasPrefix(
+                "line 1: run touch \(directory.file("swiped")) [GESTURED_GESTURE=swipe GESTURED_PHASE=ended GESTURED_DEVICE=ELAN Touchscreen GESTURED_X="
+            ))
         #expect(swipe.hasSuffix("GESTURED_FINGERS=1 GESTURED_DIRECTION=left GESTURED_EDGE=right]"))
         try runner.waitForLine("the daemon said goodbye")
         _ = try daemon.waitForExit()
@@ -299,11 +305,13 @@ final class ActionsProcess {
         let good = directory.file("good.toml")
         let bad = directory.file("bad.toml")
         try "[[action]]\ngesture = \"idle\"\nrun = [\"true\"]\n".write(toFile: good, atomically: true, encoding: .utf8)
-        try "[[action]]\ngesture = \"tap\"\ncount = 2\nkeys = [\"KEY_LEFTCTRL+KEY_Q\", \"CTRL+R\"]\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        try "[[action]]\ngesture = \"tap\"\ncount = 2\nkeys = [\"KEY_LEFTCTRL+KEY_Q\", \"CTRL+R\"]\n".write(
+            toFile: bad, atomically: true, encoding: .utf8)
         let ok = try runToCompletion("gesturectl", ["actions", "--check", good])
         #expect(ok.status == 0)
         #expect(ok.output == "\(good): OK, 1 action\n")
-        let expected = "\(bad):4: 'keys' in [[action]] at line 1 'CTRL+R' names no key: 'CTRL' (evdev names such as KEY_A, KEY_ENTER, KEY_LEFTCTRL, KEY_F5)\n"
+        let expected =
+            "\(bad):4: 'keys' in [[action]] at line 1 'CTRL+R' names no key: 'CTRL' (evdev names such as KEY_A, KEY_ENTER, KEY_LEFTCTRL, KEY_F5)\n"
         let refused = try runToCompletion("gesturectl", ["actions", "--check", bad])
         #expect(refused.status == 78)
         #expect(refused.error == expected)
@@ -321,17 +329,18 @@ extension ActionsRunnerTests {
         let directory = TemporaryDirectory()
         let log = directory.file("activity")
         try """
-            [[action]]
-            gesture = "idle"
-            run = ["sh", "-c", "echo $GESTURED_GESTURE >> \(log)"]
+        [[action]]
+        gesture = "idle"
+        run = ["sh", "-c", "echo $GESTURED_GESTURE >> \(log)"]
 
-            [[action]]
-            gesture = "active"
-            run = ["sh", "-c", "env | grep ^GESTURED_ | sort > \(directory.file("active.env"))"]
-            """.write(toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
+        [[action]]
+        gesture = "active"
+        run = ["sh", "-c", "env | grep ^GESTURED_ | sort > \(directory.file("active.env"))"]
+        """.write(toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
         let socket = directory.file("g.sock")
-        let daemon = try DaemonProcess(extraArguments: ["--replay", Self.demo, "--speed", "20", "--wait-for-subscriber"],
-                                       configuration: "[daemon]\nidle-timeout = 0.3\n", socketName: socket)
+        let daemon = try DaemonProcess(
+            extraArguments: ["--replay", Self.demo, "--speed", "20", "--wait-for-subscriber"],
+            configuration: "[daemon]\nidle-timeout = 0.3\n", socketName: socket)
         _ = try daemon.notify.wait(for: "READY=1")
         let watcher = try LineClient(path: socket)
         _ = try watcher.readMessage(ofType: "activity")  // idle: nothing plays before a subscribe

@@ -14,8 +14,9 @@ import Testing
     /// line of that touch; idle again one timeout after the last touch (what `status`
     /// reports); a client connecting while idle is told at once.
     @Test func idleActiveIdleAroundAReplay() throws {
-        let daemon = try DaemonProcess(extraArguments: ["--replay", Self.demo, "--speed", "20", "--wait-for-subscriber"],
-                                       configuration: "[daemon]\nidle-timeout = 0.5\n")
+        let daemon = try DaemonProcess(
+            extraArguments: ["--replay", Self.demo, "--speed", "20", "--wait-for-subscriber"],
+            configuration: "[daemon]\nidle-timeout = 0.5\n")
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
@@ -39,7 +40,9 @@ import Testing
         let lastTouch = try #require(kinds.lastIndex { $0 == "touch" })
         #expect(lastTouch < kinds.count - 1 && kinds.last == "activity", "idle comes after every touch")
         let seqs = lines.compactMap { $0["seq"] as? Int }
-        #expect(seqs.count == lines.count && seqs == seqs.sorted() && Set(seqs).count == seqs.count, "activity lines are numbered with the events")
+        #expect(
+            seqs.count == lines.count && seqs == seqs.sorted() && Set(seqs).count == seqs.count,
+            "activity lines are numbered with the events")
         let idleTime = try #require(activities[1]["time"] as? Int)
         let activeTime = try #require(activities[0]["time"] as? Int)
         #expect(idleTime >= activeTime + Self.timeoutMicroseconds)

@@ -1,5 +1,6 @@
-@testable import Daemon
 import Testing
+
+@testable import Daemon
 
 @Suite struct BoundedQueueTests {
     /// Against an array model: FIFO order and the capacity limit hold through growth and

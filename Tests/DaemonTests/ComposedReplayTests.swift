@@ -8,15 +8,17 @@ import Testing
 /// real `gestured replay --config`, over the bundled demo recording and over a recording
 /// written here from the demo's device description.
 @Suite struct ComposedReplayTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let demo = repository.appendingPathComponent("demo/demo.events").path
 
     /// The ```toml block under `### heading` in docs/configuration.md.
     static func guideExample(_ heading: String) throws -> String {
         let guide = try String(contentsOfFile: repository.appendingPathComponent("docs/configuration.md").path, encoding: .utf8)
         guard let section = guide.range(of: "### \(heading)\n"),
-              let start = guide.range(of: "```toml\n", range: section.upperBound..<guide.endIndex),
-              let end = guide.range(of: "\n```", range: start.upperBound..<guide.endIndex) else {
+            let start = guide.range(of: "```toml\n", range: section.upperBound..<guide.endIndex),
+            let end = guide.range(of: "\n```", range: start.upperBound..<guide.endIndex)
+        else {
             throw TestFailure(description: "no TOML example under '### \(heading)' in docs/configuration.md")
         }
         return String(guide[start.upperBound..<end.lowerBound])
@@ -61,7 +63,8 @@ import Testing
         #expect(nextTaps.map { $0["count"] as? Int } == [2])
         // The hold on `row`: the page's long press, the row's press cancelled, no tap.
         // The drag from `row`: the page's drag, the row's press cancelled again.
-        #expect(Self.summary(lines) { $0 == "row" } == ["row press.began", "row press.cancelled", "row press.began", "row press.cancelled"])
+        #expect(
+            Self.summary(lines) { $0 == "row" } == ["row press.began", "row press.cancelled", "row press.began", "row press.cancelled"])
         #expect(summary.contains("page long-press.began") && summary.contains("page long-press.ended"))
         let drags = lines.filter { $0["gesture"] as? String == "drag" }
         #expect(!drags.isEmpty && drags.allSatisfy { $0["region"] as? String == "page" })
@@ -104,8 +107,11 @@ import Testing
         // A 2.5 s hold on the help button (in the corner): the corner's long press at 2 s.
         let recording = try Self.hold(atX: 994, y: 562, seconds: 2.5, in: directory)
         let held = try Self.replay(recording, toml: toml, in: directory)
-        #expect(Self.summary(held).filter { !$0.hasSuffix(".changed") } == ["help-button press.began", "operator-corner long-press.began",
-                                       "help-button press.cancelled", "operator-corner long-press.ended"])
+        #expect(
+            Self.summary(held).filter { !$0.hasSuffix(".changed") } == [
+                "help-button press.began", "operator-corner long-press.began",
+                "help-button press.cancelled", "operator-corner long-press.ended",
+            ])
         let began = try #require(held.first { $0["gesture"] as? String == "long-press" })
         #expect(began["time"] as? Int == 2_500_000, "touch-down at 0.5 s + the corner's 2000 ms")
 
@@ -113,8 +119,11 @@ import Testing
         let plain = toml.replacingOccurrences(of: "high-priority = [\"long-press\"]\n", with: "")
         #expect(plain != toml)
         let own = try Self.replay(recording, toml: plain, in: directory)
-        #expect(Self.summary(own).filter { !$0.hasSuffix(".changed") } == ["help-button press.began", "help-button long-press.began",
-                                      "help-button long-press.ended", "help-button press.ended"])
+        #expect(
+            Self.summary(own).filter { !$0.hasSuffix(".changed") } == [
+                "help-button press.began", "help-button long-press.began",
+                "help-button long-press.ended", "help-button press.ended",
+            ])
 
         // On the demo, the tap in the corner is the button's; the rest is the top level's.
         let demo = try Self.replay(Self.demo, toml: toml, in: directory)
@@ -153,7 +162,8 @@ import Testing
             }
         }
         #expect(try daemon.waitForExit() == 0)
-        #expect(seen.filter { !$0.hasSuffix("changed") }
-            == ["press began", "long-press began", "long-press cancelled", "press cancelled", "device removed"])
+        #expect(
+            seen.filter { !$0.hasSuffix("changed") }
+                == ["press began", "long-press began", "long-press cancelled", "press cancelled", "device removed"])
     }
 }

@@ -1,4 +1,3 @@
-@testable import Daemon
 import Foundation
 import GestureCore
 import GestureProtocol
@@ -8,6 +7,8 @@ import Logging
 import Recordings
 import SystemCalls
 import Testing
+
+@testable import Daemon
 
 /// Exhaustion degrades, never spins or grows without bound (issue 13).
 @Suite struct ExhaustionTests {
@@ -45,8 +46,9 @@ import Testing
             lines.append(line)
             if line.contains("cannot accept connections") { break }
         }
-        #expect(lines.last?.contains("cannot accept connections") == true && lines.last?.contains("Too many open files") == true,
-                "\(lines.suffix(3))")
+        #expect(
+            lines.last?.contains("cannot accept connections") == true && lines.last?.contains("Too many open files") == true,
+            "\(lines.suffix(3))")
         clients.removeFirst()  // closes it: a descriptor frees
         #expect(try waiting.readMessage(ofType: "hello")["type"] as? String == "hello")
         try clients[0].sync()
@@ -161,8 +163,9 @@ import Testing
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let server = try SocketServer(loop: loop, listener: listener, settings: DaemonSettings(), version: "test", logger: logger)
-        let source = ReplaySource(description: recording.device, events: recording.events, path: demo,
-                                  configuration: Configuration(), speed: 1, now: 1_000_000)
+        let source = ReplaySource(
+            description: recording.device, events: recording.events, path: demo,
+            configuration: Configuration(), speed: 1, now: 1_000_000)
         var sink = DaemonSink(server: server, ids: GestureIDAllocator(), device: recording.device.name)
         let farFuture = Timestamp(microseconds: 1 << 60)
         var calls = 0

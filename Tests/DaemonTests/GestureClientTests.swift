@@ -1,6 +1,6 @@
-import GestureProtocol
 import Daemon
 import GestureClient
+import GestureProtocol
 import GestureTestSupport
 import SystemCalls
 import Testing
@@ -14,16 +14,28 @@ import Testing
         try client.subscribe(gestures: [.tap, .drag])
         try client.ping()
         var iterator = client.messages.makeAsyncIterator()
-        guard case .hello(let hello)? = try await iterator.next() else { Issue.record("no hello"); return }
+        guard case .hello(let hello)? = try await iterator.next() else {
+            Issue.record("no hello")
+            return
+        }
         #expect(hello.protocol == 1)
-        guard case .pong? = try await iterator.next() else { Issue.record("no pong"); return }
+        guard case .pong? = try await iterator.next() else {
+            Issue.record("no pong")
+            return
+        }
         screen.trigger(1)
-        guard case .gesture(let tapped)? = try await iterator.next() else { Issue.record("no tap"); return }
+        guard case .gesture(let tapped)? = try await iterator.next() else {
+            Issue.record("no tap")
+            return
+        }
         #expect(tapped.gesture == .tap)
         #expect(tapped.region == "ok-button")
         #expect(tapped.count == 1)
         #expect(tapped.seq == 1)
-        guard case .gesture(let dragged)? = try await iterator.next() else { Issue.record("no drag"); return }
+        guard case .gesture(let dragged)? = try await iterator.next() else {
+            Issue.record("no drag")
+            return
+        }
         #expect(dragged.drag?.startLocation == Point(x: 0.2, y: 0.7))
         #expect(dragged.drag?.localStartLocation == Point(x: 0.2, y: 0.4))
         #expect(dragged.localLocation == Point(x: 0.25, y: 0.5))
@@ -33,7 +45,10 @@ import Testing
         // Every device's removal comes before the goodbye, which is the last message.
         var afterStop: [ServerMessage] = []
         while let message = try await iterator.next() { afterStop.append(message) }
-        guard case .goodbye(let reason)? = afterStop.last else { Issue.record("no goodbye last: \(afterStop)"); return }
+        guard case .goodbye(let reason)? = afterStop.last else {
+            Issue.record("no goodbye last: \(afterStop)")
+            return
+        }
         #expect(reason == "stopping")
         #expect(afterStop.dropLast().allSatisfy { if case .device(let d) = $0 { d.phase == .removed } else { false } })
         #expect(!afterStop.dropLast().isEmpty)

@@ -1,7 +1,7 @@
-import GestureProtocol
 import Daemon
 import Foundation
 import GestureCore
+import GestureProtocol
 import GestureTestSupport
 import Glibc
 import Logging
@@ -101,14 +101,18 @@ final class InProcessDaemon {
 }
 
 func tap(region: String? = nil, fingers: Int = 1) -> GestureEvent {
-    GestureEvent(.tap(count: 1), phase: .ended, id: 0, time: 1_000_080_000, region: region, fingers: fingers,
-                 location: Point(x: 0.5, y: 0.5))
+    GestureEvent(
+        .tap(count: 1), phase: .ended, id: 0, time: 1_000_080_000, region: region, fingers: fingers,
+        location: Point(x: 0.5, y: 0.5))
 }
 
 func drag(_ phase: GesturePhase) -> GestureEvent {
-    GestureEvent(.drag(DragValues(startLocation: Point(x: 0.2, y: 0.7), translation: Point(x: 0.05, y: 0.05),
-                                  velocity: Point(x: 1, y: 1), predictedEndLocation: Point(x: 0.3, y: 0.8),
-                                  predictedEndTranslation: Point(x: 0.1, y: 0.1))),
-                 phase: phase, id: 0, time: 2_000_000, region: "panel", fingers: 1, location: Point(x: 0.25, y: 0.75),
-                 regionRect: Rect(x: 0, y: 0.5, width: 1, height: 0.5))
+    GestureEvent(
+        .drag(
+            DragValues(
+                startLocation: Point(x: 0.2, y: 0.7), translation: Point(x: 0.05, y: 0.05),
+                velocity: Point(x: 1, y: 1), predictedEndLocation: Point(x: 0.3, y: 0.8),
+                predictedEndTranslation: Point(x: 0.1, y: 0.1))),
+        phase: phase, id: 0, time: 2_000_000, region: "panel", fingers: 1, location: Point(x: 0.25, y: 0.75),
+        regionRect: Rect(x: 0, y: 0.5, width: 1, height: 0.5))
 }

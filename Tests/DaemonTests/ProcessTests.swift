@@ -26,9 +26,11 @@ final class DaemonProcess {
     let configPath: String
     let stderr: Pipe
 
-    init(extraArguments: [String] = [], wrapper: [String] = [], environment extraEnvironment: [String: String] = [:],
-         configuration: String = "# defaults\n", stderr: Pipe = Pipe(), inputDirectory: String? = nil,
-         socketName: String = "gestured.sock") throws {
+    init(
+        extraArguments: [String] = [], wrapper: [String] = [], environment extraEnvironment: [String: String] = [:],
+        configuration: String = "# defaults\n", stderr: Pipe = Pipe(), inputDirectory: String? = nil,
+        socketName: String = "gestured.sock"
+    ) throws {
         self.stderr = stderr
         socketPath = socketName.hasPrefix("/") ? socketName : directory.file(socketName)
         configPath = directory.file("gestured.toml")
@@ -115,22 +117,34 @@ final class DaemonProcess {
         _ = try daemon.notify.wait(for: "READY=1")
         let hostile: [(String, () throws -> Void)] = [
             ("no such file", { try FileManager.default.removeItem(atPath: daemon.configPath) }),
-            ("nest more than 16 deep", {
-                try ("a = " + String(repeating: "[", count: 20_000) + String(repeating: "]", count: 20_000) + "\n")
-                    .write(toFile: daemon.configPath, atomically: false, encoding: .utf8)
-            }),
-            ("more than 16 dotted parts", {
-                try ("[" + Array(repeating: "a", count: 20_000).joined(separator: ".") + "]\n")
-                    .write(toFile: daemon.configPath, atomically: false, encoding: .utf8)
-            }),
-            ("is a FIFO", {
-                try FileManager.default.removeItem(atPath: daemon.configPath)
-                #expect(mkfifo(daemon.configPath, 0o600) == 0)
-            }),
-            ("symlink loop", {
-                unlink(daemon.configPath)
-                #expect(symlink(daemon.configPath, daemon.configPath) == 0)
-            }),
+            (
+                "nest more than 16 deep",
+                {
+                    try ("a = " + String(repeating: "[", count: 20_000) + String(repeating: "]", count: 20_000) + "\n")
+                        .write(toFile: daemon.configPath, atomically: false, encoding: .utf8)
+                }
+            ),
+            (
+                "more than 16 dotted parts",
+                {
+                    try ("[" + Array(repeating: "a", count: 20_000).joined(separator: ".") + "]\n")
+                        .write(toFile: daemon.configPath, atomically: false, encoding: .utf8)
+                }
+            ),
+            (
+                "is a FIFO",
+                {
+                    try FileManager.default.removeItem(atPath: daemon.configPath)
+                    #expect(mkfifo(daemon.configPath, 0o600) == 0)
+                }
+            ),
+            (
+                "symlink loop",
+                {
+                    unlink(daemon.configPath)
+                    #expect(symlink(daemon.configPath, daemon.configPath) == 0)
+                }
+            ),
         ]
         for (problem, write) in hostile {
             try write()

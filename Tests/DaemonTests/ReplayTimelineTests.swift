@@ -6,8 +6,10 @@ import Testing
 /// `run --replay`'s clocks (`ReplayTimeline`): no recorded time and no accepted speed can
 /// make a conversion trap, and each pass starts where the last ended.
 @Suite struct ReplayTimelineTests {
-    static let extremes: [Timestamp] = [0, 1, 2_700_000_000, 1_284_881_103_697_884, 1_000_000_000_000_000, Timestamp(microseconds: .max / 2),
-                                        Timestamp(microseconds: .max - 1), .distantFuture]
+    static let extremes: [Timestamp] = [
+        0, 1, 2_700_000_000, 1_284_881_103_697_884, 1_000_000_000_000_000, Timestamp(microseconds: .max / 2),
+        Timestamp(microseconds: .max - 1), .distantFuture,
+    ]
     static let speeds = [ReplayTimeline.speedRange.lowerBound, 0.5, 1, 40, ReplayTimeline.speedRange.upperBound]
 
     /// Every conversion, for recorded times far before and after the clock and every

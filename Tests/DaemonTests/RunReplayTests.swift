@@ -8,7 +8,9 @@ import Testing
 let corpusRoot: String? = Corpus.root
 
 /// Runs a built executable (or an absolute path) to completion and returns its standard output and status.
-func runToCompletion(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (output: String, error: String, status: Int32) {
+func runToCompletion(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (
+    output: String, error: String, status: Int32
+) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : try builtExecutable(name))
     process.arguments = arguments
@@ -122,9 +124,12 @@ struct RunReplayTests {
         .deletingLastPathComponent().appendingPathComponent("demo/demo.events").path
 
     /// The demo with every event time changed by `retime` (seconds.microseconds kept in evemu form).
-    static func retimedDemo(in directory: TemporaryDirectory, name: String, _ retime: (_ index: Int, _ time: UInt64) -> UInt64) throws -> String {
+    static func retimedDemo(in directory: TemporaryDirectory, name: String, _ retime: (_ index: Int, _ time: UInt64) -> UInt64) throws
+        -> String
+    {
         var index = 0
-        let lines = try String(contentsOfFile: demo, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+        let lines = try String(contentsOfFile: demo, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map {
+            line -> String in
             guard line.hasPrefix("E: "), let space = line.dropFirst(3).firstIndex(of: " ") else { return String(line) }
             let stamp = line[line.index(line.startIndex, offsetBy: 3)..<space].split(separator: ".")
             let time = UInt64(stamp[0])! * 1_000_000 + UInt64(stamp[1])!
@@ -193,7 +198,8 @@ struct RunReplayTests {
     @Test(arguments: ["1e-300", "1e300", "0", "-1", "0.001", "1001", "nan", "inf"])
     func speedOutsideTheRangeIsRefused(speed: String) throws {
         let directory = TemporaryDirectory()
-        let result = try runToCompletion("gestured", ["run", "--socket", directory.file("g.sock"), "--replay", Self.demo, "--speed=\(speed)"])
+        let result = try runToCompletion(
+            "gestured", ["run", "--socket", directory.file("g.sock"), "--replay", Self.demo, "--speed=\(speed)"])
         #expect(result.status == 64, "\(result)")
         #expect(result.error.contains("--speed must be between 0.01 and 1000"), "\(result.error)")
     }

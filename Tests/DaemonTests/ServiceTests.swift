@@ -40,16 +40,22 @@ import Testing
     /// The journal shows only MESSAGE by default: the device name and the reason must be in
     /// it, one unambiguous record even when a value has spaces or quotes.
     @Test func recordTextCarriesQuotedMetadata() {
-        let text = LogRecord.text(message: "reload failed, keeping the previous configuration",
-                                  metadata: ["error": "gestured.toml:3: unknown key 'x'", "device": "ELAN Touchscreen", "empty": ""])
-        #expect(text == #"reload failed, keeping the previous configuration device="ELAN Touchscreen" empty="" error="gestured.toml:3: unknown key 'x'""#)
+        let text = LogRecord.text(
+            message: "reload failed, keeping the previous configuration",
+            metadata: ["error": "gestured.toml:3: unknown key 'x'", "device": "ELAN Touchscreen", "empty": ""])
+        #expect(
+            text
+                == #"reload failed, keeping the previous configuration device="ELAN Touchscreen" empty="" error="gestured.toml:3: unknown key 'x'""#
+        )
         #expect(LogRecord.text(message: "m", metadata: ["say": #"a "b" c\d"#]) == #"m say="a \"b\" c\\d""#)
     }
 
     /// Bytes a client or a file chose (ESC, NUL, newlines) are escaped in every log record:
     /// no terminal escape reaches an operator's screen and no record forges another.
     @Test func logRecordsEscapeControlCharacters() {
-        let text = LogRecord.text(message: "bad request\u{1B}[2J", metadata: ["error": "unknown request type \"\u{1B}[31mx\ngestured: critical: forged\u{0}\u{9B}\""])
+        let text = LogRecord.text(
+            message: "bad request\u{1B}[2J",
+            metadata: ["error": "unknown request type \"\u{1B}[31mx\ngestured: critical: forged\u{0}\u{9B}\""])
         // Inside a quoted value a backslash is doubled (LogRecord's quoting), escapes included.
         #expect(text == #"bad request\u{1B}[2J error="unknown request type \"\\u{1B}[31mx\\ngestured: critical: forged\\u{0}\\u{9B}\"""#)
         #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
@@ -95,23 +101,28 @@ import Testing
 
     /// `allowed-users` is checked with SO_PEERCRED: root is in the list and served; a client
     /// running as nobody (through `setpriv`) is refused with an error line.
-    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
-                   && FileManager.default.isExecutableFile(atPath: "/usr/bin/socat")))
+    @Test(
+        .enabled(
+            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/socat")))
     func allowListRefusesOtherUsers() throws {
-        let daemon = try DaemonProcess(configuration: """
-            [daemon]
-            socket-mode = "0666"
-            allowed-users = [0]
-            """)
+        let daemon = try DaemonProcess(
+            configuration: """
+                [daemon]
+                socket-mode = "0666"
+                allowed-users = [0]
+                """)
         chmod(daemon.directory.path, 0o755)
         _ = try daemon.notify.wait(for: "READY=1")
         let root = try LineClient(path: daemon.socketPath)
         #expect(try root.readMessage()["type"] as? String == "hello")
 
-        let nobody = try runToCompletion("/usr/bin/setpriv", [
-            "--reuid=65534", "--regid=65534", "--clear-groups",
-            "/usr/bin/socat", "-T", "5", "-", "UNIX-CONNECT:" + daemon.socketPath,
-        ])
+        let nobody = try runToCompletion(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups",
+                "/usr/bin/socat", "-T", "5", "-", "UNIX-CONNECT:" + daemon.socketPath,
+            ])
         #expect(nobody.output == #"{"type":"error","message":"permission denied"}"# + "\n", "\(nobody)")
         try root.sync()
         try root.send(#"{"type":"status"}"# + "\n")
@@ -150,7 +161,9 @@ import Testing
         let gesturectl = Process()
         gesturectl.executableURL = URL(fileURLWithPath: "/bin/sh")
         // SIGPIPE ignored (as under some supervisors): the write itself fails.
-        gesturectl.arguments = ["-c", #"trap "" PIPE; exec "$0" "$@""#, try builtExecutable("gesturectl"), "subscribe", "--socket", daemon.socketPath]
+        gesturectl.arguments = [
+            "-c", #"trap "" PIPE; exec "$0" "$@""#, try builtExecutable("gesturectl"), "subscribe", "--socket", daemon.socketPath,
+        ]
         let pipe = Pipe()
         if output == "/dev/full" {
             gesturectl.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
@@ -217,7 +230,10 @@ import Testing
         close(node)
         var notUsed: String?
         while let line = log.readText() {
-            if line.contains("not using device") { notUsed = line; break }
+            if line.contains("not using device") {
+                notUsed = line
+                break
+            }
         }
         #expect(notUsed?.contains("node=\(input.file("event7"))") == true, "\(lines)")
         #expect(notUsed?.contains("cannot open") == true)

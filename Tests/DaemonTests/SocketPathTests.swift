@@ -26,8 +26,10 @@ import Testing
         let run = directory.file("run")
         #expect(mkdir(run, 0o755) == 0)
         let daemon = try DaemonProcess(
-            environment: ["LD_PRELOAD": shim, "RACE_VICTIM": victim, "RACE_VICTIM_DIRECTORY": victimDirectory,
-                          "RACE_PUBLIC": run + "/gestured.sock", "RACE_DIRECTORY": run],
+            environment: [
+                "LD_PRELOAD": shim, "RACE_VICTIM": victim, "RACE_VICTIM_DIRECTORY": victimDirectory,
+                "RACE_PUBLIC": run + "/gestured.sock", "RACE_DIRECTORY": run,
+            ],
             configuration: "[daemon]\nsocket-mode = \"0666\"\n", socketName: run + "/gestured.sock")
         _ = try daemon.notify.wait(for: "READY=1")
         for file in [victim, victimDirectory + "/s"] {
@@ -54,10 +56,12 @@ import Testing
         _ = try live.notify.wait(for: "READY=1")
         chmod(live.directory.path, 0o777)  // the second daemon could remove the socket
         // Bounded: a daemon that took the path over would run until killed.
-        let second = try runToCompletion("/usr/bin/timeout", [
-            "20", "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-            try builtExecutable("gestured"), "run", "--no-devices", "--socket", live.socketPath,
-        ])
+        let second = try runToCompletion(
+            "/usr/bin/timeout",
+            [
+                "20", "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                try builtExecutable("gestured"), "run", "--no-devices", "--socket", live.socketPath,
+            ])
         #expect(second.status == 69, "\(second)")
         #expect(second.error.contains("cannot tell whether a server listens on \(live.socketPath)"), "\(second.error)")
         let client = try LineClient(path: live.socketPath)

@@ -14,7 +14,8 @@ import Testing
         let service = try String(contentsOf: root.appendingPathComponent("systemd/gestured.service"), encoding: .utf8)
             .replacingOccurrences(of: "/usr/local/bin/gestured", with: gestured)
         try service.write(toFile: directory.file("gestured.service"), atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(atPath: root.appendingPathComponent("systemd/gestured.socket").path, toPath: directory.file("gestured.socket"))
+        try FileManager.default.copyItem(
+            atPath: root.appendingPathComponent("systemd/gestured.socket").path, toPath: directory.file("gestured.socket"))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
         // --man=no: Documentation= names the manual pages the Debian package installs;
@@ -43,8 +44,9 @@ extension SystemdUnitTests {
         #expect(unit.contains("ExecStart=\(try builtExecutable("gesturectl")) actions\n"))
         try unit.write(toFile: directory.file("gestured-actions.service"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: directory.file("runtime"), withIntermediateDirectories: false)
-        let result = try runToCompletion("/usr/bin/systemd-analyze", ["--user", "verify", "--man=no", directory.file("gestured-actions.service")],
-                                         environment: ["XDG_RUNTIME_DIR": directory.file("runtime"), "PATH": "/usr/bin:/bin"])
+        let result = try runToCompletion(
+            "/usr/bin/systemd-analyze", ["--user", "verify", "--man=no", directory.file("gestured-actions.service")],
+            environment: ["XDG_RUNTIME_DIR": directory.file("runtime"), "PATH": "/usr/bin:/bin"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.isEmpty && result.error.isEmpty, "\(result.output)\(result.error)")
     }

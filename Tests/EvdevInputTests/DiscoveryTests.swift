@@ -1,6 +1,7 @@
-@testable import EvdevInput
 import GestureTestSupport
 import Testing
+
+@testable import EvdevInput
 
 @Suite struct DiscoveryTests {
     @Test func missingDirectoryIsAResultNotAnError() throws {
@@ -27,16 +28,20 @@ import Testing
         }
         #expect(nodes.map(\.number) == [0, 2, 10])
         #expect(nodes.map(\.path) == [input + "/event0", input + "/event2", input + "/event10"])
-        #expect(nodes[1].links == [
-            input + "/by-id/usb-ELAN_Touchscreen-event-if00",
-            input + "/by-path/pci-0000:00:14.0-usb-0:7:1.0-event",
-        ])
+        #expect(
+            nodes[1].links == [
+                input + "/by-id/usb-ELAN_Touchscreen-event-if00",
+                input + "/by-path/pci-0000:00:14.0-usb-0:7:1.0-event",
+            ])
         #expect(nodes[0].links.isEmpty && nodes[2].links.isEmpty)
         #expect(nodes[1].allPaths.first == input + "/event2")
     }
 
-    @Test(arguments: [("event0", 0), ("event17", 17), ("event", nil), ("event-1", nil), ("event٣", nil),
-                      ("mouse0", nil), ("event1234567890", nil), ("xevent1", nil)] as [(String, Int?)])
+    @Test(
+        arguments: [
+            ("event0", 0), ("event17", 17), ("event", nil), ("event-1", nil), ("event٣", nil),
+            ("mouse0", nil), ("event1234567890", nil), ("xevent1", nil),
+        ] as [(String, Int?)])
     func eventNumber(_ name: String, _ expected: Int?) {
         #expect(DeviceDiscovery.eventNumber(name) == expected)
     }

@@ -1,9 +1,10 @@
-import Glibc
-@testable import EvdevInput
 import GestureCore
 import GestureProtocol
+import Glibc
 import SystemCalls
 import Testing
+
+@testable import EvdevInput
 
 /// The read loop of `EvdevDevice.readAvailable`, driven by a script of libevdev results.
 @Suite struct DrainTests {
@@ -19,14 +20,15 @@ import Testing
     func run(_ script: [(expectSync: Bool, result: Next)]) throws -> (ReadOutcome, [InputEvent]) {
         var remaining = script[...]
         var delivered: [InputEvent] = []
-        let outcome = try EvdevDevice.drain(next: { syncMode in
-            guard let step = remaining.popFirst() else {
-                Issue.record("read past the end of the script")
-                return .wouldBlock
-            }
-            #expect(syncMode == step.expectSync, "sync flag at step \(script.count - remaining.count)")
-            return step.result
-        }, deliver: { delivered.append($0) })
+        let outcome = try EvdevDevice.drain(
+            next: { syncMode in
+                guard let step = remaining.popFirst() else {
+                    Issue.record("read past the end of the script")
+                    return .wouldBlock
+                }
+                #expect(syncMode == step.expectSync, "sync flag at step \(script.count - remaining.count)")
+                return step.result
+            }, deliver: { delivered.append($0) })
         #expect(remaining.isEmpty)
         return (outcome, delivered)
     }
@@ -79,9 +81,10 @@ import Testing
 
     @Test func otherErrorsPropagate() {
         #expect(throws: SystemError(.ioError, call: "libevdev_next_event")) {
-            try EvdevDevice.drain(next: { _ throws(SystemError) -> Next in
-                throw SystemError(.ioError, call: "libevdev_next_event")
-            }, deliver: { _ in })
+            try EvdevDevice.drain(
+                next: { _ throws(SystemError) -> Next in
+                    throw SystemError(.ioError, call: "libevdev_next_event")
+                }, deliver: { _ in })
         }
     }
 

@@ -1,8 +1,9 @@
-import Glibc
-@testable import EvdevInput
 import GestureTestSupport
+import Glibc
 import SystemCalls
 import Testing
+
+@testable import EvdevInput
 
 @Suite struct InotifyTests {
     /// One `struct inotify_event` as the kernel lays it out: wd, mask, cookie, len, name
@@ -27,14 +28,16 @@ import Testing
     static let attrib = UInt32(IN_ATTRIB)
 
     @Test func parsesConsecutiveRecords() {
-        let buffer = Self.record(wd: 1, mask: Self.create, name: "event5")
+        let buffer =
+            Self.record(wd: 1, mask: Self.create, name: "event5")
             + Self.record(wd: 1, mask: Self.attrib, cookie: 9, name: "event5", padTo: 32)
             + Self.record(wd: 2, mask: UInt32(IN_IGNORED))
-        #expect(InputDirectoryWatcher.parse(buffer) == [
-            InotifyRecord(watch: 1, mask: Self.create, name: "event5"),
-            InotifyRecord(watch: 1, mask: Self.attrib, cookie: 9, name: "event5"),
-            InotifyRecord(watch: 2, mask: UInt32(IN_IGNORED)),
-        ])
+        #expect(
+            InputDirectoryWatcher.parse(buffer) == [
+                InotifyRecord(watch: 1, mask: Self.create, name: "event5"),
+                InotifyRecord(watch: 1, mask: Self.attrib, cookie: 9, name: "event5"),
+                InotifyRecord(watch: 2, mask: UInt32(IN_IGNORED)),
+            ])
     }
 
     @Test func truncatedOrLyingBuffersStopCleanly() {

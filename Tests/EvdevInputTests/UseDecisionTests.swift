@@ -1,6 +1,6 @@
-import Glibc
 import EvdevInput
 import GestureCore
+import Glibc
 import SystemCalls
 import Testing
 
@@ -91,6 +91,8 @@ import Testing
         let error = SystemError(.permissionDenied, call: "open", path: "/dev/input/event5")
         let decision = Configuration().useDecision(for: .failure(error), paths: ["/dev/input/event5"])
         #expect(decision == .cannotOpen(error))
-        #expect(decision.reason == "cannot open: Permission denied — add the user to group `input` (or run the service with SupplementaryGroups=input)")
+        #expect(
+            decision.reason
+                == "cannot open: Permission denied — add the user to group `input` (or run the service with SupplementaryGroups=input)")
     }
 }

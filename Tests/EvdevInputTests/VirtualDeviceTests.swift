@@ -44,11 +44,13 @@ import Testing
         func expectAt(_ contacts: [Contact], _ spots: [Spot], _ phase: TouchPhase) {
             #expect(contacts.map(\.phase) == Array(repeating: phase, count: spots.count), "\(device.name): \(contacts)")
             for (contact, spot) in zip(contacts, spots) {
-                #expect(abs(contact.location.x - spot.x) < 0.01 && abs(contact.location.y - spot.y) < 0.01,
-                        "\(device.name): \(contact.location) for \(spot)")
+                #expect(
+                    abs(contact.location.x - spot.x) < 0.01 && abs(contact.location.y - spot.y) < 0.01,
+                    "\(device.name): \(contact.location) for \(spot)")
             }
         }
-        let left = Spot(0.25, 0.5), right = Spot(0.75, 0.2)
+        let left = Spot(0.25, 0.5)
+        let right = Spot(0.75, 0.2)
         expectAt(play([0: left, 1: right]), [left, right], .began)
         let moved = Spot(0.3, 0.6)
         expectAt(play([0: moved, 1: right]), [moved, right], .moved)

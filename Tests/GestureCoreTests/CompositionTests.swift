@@ -1,7 +1,8 @@
 import GestureProtocol
-import Testing
-@testable import GestureCore
 import GestureTestSupport
+import Testing
+
+@testable import GestureCore
 
 /// Gesture composition across nested regions (issue 8, docs/gestures.md "Regions and
 /// composition"): fall-through, `simultaneous`, `high-priority`, `fall-through = false`,
@@ -80,7 +81,9 @@ struct CompositionTests {
 
     @Test func aKindNobodyInsideEnablesFallsToTheTopLevel() {
         // No page: the button's drag and long press are the top level's (region null).
-        let configuration = EngineConfiguration(regions: [Region(name: "button", rect: Self.buttonRect, settings: Self.settings([.press, .tap]))])
+        let configuration = EngineConfiguration(regions: [
+            Region(name: "button", rect: Self.buttonRect, settings: Self.settings([.press, .tap]))
+        ])
         var h = GestureHarness(configuration)
         h.frame(0, .down(1, 0.5, 0.5))
         h.frame(20, .move(1, 0.53, 0.5))  // 6 mm: a drag, too short for a swipe
@@ -108,8 +111,9 @@ struct CompositionTests {
         // page (everything) ⊃ card (long press after 300 ms) ⊃ button (press, tap).
         let configuration = EngineConfiguration(regions: [
             Region(name: "page", rect: .unit),
-            Region(name: "card", rect: Rect(x: 0.1, y: 0.1, width: 0.8, height: 0.8),
-                   settings: Self.settings([.longPress]) { $0.longPress.minimumDuration = 300 }),
+            Region(
+                name: "card", rect: Rect(x: 0.1, y: 0.1, width: 0.8, height: 0.8),
+                settings: Self.settings([.longPress]) { $0.longPress.minimumDuration = 300 }),
             Region(name: "button", rect: Self.buttonRect, settings: Self.settings([.press, .tap])),
         ])
         var h = GestureHarness(configuration)
@@ -130,8 +134,9 @@ struct CompositionTests {
         // On the card beside the button: the page presses (the card does not), the card long-presses.
         h.frame(3000, .down(4, 0.2, 0.2))
         h.frame(3400, .up(4))
-        #expect(h.events.suffix(4).map { "\($0.region ?? "-") \($0.kind.rawValue).\($0.phase.rawValue)" }
-            == ["page press.began", "card long-press.began", "card long-press.ended", "page press.ended"])
+        #expect(
+            h.events.suffix(4).map { "\($0.region ?? "-") \($0.kind.rawValue).\($0.phase.rawValue)" }
+                == ["page press.began", "card long-press.began", "card long-press.ended", "page press.ended"])
         Self.expectValid(h)
     }
 
@@ -173,10 +178,11 @@ struct CompositionTests {
     }
 
     @Test func aDeadZoneReportsNothingAndShieldsThePage() {
-        var h = GestureHarness(Self.pageOfButtons(button: {
-            $0.fallThrough = false
-            $0.settings.enabled = []
-        }))
+        var h = GestureHarness(
+            Self.pageOfButtons(button: {
+                $0.fallThrough = false
+                $0.settings.enabled = []
+            }))
         h.tap(1, 0.5, 0.5, at: 0)
         h.frame(1000, .down(2, 0.5, 0.5))
         h.frame(1020, .move(2, 0.6, 0.5))
@@ -201,14 +207,16 @@ struct CompositionTests {
     @Test func aSimultaneousGestureIsNotCancelledByTheChildsWin() {
         // The page's long press runs beside the button's tap: a tap before 500 ms is the
         // button's; held on, the page's long press begins although the button is still pressed.
-        var h = GestureHarness(Self.pageOfButtons(
-            page: { $0.simultaneous = [.longPress] },
-            button: { $0.settings.enabled = [.press, .tap, .longPress] }))
+        var h = GestureHarness(
+            Self.pageOfButtons(
+                page: { $0.simultaneous = [.longPress] },
+                button: { $0.settings.enabled = [.press, .tap, .longPress] }))
         h.frame(0, .down(1, 0.5, 0.5))
         h.advance(to: 600)
         h.frame(700, .up(1))
-        #expect(h.events(.longPress).map { "\($0.region ?? "-") \($0.phase.rawValue)" }
-            == ["button began", "page began", "button ended", "page ended"])
+        #expect(
+            h.events(.longPress).map { "\($0.region ?? "-") \($0.phase.rawValue)" }
+                == ["button began", "page began", "button ended", "page ended"])
         #expect(h.events(.press).map(\.phase) == [.began, .ended])
         Self.expectValid(h)
     }
@@ -219,8 +227,10 @@ struct CompositionTests {
     static func kioskCorner(highPriority: Bool) -> EngineConfiguration {
         EngineConfiguration(regions: [
             Region(name: "page", rect: .unit),
-            Region(name: "corner", rect: Rect(x: 0, y: 0, width: 0.3, height: 0.3), settings: settings([.longPress]) { $0.longPress.minimumDuration = 2000 },
-                   highPriority: highPriority ? [.longPress] : []),
+            Region(
+                name: "corner", rect: Rect(x: 0, y: 0, width: 0.3, height: 0.3),
+                settings: settings([.longPress]) { $0.longPress.minimumDuration = 2000 },
+                highPriority: highPriority ? [.longPress] : []),
             Region(name: "button", rect: Rect(x: 0.05, y: 0.05, width: 0.1, height: 0.1), settings: settings([.press, .tap, .longPress])),
         ])
     }
@@ -262,7 +272,9 @@ struct CompositionTests {
     @Test func longPressInsideAHighPrioritySwipeRegion() {
         let configuration = EngineConfiguration(regions: [
             Region(name: "edge", rect: Rect(x: 0, y: 0, width: 1, height: 0.3), settings: Self.settings([.swipe]), highPriority: [.swipe]),
-            Region(name: "menu", rect: Rect(x: 0.1, y: 0.05, width: 0.2, height: 0.2), settings: Self.settings([.press, .tap, .longPress, .swipe])),
+            Region(
+                name: "menu", rect: Rect(x: 0.1, y: 0.05, width: 0.2, height: 0.2),
+                settings: Self.settings([.press, .tap, .longPress, .swipe])),
         ])
         var h = GestureHarness(configuration)
         // Held still: the menu's long press (the edge's swipe never claimed the touch).
@@ -305,7 +317,8 @@ struct CompositionTests {
             Region(name: "panel", rect: Rect(x: 0.5, y: 0, width: 0.5, height: 1)),
             Region(name: "button", rect: Rect(x: 0.6, y: 0.1, width: 0.4, height: 0.2), settings: Self.settings([.press, .tap])),
         ])
-        var pipeline = DevicePipeline(device: Devices.slotted(resolution: 10), geometry: DeviceGeometry(rotation: .quarter), configuration: configuration)
+        var pipeline = DevicePipeline(
+            device: Devices.slotted(resolution: 10), geometry: DeviceGeometry(rotation: .quarter), configuration: configuration)
         var sink = CollectingSink()
         var s = EventScript()
         s.slot(0, id: 1, x: 200, y: 100)  // screen (0.8, 0.2): on the button
@@ -328,7 +341,10 @@ struct CompositionTests {
         #expect(close(tap!.localLocation!, Point(x: 0.5, y: 0.5)))
         let swipe = events.first { $0.kind == .swipe }
         #expect(swipe?.region == "panel")
-        guard case .swipe(let direction, _, _)? = swipe?.details else { Issue.record("no swipe"); return }
+        guard case .swipe(let direction, _, _)? = swipe?.details else {
+            Issue.record("no swipe")
+            return
+        }
         #expect(direction == .down)
         #expect(close(swipe!.localStartLocation!, Point(x: 0.6, y: 0.2)))
         #expect(events.filter { $0.region == "button" }.map(\.phase) == [.began, .ended, .ended, .began, .cancelled])
@@ -382,10 +398,12 @@ struct ThresholdToleranceTests {
 
 /// The composition example of docs/protocol.md is what the engine and the encoder produce.
 @Test func protocolDocumentsTheButtonInAPageExampleVerbatim() throws {
-    var h = GestureHarness(EngineConfiguration(regions: [
-        Region(name: "page", rect: .unit),
-        Region(name: "ok-button", rect: Rect(x: 0.4, y: 0.8, width: 0.2, height: 0.1), settings: CompositionTests.settings([.press, .tap])),
-    ]))
+    var h = GestureHarness(
+        EngineConfiguration(regions: [
+            Region(name: "page", rect: .unit),
+            Region(
+                name: "ok-button", rect: Rect(x: 0.4, y: 0.8, width: 0.2, height: 0.1), settings: CompositionTests.settings([.press, .tap])),
+        ]))
     h.frame(6000, .down(1, 0.45, 0.83))
     h.frame(6020, .move(1, 0.45, 0.79))
     var bytes: [UInt8] = []

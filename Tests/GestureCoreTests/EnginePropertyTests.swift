@@ -1,8 +1,9 @@
 import GestureProtocol
+import GestureTestSupport
 import PropertyBased
 import Testing
+
 @testable import GestureCore
-import GestureTestSupport
 
 /// Random frame streams decoded from random integers: touch-downs (some unobserved),
 /// moves, lifts, palms, timer advances, time going backwards and cancel-alls.
@@ -32,7 +33,8 @@ struct EnginePropertyTests {
 
     /// Replays `script` on `configuration`. `fingers` fingers (six, or one at a time) come and
     /// go; each touch-down is a new contact id, as a tracker gives them.
-    static func run(_ script: [Int], configuration: EngineConfiguration, fingers: Int = 6, log: ((String) -> Void)? = nil) -> [GestureEvent] {
+    static func run(_ script: [Int], configuration: EngineConfiguration, fingers: Int = 6, log: ((String) -> Void)? = nil) -> [GestureEvent]
+    {
         var h = GestureHarness(configuration)
         h.engine.transitionLog = log
         var down: Set<UInt32> = []
@@ -46,7 +48,8 @@ struct EnginePropertyTests {
                 nextContact += 1
             }
             let id = contactOfFinger[finger]
-            let x = Double(value / 48 % 100) / 100, y = Double(value / 4_800 % 100) / 100
+            let x = Double(value / 48 % 100) / 100
+            let y = Double(value / 4_800 % 100) / 100
             ms += Double(1 + value % 37)
             switch value % 8 {
             case 0, 1:
@@ -111,10 +114,13 @@ struct EnginePropertyTests {
         var regions: [Region] = []
         for (index, seed) in seeds.enumerated() {
             let parent = seed % (regions.count + 1) == 0 ? Rect.unit : regions[seed % (regions.count + 1) - 1].rect
-            let fx = Double(seed / 7 % 50) / 100, fy = Double(seed / 353 % 50) / 100
-            let fw = 0.2 + Double(seed / 17_713 % 50) / 100, fh = 0.2 + Double(seed / 887_011 % 50) / 100
-            let rect = Rect(x: parent.x + fx * parent.width, y: parent.y + fy * parent.height,
-                            width: min(fw, 1 - fx) * parent.width, height: min(fh, 1 - fy) * parent.height)
+            let fx = Double(seed / 7 % 50) / 100
+            let fy = Double(seed / 353 % 50) / 100
+            let fw = 0.2 + Double(seed / 17_713 % 50) / 100
+            let fh = 0.2 + Double(seed / 887_011 % 50) / 100
+            let rect = Rect(
+                x: parent.x + fx * parent.width, y: parent.y + fy * parent.height,
+                width: min(fw, 1 - fx) * parent.width, height: min(fh, 1 - fy) * parent.height)
             var settings = GestureSettings()
             settings.enabled = set(seed / 3)
             settings.longPress.minimumDuration = [300, 500, 800][seed / 11 % 3]
@@ -122,8 +128,10 @@ struct EnginePropertyTests {
             settings.tap.slop = [2, 3, 10][seed / 19 % 3]
             let simultaneous = allowSimultaneous ? settings.enabled.intersection(set(seed / 29)) : []
             let highPriority = settings.enabled.subtracting(simultaneous).intersection(set(seed / 31))
-            regions.append(Region(name: "r\(index)", rect: rect, settings: settings, fallThrough: seed / 23 % 4 != 0,
-                                  simultaneous: simultaneous, highPriority: highPriority))
+            regions.append(
+                Region(
+                    name: "r\(index)", rect: rect, settings: settings, fallThrough: seed / 23 % 4 != 0,
+                    simultaneous: simultaneous, highPriority: highPriority))
         }
         let requirePress = regions.allSatisfy { $0.fallThrough || $0.settings.enabled.contains(.press) }
         return (EngineConfiguration(regions: regions), requirePress)

@@ -1,6 +1,7 @@
 import GestureProtocol
-@testable import GestureCore
 import GestureTestSupport
+
+@testable import GestureCore
 
 /// Drives a GestureEngine with hand-built frames on a virtual clock (milliseconds in,
 /// microseconds to the engine). The surface is 200 × 100 mm.
@@ -58,7 +59,10 @@ struct GestureHarness {
         }
         for contact in down {
             let phase = changed[contact.id] ?? .moved
-            contacts.append(Contact(id: contact.id, phase: phase, location: contact.location, millimetres: Self.millimetres(contact.location), startedUnobserved: contact.unobserved))
+            contacts.append(
+                Contact(
+                    id: contact.id, phase: phase, location: contact.location, millimetres: Self.millimetres(contact.location),
+                    startedUnobserved: contact.unobserved))
         }
         down.removeAll { changed[$0.id] == .ended || changed[$0.id] == .cancelled }
         engine.process(TouchFrame(time: time, contacts: contacts, fingerCount: down.count + extraFingers), into: &sink)

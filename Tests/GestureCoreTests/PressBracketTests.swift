@@ -1,23 +1,28 @@
 import GestureProtocol
-import Testing
-@testable import GestureCore
 import GestureTestSupport
+import Testing
+
+@testable import GestureCore
 
 /// Press brackets everything, on every path (issue 8): gestures end or are cancelled before
 /// the press of their touch; after SYN_DROPPED a finger still down never drags without a press.
 @Suite("press brackets")
 struct PressBracketTests {
-    static func event(_ kind: GestureKind, _ phase: GesturePhase, id: UInt64, time: Timestamp, touch: UInt32, region: String? = nil) -> GestureEvent {
-        let still = DragValues(startLocation: .zero, translation: .zero, velocity: .zero, predictedEndLocation: .zero, predictedEndTranslation: .zero)
-        let details: GestureDetails = switch kind {
-        case .press: .press
-        case .tap: .tap(count: 1)
-        case .longPress: .longPress
-        case .drag: .drag(still)
-        case .swipe: .swipe(direction: .left, edge: nil, drag: still)
-        case .pinch: .pinch(scale: 1)
-        case .rotate: .rotate(degrees: 0)
-        }
+    static func event(_ kind: GestureKind, _ phase: GesturePhase, id: UInt64, time: Timestamp, touch: UInt32, region: String? = nil)
+        -> GestureEvent
+    {
+        let still = DragValues(
+            startLocation: .zero, translation: .zero, velocity: .zero, predictedEndLocation: .zero, predictedEndTranslation: .zero)
+        let details: GestureDetails =
+            switch kind {
+            case .press: .press
+            case .tap: .tap(count: 1)
+            case .longPress: .longPress
+            case .drag: .drag(still)
+            case .swipe: .swipe(direction: .left, edge: nil, drag: still)
+            case .pinch: .pinch(scale: 1)
+            case .rotate: .rotate(degrees: 0)
+            }
         return GestureEvent(details, phase: phase, id: id, time: time, region: region, fingers: 1, location: .zero, touch: touch)
     }
 
@@ -49,10 +54,13 @@ struct PressBracketTests {
         var engine = GestureEngine(configuration: EngineConfiguration(), surface: GestureHarness.surface)
         var sink = CollectingSink()
         func frame(_ ms: UInt64, _ contact: Contact) {
-            engine.process(TouchFrame(time: Timestamp(microseconds: ms * 1000), contacts: [contact], fingerCount: contact.phase == .ended ? 0 : 1), into: &sink)
+            engine.process(
+                TouchFrame(time: Timestamp(microseconds: ms * 1000), contacts: [contact], fingerCount: contact.phase == .ended ? 0 : 1),
+                into: &sink)
         }
         func finger(_ id: UInt32, _ phase: TouchPhase, x: Double, unobserved: Bool = false) -> Contact {
-            Contact(id: id, phase: phase, location: Point(x: x, y: 0.5), millimetres: Point(x: x * 200, y: 50), startedUnobserved: unobserved)
+            Contact(
+                id: id, phase: phase, location: Point(x: x, y: 0.5), millimetres: Point(x: x * 200, y: 50), startedUnobserved: unobserved)
         }
         frame(0, finger(1, .began, x: 0.3))
         frame(20, finger(1, .moved, x: 0.35))
@@ -62,8 +70,9 @@ struct PressBracketTests {
             frame(30 + UInt64(step) * 10, finger(2, step == 1 ? .began : .moved, x: 0.35 + Double(step) * 0.03, unobserved: true))
         }
         frame(140, finger(2, .ended, x: 0.65))
-        #expect(sink.events.map { "\($0.kind.rawValue).\($0.phase.rawValue)" }
-            == ["press.began", "drag.began", "drag.cancelled", "press.cancelled"])
+        #expect(
+            sink.events.map { "\($0.kind.rawValue).\($0.phase.rawValue)" }
+                == ["press.began", "drag.began", "drag.cancelled", "press.cancelled"])
         // The next touch is a fresh one with its own press.
         frame(500, finger(3, .began, x: 0.5))
         frame(550, finger(3, .ended, x: 0.5))
@@ -112,8 +121,9 @@ struct PressBracketTests {
         h.advance(to: 600)
         h.frame(700, .move(1, 0.6, 0.6))
         h.cancelAll(at: 700)
-        #expect(h.summary.filter { !$0.hasSuffix(".changed") }
-            == ["press.began", "long-press.began", "press.cancelled", "long-press.cancelled"])
+        #expect(
+            h.summary.filter { !$0.hasSuffix(".changed") }
+                == ["press.began", "long-press.began", "press.cancelled", "long-press.cancelled"])
         #expect(h.events(.press).last?.pressCancellation == .released)
         #expect(GestureStreamValidator.violations(in: h.events).isEmpty)
         // Without the leaving, the same cancellation ends the long press first and the press

@@ -1,5 +1,6 @@
 import GestureProtocol
 import Testing
+
 @testable import GestureCore
 
 @Suite("press, tap, long press")
@@ -355,9 +356,26 @@ struct TransformTests {
     static func fingers(radius: Double, degrees: Double) -> (Point, Point) {
         let radians = degrees / Trigonometry.degreesPerRadian
         // cos/sin from atan-free identities would be overkill: use a series.
-        func cos(_ x: Double) -> Double { var s = 1.0, t = 1.0; for n in stride(from: 2.0, through: 30, by: 2) { t *= -x * x / ((n - 1) * n); s += t }; return s }
-        func sin(_ x: Double) -> Double { var s = x, t = x; for n in stride(from: 3.0, through: 31, by: 2) { t *= -x * x / ((n - 1) * n); s += t }; return s }
-        let dx = radius * cos(radians) / 200, dy = radius * sin(radians) / 100
+        func cos(_ x: Double) -> Double {
+            var s = 1.0
+            var t = 1.0
+            for n in stride(from: 2.0, through: 30, by: 2) {
+                t *= -x * x / ((n - 1) * n)
+                s += t
+            }
+            return s
+        }
+        func sin(_ x: Double) -> Double {
+            var s = x
+            var t = x
+            for n in stride(from: 3.0, through: 31, by: 2) {
+                t *= -x * x / ((n - 1) * n)
+                s += t
+            }
+            return s
+        }
+        let dx = radius * cos(radians) / 200
+        let dy = radius * sin(radians) / 100
         return (Point(x: 0.5 + dx, y: 0.5 + dy), Point(x: 0.5 - dx, y: 0.5 - dy))
     }
 
@@ -372,7 +390,10 @@ struct TransformTests {
         let pinch = h.events(.pinch)
         #expect(pinch.first?.phase == .began)
         #expect(pinch.last?.phase == .ended)
-        guard case .pinch(let scale)? = pinch.last?.details else { Issue.record("no pinch"); return }
+        guard case .pinch(let scale)? = pinch.last?.details else {
+            Issue.record("no pinch")
+            return
+        }
         #expect(abs(scale - 2) < 1e-9)
         #expect(h.events(.rotate).isEmpty)
         #expect(h.events(.tap).isEmpty && h.events(.longPress).isEmpty)
@@ -389,7 +410,10 @@ struct TransformTests {
         h.frame(200, .up(1), .up(2))
         let rotate = h.events(.rotate)
         #expect(rotate.first?.phase == .began)
-        guard case .rotate(let degrees)? = rotate.last?.details else { Issue.record("no rotate"); return }
+        guard case .rotate(let degrees)? = rotate.last?.details else {
+            Issue.record("no rotate")
+            return
+        }
         #expect(abs(degrees - 180) < 1e-6)  // past 180 without wrapping
         #expect(h.events(.pinch).isEmpty)
     }

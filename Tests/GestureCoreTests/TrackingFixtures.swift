@@ -1,5 +1,5 @@
-import GestureProtocol
 import GestureCore
+import GestureProtocol
 
 /// Hand-written event streams for the tracker tests: each `report()` closes a frame and
 /// advances the virtual clock by 10 ms.
@@ -128,7 +128,7 @@ struct Summary: Equatable, CustomStringConvertible {
     var description: String { "\(id):\(phase)" }
 }
 
-func S(_ id: UInt32, _ phase: TouchPhase) -> Summary { Summary(id: id, phase: phase) }
+func touchState(_ id: UInt32, _ phase: TouchPhase) -> Summary { Summary(id: id, phase: phase) }
 
 /// Whether two numbers agree to 1e-9.
 func close(_ a: Double, _ b: Double) -> Bool { Swift.abs(a - b) < 1e-9 }

@@ -1,5 +1,5 @@
-import GestureProtocol
 import GestureCore
+import GestureProtocol
 import Testing
 
 @Suite("ContactTracker: coordinates and size")

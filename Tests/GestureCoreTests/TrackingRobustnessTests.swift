@@ -1,5 +1,5 @@
-import GestureProtocol
 import GestureCore
+import GestureProtocol
 import Testing
 
 /// SplitMix64: a deterministic generator so that every run feeds the same "random" streams.
@@ -38,7 +38,7 @@ struct TrackingRobustnessTests {
             InputEvent(time: 10, type: EV.syn, code: SYN.report, value: 0),
         ]
         let frames = tracker.frames(events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .moved)]])
+        #expect(frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .moved)]])
         #expect(frames.map(\.time) == [90, 90])
         #expect(frames.flatMap(\.contacts).allSatisfy { $0.location.x.isFinite && $0.millimetres.y.isFinite })
     }
@@ -52,7 +52,7 @@ struct TrackingRobustnessTests {
         s.slot(256, id: 2, x: 1, y: 1)  // beyond the cap: ignored
         s.report()
         let collected = tracker.frames(s.events)
-        #expect(collected.map(\.summary) == [[S(1, .began)]])
+        #expect(collected.map(\.summary) == [[touchState(1, .began)]])
     }
 
     /// Random streams over every device kind: never a crash, never NaN, ids increase, every
@@ -60,8 +60,10 @@ struct TrackingRobustnessTests {
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func randomStreamsKeepTheInvariants(seed: UInt64) {
         var random = SplitMix(state: seed)
-        let devices = [Devices.slotted(slots: 4, toolType: true), Devices.unslotted(), Devices.unslotted(trackingIDs: true),
-                       Devices.singleTouch(keys: [BTN.touch, BTN.toolPen]), Devices.semiMTTouchpad()]
+        let devices = [
+            Devices.slotted(slots: 4, toolType: true), Devices.unslotted(), Devices.unslotted(trackingIDs: true),
+            Devices.singleTouch(keys: [BTN.touch, BTN.toolPen]), Devices.semiMTTouchpad(),
+        ]
         let device = devices[Int(seed) % devices.count]
         var tracker = ContactTracker(device: device, geometry: DeviceGeometry(rotation: Rotation.allCases[Int(seed) % 4]))
         let codes: [(UInt16, UInt16)] = [

@@ -1,5 +1,5 @@
-import GestureProtocol
 import GestureCore
+import GestureProtocol
 import Testing
 
 @Suite("ContactTracker: protocol B")
@@ -16,7 +16,7 @@ struct TrackingProtocolBTests {
         s.key(BTN.touch, false)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .moved)], [S(1, .ended)]])
+        #expect(frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .moved)], [touchState(1, .ended)]])
         #expect(frames.map(\.fingerCount) == [1, 1, 0])
         #expect(close(frames[0].contacts[0].location, Point(x: 0.1, y: 0.1)))
         #expect(close(frames[1].contacts[0].location, Point(x: 0.2, y: 0.1)))
@@ -42,8 +42,8 @@ struct TrackingProtocolBTests {
         let frames = tracker.frames(s.events)
         #expect(
             frames.map(\.summary) == [
-                [S(1, .began)], [S(1, .moved), S(2, .began)], [S(1, .moved), S(2, .moved)],
-                [S(1, .ended), S(2, .moved)], [S(2, .ended)],
+                [touchState(1, .began)], [touchState(1, .moved), touchState(2, .began)], [touchState(1, .moved), touchState(2, .moved)],
+                [touchState(1, .ended), touchState(2, .moved)], [touchState(2, .ended)],
             ])
         #expect(frames.map(\.fingerCount) == [1, 2, 2, 1, 0])
     }
@@ -56,7 +56,7 @@ struct TrackingProtocolBTests {
         s.slot(0, id: 875, x: 900, y: 400)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .ended), S(2, .began)]])
+        #expect(frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .ended), touchState(2, .began)]])
         // The old contact ends where it was; the new one starts at the new position.
         #expect(close(frames[1].contact(1)!.location, Point(x: 0.1, y: 0.2)))
         #expect(close(frames[1].contact(2)!.location, Point(x: 0.9, y: 0.8)))
@@ -72,7 +72,7 @@ struct TrackingProtocolBTests {
         s.slot(0, id: 2, x: 300, y: 300)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .ended), S(2, .began)]])
+        #expect(frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .ended), touchState(2, .began)]])
         #expect(close(frames[1].contact(1)!.location, Point(x: 0.1, y: 0.2)))
     }
 
@@ -86,7 +86,7 @@ struct TrackingProtocolBTests {
         s.abs(ABS.mtTrackingID, -1)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .moved)], [S(1, .ended)]])
+        #expect(frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .moved)], [touchState(1, .ended)]])
         #expect(frames.allSatisfy { $0.contacts[0].startedUnobserved })
     }
 
@@ -100,7 +100,7 @@ struct TrackingProtocolBTests {
         s.slot(0, x: 300)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .ended)]])
+        #expect(frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .ended)]])
     }
 
     /// one_finger_swipe_late_tid.dat: positions first, the tracking id last in the same frame.
@@ -112,7 +112,7 @@ struct TrackingProtocolBTests {
         s.abs(ABS.mtTrackingID, 33)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames.map(\.summary) == [[S(1, .began)]])
+        #expect(frames.map(\.summary) == [[touchState(1, .began)]])
         #expect(frames[0].contacts[0].startedUnobserved == false)
         #expect(close(frames[0].contacts[0].location, Point(x: 0.861, y: 0.518)))
     }
@@ -126,7 +126,7 @@ struct TrackingProtocolBTests {
         s.slot(1, id: -1)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .moved), S(2, .ended)]])
+        #expect(frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .moved), touchState(2, .ended)]])
         #expect(close(frames[1].contact(2)!.location, Point(x: 0.5, y: 0.5)))
         #expect(frames[1].fingerCount == 1)
     }
@@ -182,7 +182,7 @@ struct TrackingProtocolATests {
         s.contact(x: 1100, y: 1000)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames[0].summary == [S(1, .began), S(2, .began)])
+        #expect(frames[0].summary == [touchState(1, .began), touchState(2, .began)])
         #expect(Set(frames[1].summary.map(\.description)) == ["1:moved", "2:moved"])
         #expect(close(frames[1].contact(1)!.location.x, 1100 / 9600))
         #expect(close(frames[1].contact(2)!.location.x, 8100 / 9600))
@@ -200,9 +200,9 @@ struct TrackingProtocolATests {
         s.contact(x: 3000, y: 3000)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames[1].summary == [S(1, .ended), S(2, .moved)])
+        #expect(frames[1].summary == [touchState(1, .ended), touchState(2, .moved)])
         #expect(close(frames[1].contact(1)!.location.x, 1000 / 9600))
-        #expect(frames[2].summary == [S(2, .moved), S(3, .began)])
+        #expect(frames[2].summary == [touchState(2, .moved), touchState(3, .began)])
         #expect(frames.map(\.fingerCount) == [2, 1, 2])
     }
 
@@ -219,7 +219,7 @@ struct TrackingProtocolATests {
         s.report()
         let frames = tracker.frames(s.events)
         #expect(frames.count == 2)
-        #expect(frames[1].summary == [S(1, .ended), S(2, .ended)])
+        #expect(frames[1].summary == [touchState(1, .ended), touchState(2, .ended)])
         #expect(frames[1].fingerCount == 0)
     }
 
@@ -233,7 +233,7 @@ struct TrackingProtocolATests {
         s.contact(x: 9000, y: 7000, id: 5)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames[1].summary == [S(2, .began), S(1, .moved)])
+        #expect(frames[1].summary == [touchState(2, .began), touchState(1, .moved)])
         #expect(close(frames[1].contact(1)!.location.x, 9000 / 9600))
     }
 
@@ -260,7 +260,7 @@ struct TrackingProtocolATests {
         s.report()
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .cancelled)]])
+        #expect(frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .cancelled)]])
     }
 }
 
@@ -282,7 +282,8 @@ struct TrackingSingleTouchTests {
         s.key(BTN.touch, true)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .moved)], [S(1, .ended)], [S(2, .began)]])
+        #expect(
+            frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .moved)], [touchState(1, .ended)], [touchState(2, .began)]])
         #expect(close(frames[0].contacts[0].location, Point(x: 1, y: 0)))
         #expect(close(frames[2].contacts[0].location, Point(x: 1, y: 1)))
         #expect(close(frames[3].contacts[0].location.x, 10 / 4095))
@@ -296,7 +297,7 @@ struct TrackingSingleTouchTests {
         s.key(BTN.touch, false)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .ended)]])
+        #expect(frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .ended)]])
         #expect(frames[0].contacts[0].startedUnobserved)
     }
 
@@ -309,7 +310,7 @@ struct TrackingSingleTouchTests {
         s.key(BTN.left, false)
         s.report()
         let collected = tracker.frames(s.events)
-        #expect(collected.map(\.summary) == [[S(1, .began)], [S(1, .ended)]])
+        #expect(collected.map(\.summary) == [[touchState(1, .began)], [touchState(1, .ended)]])
     }
 
     @Test func penOnASingleTouchTabletIsIgnored() {
@@ -378,7 +379,7 @@ struct TrackingToolTypeTests {
         s.slot(0, id: 2, x: 100, y: 100)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .cancelled)], [S(2, .began)]])
+        #expect(frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .cancelled)], [touchState(2, .began)]])
         #expect(close(frames[1].contacts[0].location.x, 0.12))
     }
 
@@ -396,7 +397,7 @@ struct TrackingToolTypeTests {
         s.key(BTN.toolFinger, true)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .moved)]])  // ignored contacts take no id
+        #expect(frames.map(\.summary) == [[touchState(1, .began)], [touchState(1, .moved)]])  // ignored contacts take no id
         // The device counts three tools; two of them are not fingers.
         #expect(frames.map(\.fingerCount) == [1, 1])
     }
@@ -433,11 +434,11 @@ struct TrackingDropTests {
         s.report()
         let frames = tracker.frames(s.events)
         #expect(frames.count == 3)
-        #expect(frames[1].summary == [S(1, .cancelled), S(2, .cancelled)])
+        #expect(frames[1].summary == [touchState(1, .cancelled), touchState(2, .cancelled)])
         #expect(frames[1].time == Timestamp(microseconds: dropTime))
         #expect(close(frames[1].contact(1)!.location.x, 0.1))  // the last delivered position
         #expect(frames[1].fingerCount == 0)
-        #expect(frames[2].summary == [S(3, .began), S(4, .began)])
+        #expect(frames[2].summary == [touchState(3, .began), touchState(4, .began)])
         #expect(frames[2].contact(3)!.startedUnobserved)
         #expect(!frames[2].contact(4)!.startedUnobserved)
         #expect(close(frames[2].contact(3)!.location.x, 0.17))
@@ -452,7 +453,7 @@ struct TrackingDropTests {
         s.slot(0, id: 2, x: 100, y: 100)
         s.report()
         let collected = tracker.frames(s.events)
-        #expect(collected.map(\.summary) == [[S(1, .began)]])
+        #expect(collected.map(\.summary) == [[touchState(1, .began)]])
     }
 
     @Test func droppedInProtocolA() {
@@ -468,7 +469,10 @@ struct TrackingDropTests {
         s.contact(x: 1300, y: 1000)
         s.report()
         let frames = tracker.frames(s.events)
-        #expect(frames.map(\.summary) == [[S(1, .began)], [S(1, .cancelled)], [S(2, .began)], [S(2, .moved)]])
+        #expect(
+            frames.map(\.summary) == [
+                [touchState(1, .began)], [touchState(1, .cancelled)], [touchState(2, .began)], [touchState(2, .moved)],
+            ])
         #expect(frames[2].contacts[0].startedUnobserved)
         #expect(frames[3].contacts[0].startedUnobserved)
     }
@@ -482,7 +486,7 @@ struct TrackingDropTests {
         #expect(collected.count == 1)
         let cancelled = tracker.cancelAll(at: 5_000_000)
         #expect(cancelled)
-        #expect(tracker.frame.summary == [S(1, .cancelled)])
+        #expect(tracker.frame.summary == [touchState(1, .cancelled)])
         #expect(tracker.frame.time == 5_000_000)
         let cancelledAgain = tracker.cancelAll(at: 5_000_001)
         #expect(!cancelledAgain)
@@ -495,7 +499,7 @@ struct TrackingDropTests {
         t.slot(0, id: 2, x: 100, y: 100)
         t.report()
         let resumed = tracker.frames(t.events)
-        #expect(resumed.map(\.summary) == [[S(2, .began)]])
+        #expect(resumed.map(\.summary) == [[touchState(2, .began)]])
     }
 
     @Test func cancelAllInProtocolA() {
@@ -506,7 +510,7 @@ struct TrackingDropTests {
         _ = tracker.frames(s.events)
         let cancelled = tracker.cancelAll(at: 2_000_000)
         #expect(cancelled)
-        #expect(tracker.frame.summary == [S(1, .cancelled)])
+        #expect(tracker.frame.summary == [touchState(1, .cancelled)])
         var t = EventScript(time: 3_000_000)
         t.contact(x: 1000, y: 1000)
         t.report()
@@ -535,8 +539,9 @@ struct TrackingDeviceKindRuleTests {
     }
 
     @Test func touchpadWithoutResolutionFallsBackToLibinputsTouchpadSize() {
-        var touchpad = DeviceDescription(name: "pad", properties: [INPUTPROP.pointer],
-                                         codes: [EV.key: [BTN.toolFinger, BTN.touch], EV.abs: [ABS.x, ABS.y]])
+        var touchpad = DeviceDescription(
+            name: "pad", properties: [INPUTPROP.pointer],
+            codes: [EV.key: [BTN.toolFinger, BTN.touch], EV.abs: [ABS.x, ABS.y]])
         touchpad.absInfo[ABS.x] = AbsInfo(minimum: 0, maximum: 6900)
         touchpad.absInfo[ABS.y] = AbsInfo(minimum: 0, maximum: 5000)
         let surface = SurfaceGeometry(device: touchpad, geometry: DeviceGeometry())

@@ -46,8 +46,10 @@ import Testing
         (#"{"type":"subscribe","gestures":[1]}"#, .wrongType(expected: "an array of strings"), "gestures", 32),
         (#"{"type":"subscribe","devices":[null]}"#, .wrongType(expected: "an array of strings"), "devices", 31),
         (#"{"type":"subscribe","regions":[2]}"#, .wrongType(expected: "an array of strings (null: outside every region)"), "regions", 31),
-        (#"{"type":"subscribe","gestures":["tap","wave"]}"#,
-         .unknownName("wave", what: "gesture", known: GestureKind.allCases.map(\.rawValue)), "gestures", 38),
+        (
+            #"{"type":"subscribe","gestures":["tap","wave"]}"#,
+            .unknownName("wave", what: "gesture", known: GestureKind.allCases.map(\.rawValue)), "gestures", 38
+        ),
     ])
     func badRequestsAreRefusedWithTheProblemFieldAndByte(line: String, problem: ProtocolError.Problem, field: String?, offset: Int) {
         let error = requestError(line)
@@ -60,18 +62,21 @@ import Testing
     @Test func errorsReadAsTheDaemonRepliesThem() {
         #expect(requestError("not json")?.description == "malformed JSON at byte 1")
         #expect(requestError(#"{"type":"ping","id":7}"#)?.description == #"unknown ping field "id""#)
-        #expect(requestError(#"{"type":"subscribe","gestures":["wave"]}"#)?.description
+        #expect(
+            requestError(#"{"type":"subscribe","gestures":["wave"]}"#)?.description
                 == #"unknown gesture "wave" (known: press, tap, long-press, drag, swipe, pinch, rotate)"#)
         #expect(requestError(#"{"type":"subscribe","touches":1}"#)?.description == #""touches" must be true or false"#)
         #expect(messageError(#"{"type":"gesture","gesture":"press"}"#)?.description == #"gesture message needs "phase""#)
     }
 
     @Test func nullFiltersAndEscapedKeysAreRequestsToo() throws {
-        #expect(try WireDecoder.request(Array(#" { "type" : "subscribe" , "gestures" : null , "touches" : null } "#.utf8))
+        #expect(
+            try WireDecoder.request(Array(#" { "type" : "subscribe" , "gestures" : null , "touches" : null } "#.utf8))
                 == .subscribe(SubscribeRequest()))
         #expect(try WireDecoder.request(Array(#"{"\u0074ype":"ping"}"#.utf8)) == .ping)
         #expect(try WireDecoder.request(Array("{\"type\":\"ping\"}\n".utf8)) == .ping, "with its newline")
-        #expect(try WireDecoder.request(Array(#"{"type":"subscribe","regions":["a",null],"devices":[],"touches":true}"#.utf8))
+        #expect(
+            try WireDecoder.request(Array(#"{"type":"subscribe","regions":["a",null],"devices":[],"touches":true}"#.utf8))
                 == .subscribe(SubscribeRequest(regions: ["a", nil], devices: [], touches: true)))
     }
 
@@ -99,20 +104,34 @@ import Testing
         (#"{"type":"pong","time":1.5}"#, .wrongType(expected: "an unsigned integer"), "time"),
         (#"{"type":"pong","time":18446744073709551616}"#, .wrongType(expected: "an unsigned integer below 2^64"), "time"),
         (#"{"type":"touch","phase":"moved","touch":1,"seq":1,"time":1,"device":"d","location":{"x":0}}"#, .missingField, "location.y"),
-        (#"{"type":"touch","phase":"moved","touch":1,"seq":1,"time":1,"device":"d","location":[0,0]}"#,
-         .wrongType(expected: #"an object {"x":…,"y":…}"#), "location"),
-        (#"{"type":"touch","phase":"lifted","touch":1,"seq":1,"time":1,"device":"d","location":{"x":0,"y":0}}"#,
-         .unknownName("lifted", what: "touch phase", known: TouchPhase.allCases.map(\.rawValue)), "phase"),
-        (#"{"type":"gesture","gesture":"tap","phase":"ended","id":1,"seq":1,"time":1,"device":"d","region":null,"fingers":1,"location":{"x":0,"y":0}}"#,
-         .missingField, "count"),
-        (#"{"type":"gesture","gesture":"tap","phase":"ended","id":1,"seq":1,"time":1,"device":"d","fingers":1,"location":{"x":0,"y":0},"count":1}"#,
-         .missingField, "region"),
-        (#"{"type":"gesture","gesture":"pinch","phase":"ended","id":1,"seq":1,"time":1,"device":"d","region":null,"fingers":2,"location":{"x":0,"y":0},"scale":1e999}"#,
-         .wrongType(expected: "a finite number"), "scale"),
-        (#"{"type":"status","protocol":1,"version":"v","uptime":1,"devices":[],"clients":0,"maxClients":1,"counters":{"events":0}}"#,
-         .missingField, "counters.sent"),
-        (#"{"type":"hello","protocol":1,"server":"gestured","version":"v","devices":[{"name":"n","kind":"mouse","path":null}]}"#,
-         .unknownName("mouse", what: "device kind", known: ["touchscreen", "touchpad", "replay"]), "devices.kind"),
+        (
+            #"{"type":"touch","phase":"moved","touch":1,"seq":1,"time":1,"device":"d","location":[0,0]}"#,
+            .wrongType(expected: #"an object {"x":…,"y":…}"#), "location"
+        ),
+        (
+            #"{"type":"touch","phase":"lifted","touch":1,"seq":1,"time":1,"device":"d","location":{"x":0,"y":0}}"#,
+            .unknownName("lifted", what: "touch phase", known: TouchPhase.allCases.map(\.rawValue)), "phase"
+        ),
+        (
+            #"{"type":"gesture","gesture":"tap","phase":"ended","id":1,"seq":1,"time":1,"device":"d","region":null,"fingers":1,"location":{"x":0,"y":0}}"#,
+            .missingField, "count"
+        ),
+        (
+            #"{"type":"gesture","gesture":"tap","phase":"ended","id":1,"seq":1,"time":1,"device":"d","fingers":1,"location":{"x":0,"y":0},"count":1}"#,
+            .missingField, "region"
+        ),
+        (
+            #"{"type":"gesture","gesture":"pinch","phase":"ended","id":1,"seq":1,"time":1,"device":"d","region":null,"fingers":2,"location":{"x":0,"y":0},"scale":1e999}"#,
+            .wrongType(expected: "a finite number"), "scale"
+        ),
+        (
+            #"{"type":"status","protocol":1,"version":"v","uptime":1,"devices":[],"clients":0,"maxClients":1,"counters":{"events":0}}"#,
+            .missingField, "counters.sent"
+        ),
+        (
+            #"{"type":"hello","protocol":1,"server":"gestured","version":"v","devices":[{"name":"n","kind":"mouse","path":null}]}"#,
+            .unknownName("mouse", what: "device kind", known: ["touchscreen", "touchpad", "replay"]), "devices.kind"
+        ),
     ])
     func badMessagesNameTheirField(line: String, problem: ProtocolError.Problem, field: String) {
         let error = messageError(line)
@@ -122,7 +141,8 @@ import Testing
     }
 
     @Test func numbersKeepTheirValue() throws {
-        let line = #"{"type":"gesture","gesture":"rotate","phase":"changed","id":1,"seq":2,"time":3,"device":"d","region":null,"fingers":2,"location":{"x":-0.5,"y":1e-3},"rotation":1234567890.123456789}"#
+        let line =
+            #"{"type":"gesture","gesture":"rotate","phase":"changed","id":1,"seq":2,"time":3,"device":"d","region":null,"fingers":2,"location":{"x":-0.5,"y":1e-3},"rotation":1234567890.123456789}"#
         guard case .gesture(let gesture) = try WireDecoder.message(Array(line.utf8)) else {
             Issue.record("not a gesture")
             return

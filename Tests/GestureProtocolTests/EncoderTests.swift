@@ -1,27 +1,39 @@
-@testable import GestureProtocol
 import Testing
+
+@testable import GestureProtocol
 
 @Suite struct EncoderTests {
     private func text(_ message: ServerMessage) -> String { String(decoding: WireEncoder.encode(message), as: UTF8.self) }
 
-    private static let stillDrag = GestureMessage.Drag(startLocation: .zero, translation: .zero, velocity: .zero,
-                                                       predictedEndLocation: .zero, predictedEndTranslation: .zero)
+    private static let stillDrag = GestureMessage.Drag(
+        startLocation: .zero, translation: .zero, velocity: .zero,
+        predictedEndLocation: .zero, predictedEndTranslation: .zero)
 
     private func gesture(_ details: GestureMessage.Details, region: String? = nil, localLocation: Point? = nil) -> ServerMessage {
-        .gesture(GestureMessage(phase: .changed, id: 7, seq: 8, time: Timestamp(microseconds: 42), device: "d", region: region, fingers: 2,
-                                location: Point(x: 0.35, y: 0.075), localLocation: localLocation, details: details))
+        .gesture(
+            GestureMessage(
+                phase: .changed, id: 7, seq: 8, time: Timestamp(microseconds: 42), device: "d", region: region, fingers: 2,
+                location: Point(x: 0.35, y: 0.075), localLocation: localLocation, details: details))
     }
 
     @Test func dragFieldsComeInTheDocumentedOrderWithTheirOwnPrecision() {
-        let drag = GestureMessage.Drag(startLocation: Point(x: 0.1, y: 0.2), localStartLocation: Point(x: 0.5, y: 1),
-                                       translation: Point(x: 0.25, y: -0.125), velocity: Point(x: 1.23456, y: -0.5),
-                                       predictedEndLocation: Point(x: 0.96, y: -0.17), predictedEndTranslation: Point(x: 0.86, y: -0.37))
-        #expect(text(gesture(.drag(drag), region: "map", localLocation: Point(x: 0.123456, y: 0))) == #"{"type":"gesture","gesture":"drag","phase":"changed","id":7,"seq":8,"time":42,"device":"d","region":"map","fingers":2,"location":{"x":0.35,"y":0.075},"localLocation":{"x":0.12346,"y":0},"startLocation":{"x":0.1,"y":0.2},"localStartLocation":{"x":0.5,"y":1},"translation":{"x":0.25,"y":-0.125},"velocity":{"x":1.2346,"y":-0.5},"predictedEndLocation":{"x":0.96,"y":-0.17},"predictedEndTranslation":{"x":0.86,"y":-0.37}}"# + "\n")
+        let drag = GestureMessage.Drag(
+            startLocation: Point(x: 0.1, y: 0.2), localStartLocation: Point(x: 0.5, y: 1),
+            translation: Point(x: 0.25, y: -0.125), velocity: Point(x: 1.23456, y: -0.5),
+            predictedEndLocation: Point(x: 0.96, y: -0.17), predictedEndTranslation: Point(x: 0.86, y: -0.37))
+        #expect(
+            text(gesture(.drag(drag), region: "map", localLocation: Point(x: 0.123456, y: 0)))
+                == #"{"type":"gesture","gesture":"drag","phase":"changed","id":7,"seq":8,"time":42,"device":"d","region":"map","fingers":2,"location":{"x":0.35,"y":0.075},"localLocation":{"x":0.12346,"y":0},"startLocation":{"x":0.1,"y":0.2},"localStartLocation":{"x":0.5,"y":1},"translation":{"x":0.25,"y":-0.125},"velocity":{"x":1.2346,"y":-0.5},"predictedEndLocation":{"x":0.96,"y":-0.17},"predictedEndTranslation":{"x":0.86,"y":-0.37}}"#
+                + "\n")
     }
 
     @Test func swipeWritesItsDirectionAndANullEdge() {
-        #expect(text(gesture(.swipe(direction: .left, edge: nil, drag: Self.stillDrag))).contains(#""direction":"left","edge":null,"startLocation""#))
-        #expect(text(gesture(.swipe(direction: .up, edge: .bottom, drag: Self.stillDrag))).contains(#""direction":"up","edge":"bottom","startLocation""#))
+        #expect(
+            text(gesture(.swipe(direction: .left, edge: nil, drag: Self.stillDrag))).contains(
+                #""direction":"left","edge":null,"startLocation""#))
+        #expect(
+            text(gesture(.swipe(direction: .up, edge: .bottom, drag: Self.stillDrag))).contains(
+                #""direction":"up","edge":"bottom","startLocation""#))
     }
 
     @Test func pinchAndRotateFields() {
@@ -52,15 +64,22 @@ import Testing
     @Test func stringsAreEscapedAndReadBack() throws {
         let name = "Quote \" back\\slash\nnew\u{01}line\u{1F} ünï 😀"
         let line = WireEncoder.encode(ServerMessage.error(message: name))
-        #expect(String(decoding: line, as: UTF8.self) == #"{"type":"error","message":"Quote \" back\\slash\nnew\u0001line\u001f ünï 😀"}"# + "\n")
+        #expect(
+            String(decoding: line, as: UTF8.self) == #"{"type":"error","message":"Quote \" back\\slash\nnew\u0001line\u001f ünï 😀"}"# + "\n"
+        )
         #expect(try WireDecoder.message(line) == .error(message: name))
     }
 
     @Test func subscribeLeavesOutTheFiltersItDoesNotSet() {
-        #expect(WireEncoder.encode(ClientRequest.subscribe(SubscribeRequest())) == Array(#"{"type":"subscribe","touches":false}"#.utf8) + [0x0A])
+        #expect(
+            WireEncoder.encode(ClientRequest.subscribe(SubscribeRequest())) == Array(#"{"type":"subscribe","touches":false}"#.utf8) + [0x0A]
+        )
         let every = SubscribeRequest(gestures: [.longPress], regions: [nil, "a"], devices: ["x"], touches: true)
-        #expect(WireEncoder.encode(ClientRequest.subscribe(every))
-                == Array(#"{"type":"subscribe","gestures":["long-press"],"regions":[null,"a"],"devices":["x"],"touches":true}"#.utf8) + [0x0A])
+        #expect(
+            WireEncoder.encode(ClientRequest.subscribe(every))
+                == Array(#"{"type":"subscribe","gestures":["long-press"],"regions":[null,"a"],"devices":["x"],"touches":true}"#.utf8) + [
+                    0x0A
+                ])
         #expect(WireEncoder.encode(ClientRequest.ping) == Array(#"{"type":"ping"}"#.utf8) + [0x0A])
     }
 
@@ -72,17 +91,19 @@ import Testing
     }
 
     @Test func theSeqSlotIsWhereTheNumberGoes() {
-        let touch = TouchMessage(phase: .moved, touch: 4, seq: 0, time: Timestamp(microseconds: 1_000_016_000), device: "ELAN Touchscreen",
-                                 location: Point(x: 0.25, y: 0.5))
+        let touch = TouchMessage(
+            phase: .moved, touch: 4, seq: 0, time: Timestamp(microseconds: 1_000_016_000), device: "ELAN Touchscreen",
+            location: Point(x: 0.25, y: 0.5))
         let line = EventLine(touch)
         var bytes: [UInt8] = []
         line.append(seq: 9, to: &bytes)
         line.append(seq: 18_446_744_073_709_551_615, to: &bytes)
-        #expect(String(decoding: bytes, as: UTF8.self) == """
-            {"type":"touch","phase":"moved","touch":4,"seq":9,"time":1000016000,"device":"ELAN Touchscreen","location":{"x":0.25,"y":0.5}}
-            {"type":"touch","phase":"moved","touch":4,"seq":18446744073709551615,"time":1000016000,"device":"ELAN Touchscreen","location":{"x":0.25,"y":0.5}}
+        #expect(
+            String(decoding: bytes, as: UTF8.self) == """
+                {"type":"touch","phase":"moved","touch":4,"seq":9,"time":1000016000,"device":"ELAN Touchscreen","location":{"x":0.25,"y":0.5}}
+                {"type":"touch","phase":"moved","touch":4,"seq":18446744073709551615,"time":1000016000,"device":"ELAN Touchscreen","location":{"x":0.25,"y":0.5}}
 
-            """)
+                """)
     }
 
     @Test func arraysSeparateTheirElements() {

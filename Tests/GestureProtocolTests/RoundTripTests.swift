@@ -143,8 +143,10 @@ struct Draw {
 
     /// Names with everything JSON must escape, multi-byte UTF-8 and nothing at all.
     mutating func string() -> String {
-        let pieces = ["a", "Z", "ELAN Touchscreen", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{1}", "\u{1F}", "\u{7F}",
-                      "é", "€", "\u{2028}", "😀", "{", "}", ":", ",", "[", "null"]
+        let pieces = [
+            "a", "Z", "ELAN Touchscreen", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{1}", "\u{1F}", "\u{7F}",
+            "é", "€", "\u{2028}", "😀", "{", "}", ":", ",", "[", "null",
+        ]
         return (0..<below(8)).map { _ in pick(pieces) }.joined()
     }
 
@@ -157,8 +159,9 @@ struct Draw {
     mutating func devices() -> [DeviceInfo] { (0..<below(4)).map { _ in device() } }
 
     mutating func drag(inRegion: Bool) -> GestureMessage.Drag {
-        GestureMessage.Drag(startLocation: point(), localStartLocation: inRegion ? point() : nil, translation: point(),
-                            velocity: point(digits: WireEncoder.velocityDigits), predictedEndLocation: point(), predictedEndTranslation: point())
+        GestureMessage.Drag(
+            startLocation: point(), localStartLocation: inRegion ? point() : nil, translation: point(),
+            velocity: point(digits: WireEncoder.velocityDigits), predictedEndLocation: point(), predictedEndTranslation: point())
     }
 
     mutating func gesture() -> GestureMessage {
@@ -170,21 +173,29 @@ struct Draw {
         case .tap: details = .tap(count: integer())
         case .longPress: details = .longPress
         case .drag: details = .drag(drag(inRegion: inRegion))
-        case .swipe: details = .swipe(direction: pick(SwipeDirection.self), edge: optional { $0.pick(ScreenEdge.self) }, drag: drag(inRegion: inRegion))
+        case .swipe:
+            details = .swipe(
+                direction: pick(SwipeDirection.self), edge: optional { $0.pick(ScreenEdge.self) }, drag: drag(inRegion: inRegion))
         case .pinch: details = .pinch(scale: fixedPoint(digits: WireEncoder.scaleDigits))
         case .rotate: details = .rotate(degrees: fixedPoint(digits: WireEncoder.angleDigits))
         }
-        return GestureMessage(phase: pick(GesturePhase.self), id: unsigned(), seq: unsigned(), time: Timestamp(microseconds: unsigned()),
-                              device: string(), region: region, fingers: integer(), location: point(),
-                              localLocation: inRegion ? point() : nil, details: details)
+        return GestureMessage(
+            phase: pick(GesturePhase.self), id: unsigned(), seq: unsigned(), time: Timestamp(microseconds: unsigned()),
+            device: string(), region: region, fingers: integer(), location: point(),
+            localLocation: inRegion ? point() : nil, details: details)
     }
 
     mutating func eventMessage() -> ServerMessage {
         switch below(4) {
         case 0: .gesture(gesture())
-        case 1: .touch(TouchMessage(phase: pick(TouchPhase.self), touch: unsigned(), seq: unsigned(), time: Timestamp(microseconds: unsigned()),
-                                    device: string(), location: point()))
-        case 2: .device(DeviceMessage(phase: pick(DevicePhase.self), seq: unsigned(), time: Timestamp(microseconds: unsigned()), device: device()))
+        case 1:
+            .touch(
+                TouchMessage(
+                    phase: pick(TouchPhase.self), touch: unsigned(), seq: unsigned(), time: Timestamp(microseconds: unsigned()),
+                    device: string(), location: point()))
+        case 2:
+            .device(
+                DeviceMessage(phase: pick(DevicePhase.self), seq: unsigned(), time: Timestamp(microseconds: unsigned()), device: device()))
         default: .activity(ActivityMessage(phase: pick(ActivityPhase.self), seq: unsigned(), time: Timestamp(microseconds: unsigned())))
         }
     }
@@ -195,11 +206,14 @@ struct Draw {
         case 1, 2, 3: eventMessage()
         case 4: .pong(time: Timestamp(microseconds: unsigned()))
         case 5:
-            .status(StatusMessage(
-                protocol: integer(), version: string(), uptime: unsigned(), lastTouch: optional { Timestamp(microseconds: $0.unsigned()) },
-                devices: devices(), clients: integer(), maxClients: integer(),
-                counters: StatusMessage.Counters(events: unsigned(), sent: unsigned(), dropped: unsigned(), connections: unsigned(),
-                                                 rejected: unsigned(), slowDisconnects: unsigned())))
+            .status(
+                StatusMessage(
+                    protocol: integer(), version: string(), uptime: unsigned(),
+                    lastTouch: optional { Timestamp(microseconds: $0.unsigned()) },
+                    devices: devices(), clients: integer(), maxClients: integer(),
+                    counters: StatusMessage.Counters(
+                        events: unsigned(), sent: unsigned(), dropped: unsigned(), connections: unsigned(),
+                        rejected: unsigned(), slowDisconnects: unsigned())))
         case 6: .error(message: string())
         case 7: .overflow(dropped: unsigned())
         case 8: .goodbye(reason: string())
@@ -212,11 +226,12 @@ struct Draw {
         case 0: .ping
         case 1: .status
         default:
-            .subscribe(SubscribeRequest(
-                gestures: optional { draw in (0..<draw.below(8)).map { _ in draw.pick(GestureKind.self) } },
-                regions: optional { draw in (0..<draw.below(4)).map { _ in draw.optional { $0.string() } } },
-                devices: optional { draw in (0..<draw.below(4)).map { _ in draw.string() } },
-                touches: bool()))
+            .subscribe(
+                SubscribeRequest(
+                    gestures: optional { draw in (0..<draw.below(8)).map { _ in draw.pick(GestureKind.self) } },
+                    regions: optional { draw in (0..<draw.below(4)).map { _ in draw.optional { $0.string() } } },
+                    devices: optional { draw in (0..<draw.below(4)).map { _ in draw.string() } },
+                    touches: bool()))
         }
     }
 }

@@ -98,9 +98,10 @@ struct LibinputRecordTests {
         let keyboard = recordings[1]
         #expect(keyboard.device.name == "AT Translated Set 2 keyboard")
         #expect(keyboard.device.absInfo.isEmpty)
-        #expect(keyboard.events == [
-            InputEvent(time: 50000, type: EV.key, code: 2, value: 1), InputEvent(time: 50000, type: EV.syn, code: SYN.report, value: 0),
-        ])
+        #expect(
+            keyboard.events == [
+                InputEvent(time: 50000, type: EV.key, code: 2, value: 1), InputEvent(time: 50000, type: EV.syn, code: SYN.report, value: 0),
+            ])
     }
 
     @Test("a libinput record file works as --device text")
@@ -112,7 +113,10 @@ struct LibinputRecordTests {
     @Test("a malformed event row names its line")
     func malformedRow() {
         let broken = libinputFixture.replacingOccurrences(of: "[  0,   7012,   3,  53,   1502]", with: "[  0,   7012,   3,  53]")
-        #expect(throws: RecordingError(path: "fixture.yml", line: 50, message: "event row needs 5 numbers [sec, usec, type, code, value], got 4")) {
+        #expect(
+            throws: RecordingError(
+                path: "fixture.yml", line: 50, message: "event row needs 5 numbers [sec, usec, type, code, value], got 4")
+        ) {
             try RecordingReader.parse(text: broken, path: "fixture.yml")
         }
     }

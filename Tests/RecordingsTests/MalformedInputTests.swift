@@ -1,8 +1,8 @@
 import Foundation
 import GestureCore
+import Glibc
 import Recordings
 import Testing
-import Glibc
 
 /// Bad input gives a RecordingError naming the file, the line and the problem.
 @Suite("Malformed input")
@@ -37,7 +37,8 @@ struct MalformedInputTests {
     func binary() {
         let garbage = String(decoding: [0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x00, 0x0a, 0x01], as: UTF8.self)
         Self.expectError(garbage, line: 1, "binary data (NUL byte at column 7), not a text recording")
-        Self.expectError("hello world\n", line: 1, "unrecognised format: expected evemu, libinput record, evtest or getevent text, got 'hello world'")
+        Self.expectError(
+            "hello world\n", line: 1, "unrecognised format: expected evemu, libinput record, evtest or getevent text, got 'hello world'")
     }
 
     @Test("evemu: truncated and non-numeric event lines")
@@ -47,7 +48,8 @@ struct MalformedInputTests {
         Self.expectError(header + "E: 1.000000 0003 0035 abc\n", line: 3, "E: needs a decimal 32-bit value after the code, got 'abc'")
         Self.expectError(header + "E: 1.0000", line: 3, "E: needs a hexadecimal type and code after the time, got ''")
         Self.expectError(header + "E: x.5 0003 0035 1\n", line: 3, "E: needs a timestamp 'seconds.microseconds', got 'x.5 0003 0035 1'")
-        Self.expectError(header + "E: 1.5 0003 0035 99999999999\n", line: 3, "E: needs a decimal 32-bit value after the code, got '99999999999'")
+        Self.expectError(
+            header + "E: 1.5 0003 0035 99999999999\n", line: 3, "E: needs a decimal 32-bit value after the code, got '99999999999'")
         Self.expectError(header + "E: 1.5 0003 0035 1 2\n", line: 3, "unexpected text after the fields: '2'")
         Self.expectError("N: Test\nA: 35 0 x 0 0\n", line: 2, "A: values must be decimal 32-bit integers, got 'x 0 0'")
         Self.expectError("N: Test\nZ: 1\n", line: 2, "unrecognised evemu line 'Z: 1' (expected N:, I:, P:, B:, A: or E:)")
@@ -59,16 +61,23 @@ struct MalformedInputTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/Lonely.tap.events"
         try "# recorded\nE: 1.000000 0003 0035 10\nE: 1.000000 0000 0000 0\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: RecordingError(
-            path: path, line: 2,
-            message: "event before any device description: no N:/I:/B:/A: header, no sibling .desc/.prop/.device file, and no --device given")) {
+        #expect(
+            throws: RecordingError(
+                path: path, line: 2,
+                message:
+                    "event before any device description: no N:/I:/B:/A: header, no sibling .desc/.prop/.device file, and no --device given"
+            )
+        ) {
             try RecordingReader.read(path: path)
         }
         // A sibling description makes the same file readable; a broken one names itself.
         try "N: Lonely\nA: 35 0 100 0 0 0\n".write(toFile: directory + "/Lonely.desc", atomically: true, encoding: .utf8)
         #expect(try RecordingReader.read(path: path).first?.device.name == "Lonely")
         try "N: Lonely\nA: 35 zero\n".write(toFile: directory + "/Lonely.desc", atomically: true, encoding: .utf8)
-        #expect(throws: RecordingError(path: directory + "/Lonely.desc", line: 2, message: "A: values must be decimal 32-bit integers, got 'zero'")) {
+        #expect(
+            throws: RecordingError(
+                path: directory + "/Lonely.desc", line: 2, message: "A: values must be decimal 32-bit integers, got 'zero'")
+        ) {
             try RecordingReader.read(path: path)
         }
     }
@@ -130,9 +139,11 @@ struct MalformedInputTests {
 
     @Test("evtest: truncated event line and non-numeric value")
     func evtest() {
-        let header = "Input device name: \"pad\"\nSupported events:\n  Event type 3 (EV_ABS)\n    Event code 53 (ABS_MT_POSITION_X)\n      Min 0\n      Max 100\n"
+        let header =
+            "Input device name: \"pad\"\nSupported events:\n  Event type 3 (EV_ABS)\n    Event code 53 (ABS_MT_POSITION_X)\n      Min 0\n      Max 100\n"
         let good = "Event: time 10.000001, type 3 (EV_ABS), code 53 (ABS_MT_POSITION_X), value 5\n"
-        Self.expectError(header + good + "Event: time 10.0000", path: "x.dat", line: 8, "truncated event line: expected ', type …' after the time")
+        Self.expectError(
+            header + good + "Event: time 10.0000", path: "x.dat", line: 8, "truncated event line: expected ', type …' after the time")
         Self.expectError(
             header + good + "Event: time 10.2, type 3 (EV_ABS), code 53 (ABS_MT_POSITION_X), value five\n", path: "x.dat", line: 8,
             "event value must be a decimal 32-bit integer, got 'five'")
@@ -166,10 +177,15 @@ struct MalformedInputTests {
     @Test("getevent: unknown type is an error, unknown code name is skipped, bad value is an error")
     func getevent() throws {
         Self.expectError("[ 1.000000] EV_BOGUS ABS_X 00000001\n", path: "g.txt", line: 1, "unknown event type 'EV_BOGUS'")
-        Self.expectError("[ 1.000000] EV_ABS ABS_X zz\n", path: "g.txt", line: 1, "event value must be up to 8 hexadecimal digits (or DOWN/UP/REPEAT), got 'zz'")
-        Self.expectError("[ 1.000000] EV_ABS ABS_X\n", path: "g.txt", line: 1, "truncated or malformed event: expected 'TYPE CODE VALUE' after the time")
+        Self.expectError(
+            "[ 1.000000] EV_ABS ABS_X zz\n", path: "g.txt", line: 1,
+            "event value must be up to 8 hexadecimal digits (or DOWN/UP/REPEAT), got 'zz'")
+        Self.expectError(
+            "[ 1.000000] EV_ABS ABS_X\n", path: "g.txt", line: 1, "truncated or malformed event: expected 'TYPE CODE VALUE' after the time")
         Self.expectError("[ 1.00", path: "g.txt", line: 1, "malformed timestamp: expected '[ seconds.microseconds]', got ''")
-        Self.expectError("/dev/input/event1: EV_ABS ABS_X 00000001\n", path: "g.txt", line: 1, "event without a timestamp (record with 'getevent -lt'): 'EV_ABS ABS_X 00000001'")
+        Self.expectError(
+            "/dev/input/event1: EV_ABS ABS_X 00000001\n", path: "g.txt", line: 1,
+            "event without a timestamp (record with 'getevent -lt'): 'EV_ABS ABS_X 00000001'")
         let text = """
             add device 1: /dev/input/event1
               name:     "sec_touchscreen"

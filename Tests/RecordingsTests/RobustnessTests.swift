@@ -8,9 +8,18 @@ import Testing
 @Suite("Damaged input")
 struct RobustnessTests {
     static let samples: [(name: String, text: String)] = [
-        ("evemu", "# EVEMU 1.3\nN: T\nI: 0003 04f3 010c 0110\nP: 02 00\nB: 03 03 00 00 00 00 80 60 02\nA: 35 0 3312 0 0 10\nA: 2f 0 9 0 0 0\nE: 0.000001 0003 0039 0006\t# c\nE: 0.000001 0000 0000 0000\n"),
-        ("evtest", "Input device ID: bus 0x18 vendor 0x0 product 0x0 version 0x1\nInput device name: \"pad\"\nSupported events:\n  Event type 3 (EV_ABS)\n    Event code 53 (ABS_MT_POSITION_X)\n      Value 0\n      Min 0\n      Max 100\n      Resolution 12 Event code 54 (ABS_MT_POSITION_Y)\n      Max 50\nEvent: time 1.000001, type 3 (EV_ABS), code 53 (ABS_MT_POSITION_X), value 5\nEvent: time 1.000002, -------------- SYN_REPORT ------------\n"),
-        ("getevent", "add device 1: /dev/input/event1\n  name: \"ts\"\n[    1.000001] EV_ABS       ABS_MT_POSITION_X    00000213\n[    1.000002] /dev/input/event1: EV_KEY BTN_TOUCH DOWN\n[    1.000003] EV_SYN       SYN_REPORT           00000000\n"),
+        (
+            "evemu",
+            "# EVEMU 1.3\nN: T\nI: 0003 04f3 010c 0110\nP: 02 00\nB: 03 03 00 00 00 00 80 60 02\nA: 35 0 3312 0 0 10\nA: 2f 0 9 0 0 0\nE: 0.000001 0003 0039 0006\t# c\nE: 0.000001 0000 0000 0000\n"
+        ),
+        (
+            "evtest",
+            "Input device ID: bus 0x18 vendor 0x0 product 0x0 version 0x1\nInput device name: \"pad\"\nSupported events:\n  Event type 3 (EV_ABS)\n    Event code 53 (ABS_MT_POSITION_X)\n      Value 0\n      Min 0\n      Max 100\n      Resolution 12 Event code 54 (ABS_MT_POSITION_Y)\n      Max 50\nEvent: time 1.000001, type 3 (EV_ABS), code 53 (ABS_MT_POSITION_X), value 5\nEvent: time 1.000002, -------------- SYN_REPORT ------------\n"
+        ),
+        (
+            "getevent",
+            "add device 1: /dev/input/event1\n  name: \"ts\"\n[    1.000001] EV_ABS       ABS_MT_POSITION_X    00000213\n[    1.000002] /dev/input/event1: EV_KEY BTN_TOUCH DOWN\n[    1.000003] EV_SYN       SYN_REPORT           00000000\n"
+        ),
         ("libinput", libinputFixture),
     ]
 

@@ -37,15 +37,20 @@ struct SpotCheckTests {
         #expect(recording.events[7] == InputEvent(time: 81454, type: EV.abs, code: ABS.mtPositionY, value: 368))
     }
 
-    @Test("sibling descriptions: dotted, spaced and longest-stem names", arguments: [
-        ("evemu-devices/touchpads/ETPS2 Elantech Touchpad.events", "ETPS2 Elantech Touchpad.desc"),
-        ("evemu-devices/tablets/Wacom Bamboo 16FG 4x5 Finger double-tap.events", "Wacom Bamboo 16FG 4x5 Finger.desc"),
-        ("evemu-devices/touchpads/SynPS2 Synaptics TouchPad.hp8470p.edge-scroll-vertical.events", "SynPS2 Synaptics TouchPad.hp8470p.desc"),
-        ("evemu-devices/touchpads/SynPS2 Synaptics TouchPad-fdo23890.events", "SynPS2 Synaptics TouchPad-fdo23890.desc"),
-        ("evemu-devices/touchpads/SynPS2 Synaptics TouchPad.leftmove.events", "SynPS2 Synaptics TouchPad.desc"),
-        ("xorg-integration-tests/touchpads/SynPS2-Synaptics-TouchPad-Clickpad.tap.events", "SynPS2-Synaptics-TouchPad-Clickpad.desc"),
-        ("xorg-integration-tests/touchpads/SynPS2-Synaptics-TouchPad-move.events", "SynPS2-Synaptics-TouchPad.desc"),
-    ])
+    @Test(
+        "sibling descriptions: dotted, spaced and longest-stem names",
+        arguments: [
+            ("evemu-devices/touchpads/ETPS2 Elantech Touchpad.events", "ETPS2 Elantech Touchpad.desc"),
+            ("evemu-devices/tablets/Wacom Bamboo 16FG 4x5 Finger double-tap.events", "Wacom Bamboo 16FG 4x5 Finger.desc"),
+            (
+                "evemu-devices/touchpads/SynPS2 Synaptics TouchPad.hp8470p.edge-scroll-vertical.events",
+                "SynPS2 Synaptics TouchPad.hp8470p.desc"
+            ),
+            ("evemu-devices/touchpads/SynPS2 Synaptics TouchPad-fdo23890.events", "SynPS2 Synaptics TouchPad-fdo23890.desc"),
+            ("evemu-devices/touchpads/SynPS2 Synaptics TouchPad.leftmove.events", "SynPS2 Synaptics TouchPad.desc"),
+            ("xorg-integration-tests/touchpads/SynPS2-Synaptics-TouchPad-Clickpad.tap.events", "SynPS2-Synaptics-TouchPad-Clickpad.desc"),
+            ("xorg-integration-tests/touchpads/SynPS2-Synaptics-TouchPad-move.events", "SynPS2-Synaptics-TouchPad.desc"),
+        ])
     func siblings(_ events: String, _ description: String) throws {
         let recording = try Corpus.single(events)
         #expect(recording.notes == ["device from sibling file \(description)"])
@@ -88,14 +93,16 @@ struct SpotCheckTests {
         #expect(recording.events.first?.time == 1_415_224_839_863_820)
     }
 
-    @Test("header-less evtest files get a ChromiumOS touchpad", arguments: [
-        ("center_to_right_slow_link.dat", "link"),  // named in the file name
-        ("pinch_to_zoom.zoom_in.dat", "link"),  // only link has ABS_MT_TOUCH_MAJOR and fits
-        ("one_finger_long_hold.dat", "link"),  // x up to 1751: too wide for lumpy
-        ("2f_scroll_diagonal.dat", "alex"),  // x from 2165: only alex's range
-        ("2f_clicks.dat", "lumpy"),  // fits link and lumpy: lumpy is tighter
-        ("one_finger_swipe.evemu.dat", "lumpy"),  // evemu events, no sibling .desc
-    ])
+    @Test(
+        "header-less evtest files get a ChromiumOS touchpad",
+        arguments: [
+            ("center_to_right_slow_link.dat", "link"),  // named in the file name
+            ("pinch_to_zoom.zoom_in.dat", "link"),  // only link has ABS_MT_TOUCH_MAJOR and fits
+            ("one_finger_long_hold.dat", "link"),  // x up to 1751: too wide for lumpy
+            ("2f_scroll_diagonal.dat", "alex"),  // x from 2165: only alex's range
+            ("2f_clicks.dat", "lumpy"),  // fits link and lumpy: lumpy is tighter
+            ("one_finger_swipe.evemu.dat", "lumpy"),  // evemu events, no sibling .desc
+        ])
     func touchpadChoice(_ file: String, _ touchpad: String) throws {
         let recording = try Corpus.single("chromiumos-autotest-firmware_TouchMTB/data/" + file)
         #expect(recording.device.name == touchpad)

@@ -50,9 +50,11 @@ struct CorpusReplayTests {
         ]
         for row in 0..<3 {
             for column in 0..<4 {
-                regions.append(Region(name: "button-\(row)-\(column)",
-                                      rect: Rect(x: 0.05 + Double(column) * 0.23, y: 0.1 + Double(row) * 0.28, width: 0.2, height: 0.2),
-                                      settings: button))
+                regions.append(
+                    Region(
+                        name: "button-\(row)-\(column)",
+                        rect: Rect(x: 0.05 + Double(column) * 0.23, y: 0.1 + Double(row) * 0.28, width: 0.2, height: 0.2),
+                        settings: button))
             }
         }
         var configuration = Configuration()
@@ -89,7 +91,9 @@ struct CorpusReplayTests {
                 }
             }
         }
-        for key in ["button tap ended", "button press cancelled", "page drag began", "page long-press began", "panel tap ended", "page swipe ended"] {
+        for key in [
+            "button tap ended", "button press cancelled", "page drag began", "page long-press began", "panel tap ended", "page swipe ended",
+        ] {
             #expect(seen[key, default: 0] > 0, "\(key) never happened: \(seen.keys.sorted())")
         }
     }

@@ -13,14 +13,17 @@ import Testing
 struct PipelinePropertyTests {
     static let devices: [DeviceDescription] = {
         let mtAxes: (Int32, Int32, Int32) -> [UInt16: AbsInfo] = { maxX, maxY, resolution in
-            [ABS.x: AbsInfo(minimum: 0, maximum: maxX, resolution: resolution),
-             ABS.y: AbsInfo(minimum: 0, maximum: maxY, resolution: resolution),
-             ABS.mtPositionX: AbsInfo(minimum: 0, maximum: maxX, resolution: resolution),
-             ABS.mtPositionY: AbsInfo(minimum: 0, maximum: maxY, resolution: resolution),
-             ABS.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535)]
+            [
+                ABS.x: AbsInfo(minimum: 0, maximum: maxX, resolution: resolution),
+                ABS.y: AbsInfo(minimum: 0, maximum: maxY, resolution: resolution),
+                ABS.mtPositionX: AbsInfo(minimum: 0, maximum: maxX, resolution: resolution),
+                ABS.mtPositionY: AbsInfo(minimum: 0, maximum: maxY, resolution: resolution),
+                ABS.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535),
+            ]
         }
-        var protocolB = DeviceDescription(name: "ELAN-like", properties: [INPUTPROP.direct],
-                                          codes: [EV.key: [BTN.touch]], absInfo: mtAxes(3312, 1872, 10))
+        var protocolB = DeviceDescription(
+            name: "ELAN-like", properties: [INPUTPROP.direct],
+            codes: [EV.key: [BTN.touch]], absInfo: mtAxes(3312, 1872, 10))
         protocolB.absInfo[ABS.mtSlot] = AbsInfo(minimum: 0, maximum: 9)
         protocolB.absInfo[ABS.mtToolType] = AbsInfo(minimum: 0, maximum: 2)
         var resolutionZero = protocolB
@@ -28,11 +31,13 @@ struct PipelinePropertyTests {
         resolutionZero.absInfo = mtAxes(799, 479, 0)
         resolutionZero.absInfo[ABS.mtSlot] = AbsInfo(minimum: 0, maximum: 9)
         let protocolA = DeviceDescription(name: "N-Trig-like", codes: [EV.key: [BTN.touch]], absInfo: mtAxes(9600, 7200, 0))
-        let singleTouch = DeviceDescription(name: "3M-like", properties: [INPUTPROP.direct], codes: [EV.key: [BTN.touch]],
-                                            absInfo: [ABS.x: AbsInfo(minimum: 0, maximum: 32767), ABS.y: AbsInfo(minimum: 0, maximum: 32767)])
-        var semiMT = DeviceDescription(name: "Synaptics-like", properties: [INPUTPROP.pointer, INPUTPROP.semiMT],
-                                       codes: [EV.key: [BTN.touch, BTN.toolFinger, BTN.toolDoubleTap, BTN.toolTripleTap]],
-                                       absInfo: mtAxes(5472, 4448, 0))
+        let singleTouch = DeviceDescription(
+            name: "3M-like", properties: [INPUTPROP.direct], codes: [EV.key: [BTN.touch]],
+            absInfo: [ABS.x: AbsInfo(minimum: 0, maximum: 32767), ABS.y: AbsInfo(minimum: 0, maximum: 32767)])
+        var semiMT = DeviceDescription(
+            name: "Synaptics-like", properties: [INPUTPROP.pointer, INPUTPROP.semiMT],
+            codes: [EV.key: [BTN.touch, BTN.toolFinger, BTN.toolDoubleTap, BTN.toolTripleTap]],
+            absInfo: mtAxes(5472, 4448, 0))
         semiMT.absInfo[ABS.mtSlot] = AbsInfo(minimum: 0, maximum: 1)
         return [protocolB, resolutionZero, protocolA, singleTouch, semiMT]
     }()
@@ -48,7 +53,8 @@ struct PipelinePropertyTests {
         }
         for value in script {
             let slot = Int32(value / 16 % 3)
-            let x = Int32(value / 64 % 3300), y = Int32(value / 211_200 % 1800)
+            let x = Int32(value / 64 % 3300)
+            let y = Int32(value / 211_200 % 1800)
             time &+= UInt64(1_000 + value % 40_000)
             switch value % 16 {
             case 0...5:
@@ -95,7 +101,8 @@ struct PipelinePropertyTests {
             #expect(GestureStreamValidator.violations(in: events).isEmpty)
 
             // No press (one touch sequence) both taps and long-presses.
-            var tapped = false, held = false
+            var tapped = false
+            var held = false
             for event in events {
                 if event.kind == .press, event.phase == .began { (tapped, held) = (false, false) }
                 if event.kind == .tap { tapped = true }
@@ -134,8 +141,9 @@ extension PipelinePropertyTests {
         var kinds: [String: Int] = [:]
         for run in 0..<200 {
             let script = (0..<150).map { _ in next() }
-            let recording = Recording(path: "random", format: .evemu, device: Self.devices[run % Self.devices.count],
-                                      events: Self.events(from: script))
+            let recording = Recording(
+                path: "random", format: .evemu, device: Self.devices[run % Self.devices.count],
+                events: Self.events(from: script))
             for event in Replayer(configuration: Configuration()).gestures(of: recording) {
                 kinds[event.phase == .cancelled ? "cancelled" : event.kind.rawValue, default: 0] += 1
             }

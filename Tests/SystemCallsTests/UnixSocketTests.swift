@@ -1,5 +1,5 @@
-import Glibc
 import GestureTestSupport
+import Glibc
 import SystemCalls
 import SystemPackage
 import Testing

@@ -39,8 +39,10 @@ public struct DeviceGeometry: Sendable, Hashable {
     /// when the device reports resolution 0).
     public var physicalSize: PhysicalSize? = nil
 
-    public init(rotation: Rotation = .none, calibration: [Double] = DeviceGeometry.identityCalibration,
-                calibrationSource: CalibrationSource = .builtIn, physicalSize: PhysicalSize? = nil) {
+    public init(
+        rotation: Rotation = .none, calibration: [Double] = DeviceGeometry.identityCalibration,
+        calibrationSource: CalibrationSource = .builtIn, physicalSize: PhysicalSize? = nil
+    ) {
         self.rotation = rotation
         self.calibration = calibration
         self.calibrationSource = calibrationSource
@@ -67,7 +69,8 @@ public struct DeviceGeometry: Sendable, Hashable {
         }
         let determinant = matrix[0] * matrix[4] - matrix[1] * matrix[3]
         guard abs(determinant) >= minimumCalibrationDeterminant else {
-            return "flattens the panel: a·e − b·d = \(shortNumber(determinant)) (it must be at least \(minimumCalibrationDeterminant) in size, or every touch lands on one line)"
+            return
+                "flattens the panel: a·e − b·d = \(shortNumber(determinant)) (it must be at least \(minimumCalibrationDeterminant) in size, or every touch lands on one line)"
         }
         return nil
     }

@@ -66,9 +66,9 @@ extension DeviceMatch {
     public static func parseUSBID(_ text: String) -> (vendor: UInt16, product: UInt16)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              parts.allSatisfy({ (1...4).contains($0.count) && $0.allSatisfy(\.isHexDigit) }),
-              let vendor = UInt16(parts[0], radix: 16),
-              let product = UInt16(parts[1], radix: 16)
+            parts.allSatisfy({ (1...4).contains($0.count) && $0.allSatisfy(\.isHexDigit) }),
+            let vendor = UInt16(parts[0], radix: 16),
+            let product = UInt16(parts[1], radix: 16)
         else {
             return nil
         }

@@ -107,8 +107,10 @@ public struct Region: Sendable, Hashable {
     /// `highPriorityGesture`).
     public var highPriority: Set<GestureKind>
 
-    public init(name: String, rect: Rect, settings: GestureSettings = GestureSettings(), fallThrough: Bool = true,
-                simultaneous: Set<GestureKind> = [], highPriority: Set<GestureKind> = []) {
+    public init(
+        name: String, rect: Rect, settings: GestureSettings = GestureSettings(), fallThrough: Bool = true,
+        simultaneous: Set<GestureKind> = [], highPriority: Set<GestureKind> = []
+    ) {
         self.name = name
         self.rect = rect
         self.settings = settings

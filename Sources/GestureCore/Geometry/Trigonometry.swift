@@ -5,7 +5,8 @@ enum Trigonometry {
 
     /// atan2(y, x) in radians, in (−π, π]; absolute error below 1e-12.
     static func atan2(_ y: Double, _ x: Double) -> Double {
-        let ax = abs(x), ay = abs(y)
+        let ax = abs(x)
+        let ay = abs(y)
         if ax == 0 && ay == 0 { return 0 }
         let steep = ay > ax
         var angle = atanOfUnit(steep ? ax / ay : ay / ax)

@@ -44,7 +44,9 @@ struct VelocityTracker {
         let oldest = now - window
         var used = 0
         var index = newest
-        var sumT = 0.0, sumX = Point.zero, sumXMM = Point.zero
+        var sumT = 0.0
+        var sumX = Point.zero
+        var sumXMM = Point.zero
         while used < count {
             let sample = samples[index]
             if used >= 2 && sample.time < oldest { break }
@@ -56,8 +58,12 @@ struct VelocityTracker {
             index = (index + Self.capacity - 1) % Self.capacity
         }
         let n = Double(used)
-        let meanT = sumT / n, meanX = sumX / n, meanXMM = sumXMM / n
-        var stt = 0.0, stx = Point.zero, stxMM = Point.zero
+        let meanT = sumT / n
+        let meanX = sumX / n
+        let meanXMM = sumXMM / n
+        var stt = 0.0
+        var stx = Point.zero
+        var stxMM = Point.zero
         index = newest
         for _ in 0..<used {
             let sample = samples[index]
@@ -164,12 +170,17 @@ struct DragRecognizer {
         }
     }
 
-    mutating func lastLift<S: GestureSink>(time: Timestamp, fingers: Int, thresholds: Thresholds, surface: PhysicalSize, reporter: Reporter, sink: inout S) {
+    mutating func lastLift<S: GestureSink>(
+        time: Timestamp, fingers: Int, thresholds: Thresholds, surface: PhysicalSize, reporter: Reporter, sink: inout S
+    ) {
         let old = state
         switch state {
         case .dragging(let id):
-            let values = emit(.ended, id: id, time: time, fingers: fingers, lifting: true, thresholds: thresholds, reporter: reporter, sink: &sink)
-            swipe(values: values.drag, velocityMM: values.velocityMM, time: time, fingers: fingers, thresholds: thresholds, surface: surface, reporter: reporter, sink: &sink)
+            let values = emit(
+                .ended, id: id, time: time, fingers: fingers, lifting: true, thresholds: thresholds, reporter: reporter, sink: &sink)
+            swipe(
+                values: values.drag, velocityMM: values.velocityMM, time: time, fingers: fingers, thresholds: thresholds, surface: surface,
+                reporter: reporter, sink: &sink)
         case .idle, .possible, .failed:
             break
         }
@@ -199,27 +210,39 @@ struct DragRecognizer {
             vMM = .zero
         }
         let predicted = translation + v * thresholds.projectionSeconds
-        let drag = DragValues(startLocation: startLocation, translation: translation, velocity: v, predictedEndLocation: startLocation + predicted, predictedEndTranslation: predicted)
+        let drag = DragValues(
+            startLocation: startLocation, translation: translation, velocity: v, predictedEndLocation: startLocation + predicted,
+            predictedEndTranslation: predicted)
         return (drag, vMM)
     }
 
     @discardableResult
-    private func emit<S: GestureSink>(_ phase: GesturePhase, id: UInt64, time: Timestamp, fingers: Int, lifting: Bool, thresholds: Thresholds, reporter: Reporter, sink: inout S) -> (drag: DragValues, velocityMM: Point) {
+    private func emit<S: GestureSink>(
+        _ phase: GesturePhase, id: UInt64, time: Timestamp, fingers: Int, lifting: Bool, thresholds: Thresholds, reporter: Reporter,
+        sink: inout S
+    ) -> (drag: DragValues, velocityMM: Point) {
         let values = values(time: time, lifting: lifting, thresholds: thresholds)
         reporter.emit(.drag(values.drag), phase, id: id, time: time, fingers: fingers, location: startLocation + translation, into: &sink)
         return values
     }
 
     /// swipe: a discrete `ended` right after the drag ended far and fast enough.
-    private func swipe<S: GestureSink>(values: DragValues, velocityMM: Point, time: Timestamp, fingers: Int, thresholds: Thresholds, surface: PhysicalSize, reporter: Reporter, sink: inout S) {
+    private func swipe<S: GestureSink>(
+        values: DragValues, velocityMM: Point, time: Timestamp, fingers: Int, thresholds: Thresholds, surface: PhysicalSize,
+        reporter: Reporter, sink: inout S
+    ) {
         guard translationMM.length.reaches(thresholds.swipeMinimumDistanceMM),
-              velocityMM.length.reaches(thresholds.swipeMinimumVelocityMMPerSecond) else { return }
-        let direction: SwipeDirection = abs(translationMM.x) >= abs(translationMM.y)
+            velocityMM.length.reaches(thresholds.swipeMinimumVelocityMMPerSecond)
+        else { return }
+        let direction: SwipeDirection =
+            abs(translationMM.x) >= abs(translationMM.y)
             ? (translationMM.x >= 0 ? .right : .left)
             : (translationMM.y >= 0 ? .down : .up)
         let edge = Self.edge(of: startLocation, surface: surface, margin: thresholds.edgeMarginMM)
         let id = reporter.newID(.swipe, &sink)
-        reporter.emit(.swipe(direction: direction, edge: edge, drag: values), .ended, id: id, time: time, fingers: fingers, location: startLocation + translation, into: &sink)
+        reporter.emit(
+            .swipe(direction: direction, edge: edge, drag: values), .ended, id: id, time: time, fingers: fingers,
+            location: startLocation + translation, into: &sink)
     }
 
     /// The screen edge within `margin` mm of `location` (the nearest one in a corner).
@@ -227,12 +250,13 @@ struct DragRecognizer {
         var best: ScreenEdge?
         var bestDistance = margin
         for edge in ScreenEdge.allCases {
-            let distance: Double = switch edge {
-            case .left: location.x * surface.width
-            case .right: (1 - location.x) * surface.width
-            case .top: location.y * surface.height
-            case .bottom: (1 - location.y) * surface.height
-            }
+            let distance: Double =
+                switch edge {
+                case .left: location.x * surface.width
+                case .right: (1 - location.x) * surface.width
+                case .top: location.y * surface.height
+                case .bottom: (1 - location.y) * surface.height
+                }
             if !distance.exceeds(bestDistance) {
                 best = edge
                 bestDistance = distance

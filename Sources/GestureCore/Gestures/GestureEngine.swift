@@ -40,8 +40,9 @@ public struct GestureEngine {
             .sorted { ($0.element.rect.area, $0.offset) < ($1.element.rect.area, $1.offset) }
             .map(\.element)
         regions = sorted.enumerated().map { index, region in
-            RegionRecognizers(index: index, name: region.name, rect: region.rect, settings: region.settings, fallThrough: region.fallThrough,
-                              simultaneous: region.simultaneous, highPriority: region.highPriority)
+            RegionRecognizers(
+                index: index, name: region.name, rect: region.rect, settings: region.settings, fallThrough: region.fallThrough,
+                simultaneous: region.simultaneous, highPriority: region.highPriority)
         }
         regions.append(RegionRecognizers(index: regions.count, name: nil, rect: nil, settings: configuration.defaults))
         self.surface = surface
@@ -91,7 +92,8 @@ public struct GestureEngine {
         let untracked = frame.fingerCount > downInFrame
         for index in regions.indices where !regions[index].isIdle {
             let deviceFingers = untracked && regions[index].holdsAll(of: frame) ? frame.fingerCount : 0
-            regions[index].finishFrame(time: time, generation: generation, deviceFingers: deviceFingers, surface: surface, claims: &claims, sink: &sink)
+            regions[index].finishFrame(
+                time: time, generation: generation, deviceFingers: deviceFingers, surface: surface, claims: &claims, sink: &sink)
             if regions[index].hasPressToReport { pressesToReport = true }
             if !claims.isEmpty { relayClaims(time: time, into: &sink) }
         }
@@ -210,8 +212,10 @@ public struct GestureEngine {
         while next < claims.count {
             let claim = claims[next]
             next += 1
-            for index in regions.indices where index != claim.region && !regions[index].isIdle
-                && regions[index].sharesContact(with: regions[claim.region].contacts) {
+            for index in regions.indices
+            where index != claim.region && !regions[index].isIdle
+                && regions[index].sharesContact(with: regions[claim.region].contacts)
+            {
                 regions[index].yield(to: claim, time: time, claims: &claims, sink: &sink)
                 if regions[index].hasPressToReport { pressesToReport = true }
             }

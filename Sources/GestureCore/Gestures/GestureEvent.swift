@@ -84,8 +84,10 @@ public struct GestureEvent: Sendable, Hashable {
     /// On a press's `cancelled`: why. Not on the wire; nil for every other event.
     public var pressCancellation: PressCancellation?
 
-    public init(_ details: GestureDetails, phase: GesturePhase, id: UInt64, time: Timestamp, region: String?, fingers: Int, location: Point,
-                regionRect: Rect? = nil, touch: UInt32 = 0, pressCancellation: PressCancellation? = nil) {
+    public init(
+        _ details: GestureDetails, phase: GesturePhase, id: UInt64, time: Timestamp, region: String?, fingers: Int, location: Point,
+        regionRect: Rect? = nil, touch: UInt32 = 0, pressCancellation: PressCancellation? = nil
+    ) {
         self.phase = phase
         self.id = id
         self.time = time

@@ -15,7 +15,9 @@ struct PressRecognizer {
         case pressing(id: UInt64)
         /// Over (`phase` ended or cancelled) and reported at the next `flush`. Afterwards
         /// `idle` when the sequence is over too, else `done`.
-        case closing(id: UInt64, phase: GesturePhase, cancellation: PressCancellation?, time: Timestamp, location: Point, fingers: Int, sequenceOver: Bool)
+        case closing(
+            id: UInt64, phase: GesturePhase, cancellation: PressCancellation?, time: Timestamp, location: Point, fingers: Int,
+            sequenceOver: Bool)
         /// This sequence's press is over; waits for the last lift.
         case done
     }
@@ -54,11 +56,15 @@ struct PressRecognizer {
 
     /// The primary touch left the region, an enclosing region's gesture won the touch, or
     /// the sequence was cancelled.
-    mutating func cancel(time: Timestamp, location: Point, fingers: Int, _ reason: StaticString, _ cancellation: PressCancellation, reporter: Reporter) {
+    mutating func cancel(
+        time: Timestamp, location: Point, fingers: Int, _ reason: StaticString, _ cancellation: PressCancellation, reporter: Reporter
+    ) {
         switch state {
         case .pressing(let id):
             let old = state
-            state = .closing(id: id, phase: .cancelled, cancellation: cancellation, time: time, location: location, fingers: fingers, sequenceOver: false)
+            state = .closing(
+                id: id, phase: .cancelled, cancellation: cancellation, time: time, location: location, fingers: fingers, sequenceOver: false
+            )
             reporter.transition("press", old, reason, state)
         case .idle, .closing, .done:
             break
@@ -71,7 +77,8 @@ struct PressRecognizer {
         case .pressing(let id):
             state = .closing(id: id, phase: .ended, cancellation: nil, time: time, location: location, fingers: fingers, sequenceOver: true)
         case .closing(let id, let phase, let cancellation, let time, let location, let fingers, _):
-            state = .closing(id: id, phase: phase, cancellation: cancellation, time: time, location: location, fingers: fingers, sequenceOver: true)
+            state = .closing(
+                id: id, phase: phase, cancellation: cancellation, time: time, location: location, fingers: fingers, sequenceOver: true)
         case .idle, .done:
             state = .idle
         }
@@ -82,7 +89,8 @@ struct PressRecognizer {
     mutating func flush<S: GestureSink>(reporter: Reporter, sink: inout S) {
         switch state {
         case .closing(let id, let phase, let cancellation, let time, let location, let fingers, let sequenceOver):
-            reporter.emit(.press, phase, id: id, time: time, fingers: fingers, location: location, pressCancellation: cancellation, into: &sink)
+            reporter.emit(
+                .press, phase, id: id, time: time, fingers: fingers, location: location, pressCancellation: cancellation, into: &sink)
             state = sequenceOver ? .idle : .done
         case .idle, .pressing, .done:
             break
@@ -94,7 +102,8 @@ struct PressRecognizer {
     mutating func reset() {
         switch state {
         case .closing(let id, let phase, let cancellation, let time, let location, let fingers, _):
-            state = .closing(id: id, phase: phase, cancellation: cancellation, time: time, location: location, fingers: fingers, sequenceOver: true)
+            state = .closing(
+                id: id, phase: phase, cancellation: cancellation, time: time, location: location, fingers: fingers, sequenceOver: true)
         case .idle, .pressing, .done:
             state = .idle
         }

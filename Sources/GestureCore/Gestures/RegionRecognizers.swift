@@ -100,8 +100,10 @@ struct FrameMotion {
 
     @inline(__always)
     init(contacts: [TrackedContact], rect: Rect?, deviceFingers: Int) {
-        var previousSum = Point.zero, currentSum = Point.zero
-        var previousSumMM = Point.zero, currentSumMM = Point.zero
+        var previousSum = Point.zero
+        var currentSum = Point.zero
+        var previousSumMM = Point.zero
+        var currentSumMM = Point.zero
         var locationSum = Point.zero
         var outside = 0
         for contact in contacts {
@@ -128,7 +130,10 @@ struct FrameMotion {
         guard continuing >= 2 else { return }
         let previousCentroidMM = previousSumMM / n
         let currentCentroidMM = currentSumMM / n
-        var previousSpread = 0.0, currentSpread = 0.0, turn = 0.0, turning = 0.0
+        var previousSpread = 0.0
+        var currentSpread = 0.0
+        var turn = 0.0
+        var turning = 0.0
         for contact in contacts where !contact.joined {
             let before = contact.previousMM - previousCentroidMM
             let after = contact.millimetres - currentCentroidMM
@@ -197,8 +202,10 @@ struct RegionRecognizers {
     /// Contacts one region keeps without growing its storage.
     static let contactCapacity = 16
 
-    init(index: Int, name: String?, rect: Rect?, settings: GestureSettings, fallThrough: Bool = true,
-         simultaneous: Set<GestureKind> = [], highPriority: Set<GestureKind> = []) {
+    init(
+        index: Int, name: String?, rect: Rect?, settings: GestureSettings, fallThrough: Bool = true,
+        simultaneous: Set<GestureKind> = [], highPriority: Set<GestureKind> = []
+    ) {
         self.index = index
         self.rect = rect
         enabled = GestureKindSet(settings.enabled)
@@ -268,11 +275,12 @@ struct RegionRecognizers {
         if case .tracking = sequence, roles.reported.contains(.press), roles.exclusive.contains(.press), !unobserved {
             joinerPresses = true
         }
-        contacts.append(TrackedContact(
-            id: contact.id, startLocation: contact.location, startMM: contact.millimetres,
-            previousLocation: contact.location, previousMM: contact.millimetres,
-            location: contact.location, millimetres: contact.millimetres,
-            unobserved: unobserved, joined: true, lifting: false, seen: generation))
+        contacts.append(
+            TrackedContact(
+                id: contact.id, startLocation: contact.location, startMM: contact.millimetres,
+                previousLocation: contact.location, previousMM: contact.millimetres,
+                location: contact.location, millimetres: contact.millimetres,
+                unobserved: unobserved, joined: true, lifting: false, seen: generation))
         update(contact, generation: generation)
     }
 
@@ -299,7 +307,9 @@ struct RegionRecognizers {
     /// `update`d). Contacts the frame did not mention count as lifted. Wins of this region's
     /// exclusive members go to `claims` for the engine to relay; the engine calls `endFrame`
     /// once every region has run.
-    mutating func finishFrame<S: GestureSink>(time: Timestamp, generation: UInt32, deviceFingers: Int, surface: PhysicalSize, claims: inout [ArenaClaim], sink: inout S) {
+    mutating func finishFrame<S: GestureSink>(
+        time: Timestamp, generation: UInt32, deviceFingers: Int, surface: PhysicalSize, claims: inout [ArenaClaim], sink: inout S
+    ) {
         if contacts.isEmpty { return }
         for index in contacts.indices where contacts[index].seen != generation {
             contacts[index].lifting = true
@@ -360,12 +370,15 @@ struct RegionRecognizers {
             return
         }
         let moment = Moment(time: time, fingers: contacts.count, location: centroid())
-        for member in GestureArena.everyMember where isExclusive(member)
-            && (claim.defeats.contains(member) || !exclusiveKinds(of: member).intersection(claim.kinds).isEmpty) {
+        for member in GestureArena.everyMember
+        where isExclusive(member)
+            && (claim.defeats.contains(member) || !exclusiveKinds(of: member).intersection(claim.kinds).isEmpty)
+        {
             settle(arena.reject(member), "other-region-won", at: moment, claims: &claims, sink: &sink)
         }
         if claim.region > index && !holdsTouch {
-            press.cancel(time: time, location: moment.location, fingers: moment.fingers, "enclosing-region-won", .released, reporter: reporter)
+            press.cancel(
+                time: time, location: moment.location, fingers: moment.fingers, "enclosing-region-won", .released, reporter: reporter)
         }
     }
 
@@ -466,10 +479,13 @@ struct RegionRecognizers {
         if roles.runs(.drag) || roles.runs(.swipe) { members.insert(.drag) }
         arena.open(with: members)
         if roles.runs(.press) {
-            press.touchDown(time: time, location: first.location, fingers: max(contacts.count, deviceFingers), reporter: reporter, sink: &sink)
+            press.touchDown(
+                time: time, location: first.location, fingers: max(contacts.count, deviceFingers), reporter: reporter, sink: &sink)
         }
         if members.contains(.tap) {
-            tap.sequenceBegan(time: time, location: first.startLocation, locationMM: first.startMM, thresholds: thresholds, reporter: reporter, sink: &sink)
+            tap.sequenceBegan(
+                time: time, location: first.startLocation, locationMM: first.startMM, thresholds: thresholds, reporter: reporter,
+                sink: &sink)
         }
         // The long-press timer also ends a tap held too long.
         if members.contains(.longPress) || members.contains(.tap) {
@@ -501,7 +517,9 @@ struct RegionRecognizers {
 
     /// The decisions of one frame of a live sequence, made on its motion summary: joins,
     /// leaving the region, slop, pinch/rotate, drag, lifts, end.
-    private mutating func decide<S: GestureSink>(_ motion: FrameMotion, time: Timestamp, surface: PhysicalSize, claims: inout [ArenaClaim], sink: inout S) {
+    private mutating func decide<S: GestureSink>(
+        _ motion: FrameMotion, time: Timestamp, surface: PhysicalSize, claims: inout [ArenaClaim], sink: inout S
+    ) {
         let moment = Moment(time: time, fingers: motion.fingers, location: motion.centroid)
         if joinerPresses {
             // A finger whose press is this region's joined a sequence that had none (its
@@ -515,7 +533,9 @@ struct RegionRecognizers {
             press.touchDown(time: time, location: joiner.location, fingers: motion.fingers, reporter: reporter, sink: &sink)
         }
         for contact in contacts where motion.joined > 0 && contact.joined {
-            tap.fingerJoined(time: time, location: contact.startLocation, locationMM: contact.startMM, unobserved: contact.unobserved, thresholds: thresholds, reporter: reporter, sink: &sink)
+            tap.fingerJoined(
+                time: time, location: contact.startLocation, locationMM: contact.startMM, unobserved: contact.unobserved,
+                thresholds: thresholds, reporter: reporter, sink: &sink)
             if contact.unobserved { settle(arena.reject(.longPress), "unobserved-finger-joined", at: moment, claims: &claims, sink: &sink) }
         }
 
@@ -541,12 +561,18 @@ struct RegionRecognizers {
             let mayBegin = !longPress.hasBegun
             var began = false
             if roles.runs(.pinch) {
-                let pinchBegan = pinch.moved(time: time, spreadRatio: motion.spreadRatio, spreadChangeMM: motion.spreadChangeMM, degrees: motion.degrees, mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter, sink: &sink)
+                let pinchBegan = pinch.moved(
+                    time: time, spreadRatio: motion.spreadRatio, spreadChangeMM: motion.spreadChangeMM, degrees: motion.degrees,
+                    mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter,
+                    sink: &sink)
                 began = began || (pinchBegan && roles.exclusive.contains(.pinch))
                 if pinchBegan { rejectTapAndLongPress("pinch-began", at: moment, claims: &claims, sink: &sink) }
             }
             if roles.runs(.rotate) {
-                let rotateBegan = rotate.moved(time: time, spreadRatio: motion.spreadRatio, spreadChangeMM: motion.spreadChangeMM, degrees: motion.degrees, mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter, sink: &sink)
+                let rotateBegan = rotate.moved(
+                    time: time, spreadRatio: motion.spreadRatio, spreadChangeMM: motion.spreadChangeMM, degrees: motion.degrees,
+                    mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter,
+                    sink: &sink)
                 began = began || (rotateBegan && roles.exclusive.contains(.rotate))
                 if rotateBegan { rejectTapAndLongPress("rotate-began", at: moment, claims: &claims, sink: &sink) }
             }
@@ -594,7 +620,9 @@ struct RegionRecognizers {
     /// recognized), the losers that they lost. A win of a member this region owns
     /// (`RegionRoles.exclusive`) is a claim on the touch, relayed by the engine to the other
     /// regions holding its contacts.
-    private mutating func settle<S: GestureSink>(_ verdict: GestureArena.Verdict, _ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim], sink: inout S) {
+    private mutating func settle<S: GestureSink>(
+        _ verdict: GestureArena.Verdict, _ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim], sink: inout S
+    ) {
         if verdict.losers.contains(.tap) { tap.fail(time: moment.time, reason, reporter: reporter, sink: &sink) }
         if verdict.losers.contains(.longPress) { longPress.fail(reason, reporter: reporter) }
         if verdict.losers.contains(.drag) { drag.fail(reason, reporter: reporter) }
@@ -614,7 +642,9 @@ struct RegionRecognizers {
         if isExclusive(winner) { claims.append(ArenaClaim(region: index, defeats: defeats, kinds: exclusiveKinds(of: winner))) }
     }
 
-    private mutating func rejectTapAndLongPress<S: GestureSink>(_ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim], sink: inout S) {
+    private mutating func rejectTapAndLongPress<S: GestureSink>(
+        _ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim], sink: inout S
+    ) {
         settle(arena.reject(.tap), reason, at: moment, claims: &claims, sink: &sink)
         settle(arena.reject(.longPress), reason, at: moment, claims: &claims, sink: &sink)
     }

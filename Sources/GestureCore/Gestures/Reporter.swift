@@ -23,8 +23,10 @@ struct Reporter {
         fingers: Int, location: Point, pressCancellation: PressCancellation? = nil, into sink: inout S
     ) {
         guard reported.contains(details.kind) else { return }
-        sink.emit(GestureEvent(details, phase: phase, id: id, time: time, region: region, fingers: fingers, location: location,
-                               regionRect: rect, touch: touch, pressCancellation: pressCancellation))
+        sink.emit(
+            GestureEvent(
+                details, phase: phase, id: id, time: time, region: region, fingers: fingers, location: location,
+                regionRect: rect, touch: touch, pressCancellation: pressCancellation))
     }
 
     /// Logs "region recognizer: old → input → new"; builds no string when nobody listens.

@@ -61,7 +61,9 @@ struct TapRecognizer {
     }
 
     /// First touch-down of a sequence: decides whether it continues the previous tap.
-    mutating func sequenceBegan<S: GestureSink>(time: Timestamp, location: Point, locationMM: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func sequenceBegan<S: GestureSink>(
+        time: Timestamp, location: Point, locationMM: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S
+    ) {
         var predecessor: TapRecord?
         var heldBack = false
         switch chain {
@@ -83,11 +85,16 @@ struct TapRecognizer {
             }
         }
         let old = sequence
-        sequence = .possible(Candidate(firstDown: time, firstLift: nil, fingers: 1, startSum: location, startSumMM: locationMM, predecessor: predecessor, predecessorHeldBack: heldBack))
+        sequence = .possible(
+            Candidate(
+                firstDown: time, firstLift: nil, fingers: 1, startSum: location, startSumMM: locationMM, predecessor: predecessor,
+                predecessorHeldBack: heldBack))
         reporter.transition("tap", old, "touch-down", sequence)
     }
 
-    mutating func fingerJoined<S: GestureSink>(time: Timestamp, location: Point, locationMM: Point, unobserved: Bool, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func fingerJoined<S: GestureSink>(
+        time: Timestamp, location: Point, locationMM: Point, unobserved: Bool, thresholds: Thresholds, reporter: Reporter, sink: inout S
+    ) {
         switch sequence {
         case .possible(var candidate):
             let late = time - candidate.firstDown > thresholds.tapFingerWindow
@@ -137,7 +144,8 @@ struct TapRecognizer {
     }
 
     /// All fingers lifted and the tap won the arena.
-    mutating func recognize<S: GestureSink>(time: Timestamp, deviceFingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func recognize<S: GestureSink>(time: Timestamp, deviceFingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S)
+    {
         switch sequence {
         case .possible(let candidate):
             let fingers = min(Self.maximumFingers, max(candidate.fingers, deviceFingers))
@@ -150,7 +158,8 @@ struct TapRecognizer {
                 if count == 1 && candidate.predecessorHeldBack { report(predecessor, time: time, reporter: reporter, sink: &sink) }
             }
             let n = Double(candidate.fingers)
-            let record = TapRecord(lift: time, location: candidate.startSum / n, locationMM: candidate.startSumMM / n, fingers: fingers, count: count)
+            let record = TapRecord(
+                lift: time, location: candidate.startSum / n, locationMM: candidate.startSumMM / n, fingers: fingers, count: count)
             if !thresholds.exclusiveMultiTap {
                 report(record, time: time, reporter: reporter, sink: &sink)
                 chain = .last(record)
@@ -224,7 +233,8 @@ struct TapRecognizer {
 
     private func report<S: GestureSink>(_ record: TapRecord, time: Timestamp, reporter: Reporter, sink: inout S) {
         let id = reporter.newID(.tap, &sink)
-        reporter.emit(.tap(count: record.count), .ended, id: id, time: time, fingers: record.fingers, location: record.location, into: &sink)
+        reporter.emit(
+            .tap(count: record.count), .ended, id: id, time: time, fingers: record.fingers, location: record.location, into: &sink)
     }
 
     static let maximumFingers = 5

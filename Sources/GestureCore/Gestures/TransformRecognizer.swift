@@ -50,23 +50,30 @@ struct TransformRecognizer {
     /// One frame with at least two fingers staying down. `spreadRatio` and `spreadChangeMM`
     /// compare their spread with the previous frame; `degrees` is their mean turn. Returns
     /// true when this frame began the gesture. `mayBegin` is false once a long press began.
-    mutating func moved<S: GestureSink>(time: Timestamp, spreadRatio: Double, spreadChangeMM: Double, degrees: Double, mayBegin: Bool, fingers: Int, location: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S) -> Bool {
-        let (step, progressStep, ratio): (Double, Double, Bool) = switch kind {
-        case .pinch: (spreadRatio, spreadChangeMM, true)
-        case .rotate: (degrees, degrees, false)
-        }
+    mutating func moved<S: GestureSink>(
+        time: Timestamp, spreadRatio: Double, spreadChangeMM: Double, degrees: Double, mayBegin: Bool, fingers: Int, location: Point,
+        thresholds: Thresholds, reporter: Reporter, sink: inout S
+    ) -> Bool {
+        let (step, progressStep, ratio): (Double, Double, Bool) =
+            switch kind {
+            case .pinch: (spreadRatio, spreadChangeMM, true)
+            case .rotate: (degrees, degrees, false)
+            }
         switch state {
         case .idle:
             state = .tracking(value: ratio ? 1 : 0, progress: 0)
             reporter.transition(name, State.idle, "two-fingers", state)
-            return moved(time: time, spreadRatio: spreadRatio, spreadChangeMM: spreadChangeMM, degrees: degrees, mayBegin: mayBegin, fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
+            return moved(
+                time: time, spreadRatio: spreadRatio, spreadChangeMM: spreadChangeMM, degrees: degrees, mayBegin: mayBegin,
+                fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
         case .tracking(let value, let progress):
             let newValue = ratio ? value * step : value + step
             let newProgress = progress + progressStep
-            let threshold = switch kind {
-            case .pinch: thresholds.pinchMinimumSpreadChangeMM
-            case .rotate: thresholds.rotateMinimumDegrees
-            }
+            let threshold =
+                switch kind {
+                case .pinch: thresholds.pinchMinimumSpreadChangeMM
+                case .rotate: thresholds.rotateMinimumDegrees
+                }
             if mayBegin && abs(newProgress).reaches(threshold) {
                 let id = reporter.newID(gestureKind, &sink)
                 let old = state
@@ -98,7 +105,9 @@ struct TransformRecognizer {
 
     mutating func reset() { state = .idle }
 
-    private mutating func finish<S: GestureSink>(_ phase: GesturePhase, _ input: StaticString, time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
+    private mutating func finish<S: GestureSink>(
+        _ phase: GesturePhase, _ input: StaticString, time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S
+    ) {
         let old = state
         switch state {
         case .idle:

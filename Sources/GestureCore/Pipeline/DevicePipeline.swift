@@ -9,7 +9,8 @@ public struct DevicePipeline {
 
     public init(device: DeviceDescription, geometry: DeviceGeometry, configuration: EngineConfiguration) {
         tracker = ContactTracker(device: device, geometry: geometry)
-        engine = GestureEngine(configuration: configuration, surface: PhysicalSize(width: tracker.surface.width, height: tracker.surface.height))
+        engine = GestureEngine(
+            configuration: configuration, surface: PhysicalSize(width: tracker.surface.width, height: tracker.surface.height))
     }
 
     /// Feeds one event; when it completes a frame, the engine classifies the frame (firing
@@ -23,7 +24,8 @@ public struct DevicePipeline {
     /// classifies it (the daemon's idle watch: `active` goes out before the waking touch's
     /// gestures).
     @discardableResult
-    public mutating func feed<S: GestureSink>(_ event: InputEvent, into sink: inout S, beforeEngine: (TouchFrame, inout S) -> Void) -> Bool {
+    public mutating func feed<S: GestureSink>(_ event: InputEvent, into sink: inout S, beforeEngine: (TouchFrame, inout S) -> Void) -> Bool
+    {
         guard tracker.feed(event) else { return false }
         beforeEngine(tracker.frame, &sink)
         engine.process(tracker.frame, into: &sink)

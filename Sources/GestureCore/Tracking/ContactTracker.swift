@@ -391,7 +391,8 @@ public struct ContactTracker: Sendable {
     private mutating func appendLiveContactsCancelled() {
         for index in slots.indices {
             if case .live = slots[index].engagement {
-                append(slots[index].contactID, .cancelled, x: slots[index].committedX, y: slots[index].committedY,
+                append(
+                    slots[index].contactID, .cancelled, x: slots[index].committedX, y: slots[index].committedY,
                     unobserved: slots[index].startedUnobserved)
             }
         }

@@ -20,10 +20,10 @@ public struct SurfaceGeometry: Sendable, Hashable {
     public var source: SizeSource
 
     /// Diagonal assumed for a touchscreen that reports no resolution and has no configured size.
-    public static let fallbackDiagonal = 338.0 /* mm, a 13.3-inch panel */
+    public static let fallbackDiagonal = 338.0  // mm, a 13.3-inch panel
     /// Diagonal assumed for a touchpad without resolution: libinput's default touchpad size,
     /// 69 × 50 mm. A touchscreen's fallback on a touchpad would make every jitter a drag.
-    public static let touchpadFallbackDiagonal = 85.2 /* mm */
+    public static let touchpadFallbackDiagonal = 85.2  // mm
 
     /// The diagonal assumed for `device` when neither resolution nor configuration gives one.
     public static func fallbackDiagonal(for device: DeviceDescription) -> Double {

@@ -22,24 +22,27 @@ extension GestureMessage {
         case .rotate(let degrees):
             details = .rotate(degrees: degrees)
         }
-        self.init(phase: event.phase, id: event.id, seq: seq, time: event.time, device: device, region: event.region,
-                  fingers: event.fingers, location: event.location, localLocation: event.localLocation, details: details)
+        self.init(
+            phase: event.phase, id: event.id, seq: seq, time: event.time, device: device, region: event.region,
+            fingers: event.fingers, location: event.location, localLocation: event.localLocation, details: details)
     }
 }
 
 extension GestureMessage.Drag {
     /// A drag's values on the wire; in a region, with the start point in its own space.
     init(_ values: DragValues, regionRect: Rect?) {
-        self.init(startLocation: values.startLocation, localStartLocation: regionRect.map { $0.local(values.startLocation) },
-                  translation: values.translation, velocity: values.velocity,
-                  predictedEndLocation: values.predictedEndLocation, predictedEndTranslation: values.predictedEndTranslation)
+        self.init(
+            startLocation: values.startLocation, localStartLocation: regionRect.map { $0.local(values.startLocation) },
+            translation: values.translation, velocity: values.velocity,
+            predictedEndLocation: values.predictedEndLocation, predictedEndTranslation: values.predictedEndTranslation)
     }
 }
 
 extension TouchMessage {
     /// The wire form of one contact of a frame at `time` from `device`.
     public init(_ contact: Contact, time: Timestamp, device: String, seq: UInt64 = 0) {
-        self.init(phase: contact.phase, touch: UInt64(contact.id), seq: seq, time: time, device: device,
-                  location: contact.location)
+        self.init(
+            phase: contact.phase, touch: UInt64(contact.id), seq: seq, time: time, device: device,
+            location: contact.location)
     }
 }

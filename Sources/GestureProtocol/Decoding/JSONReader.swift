@@ -381,7 +381,8 @@ struct JSONReader {
         } else if digits() == 0 {
             throw error(.malformedJSON)
         }
-        var fraction = false, exponent = false
+        var fraction = false
+        var exponent = false
         if current == UInt8(ascii: ".") {
             index += 1
             guard digits() > 0 else { throw error(.malformedJSON) }

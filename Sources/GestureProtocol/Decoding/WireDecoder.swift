@@ -128,7 +128,8 @@ extension JSONReader {
         case "touch": return .touch(try touch())
         case "device": return .device(try device())
         case "activity": return .activity(try activity())
-        case "pong": return .pong(time: Timestamp(microseconds: try single("time") { r throws(ProtocolError) in try r.unsigned(field: "time") }))
+        case "pong":
+            return .pong(time: Timestamp(microseconds: try single("time") { r throws(ProtocolError) in try r.unsigned(field: "time") }))
         case "status": return .status(try status())
         case "error": return .error(message: try single("message") { r throws(ProtocolError) in try r.string(field: "message") })
         case "overflow": return .overflow(dropped: try single("dropped") { r throws(ProtocolError) in try r.unsigned(field: "dropped") })
@@ -138,7 +139,9 @@ extension JSONReader {
     }
 
     /// A message with one field besides `type` (others ignored).
-    private mutating func single<Value>(_ field: StaticString, _ read: (inout JSONReader) throws(ProtocolError) -> Value) throws(ProtocolError) -> Value {
+    private mutating func single<Value>(_ field: StaticString, _ read: (inout JSONReader) throws(ProtocolError) -> Value)
+        throws(ProtocolError) -> Value
+    {
         var value: Value?
         var members = try beginObject()
         while let key = try nextKey(&members) {
@@ -159,7 +162,8 @@ extension JSONReader {
     /// `{"x":…,"y":…}`.
     private mutating func point(field: String) throws(ProtocolError) -> Point {
         guard peek() == .object else { throw wrongType(field, "an object {\"x\":…,\"y\":…}") }
-        var x: Double?, y: Double?
+        var x: Double?
+        var y: Double?
         var members = try beginObject()
         while let key = try nextKey(&members) {
             switch key {
@@ -177,7 +181,9 @@ extension JSONReader {
 
     private mutating func deviceInfo() throws(ProtocolError) -> DeviceInfo {
         guard peek() == .object else { throw wrongType("devices", "an array of objects {\"name\",\"kind\",\"path\"}") }
-        var name: String?, kind: DeviceInfo.Kind?, path: String??
+        var name: String?
+        var kind: DeviceInfo.Kind?
+        var path: String??
         var members = try beginObject()
         while let key = try nextKey(&members) {
             switch key {
@@ -187,8 +193,9 @@ extension JSONReader {
             default: try skip()
             }
         }
-        return DeviceInfo(name: try required(name, "devices.name", members), kind: try required(kind, "devices.kind", members),
-                          path: try required(path, "devices.path", members))
+        return DeviceInfo(
+            name: try required(name, "devices.name", members), kind: try required(kind, "devices.kind", members),
+            path: try required(path, "devices.path", members))
     }
 
     private mutating func devices() throws(ProtocolError) -> [DeviceInfo] {
@@ -198,7 +205,10 @@ extension JSONReader {
     }
 
     private mutating func hello() throws(ProtocolError) -> HelloMessage {
-        var version: Int?, server: String?, release: String?, devices: [DeviceInfo]?
+        var version: Int?
+        var server: String?
+        var release: String?
+        var devices: [DeviceInfo]?
         var members = try beginObject()
         while let key = try nextKey(&members) {
             switch key {
@@ -209,12 +219,19 @@ extension JSONReader {
             default: try skip()
             }
         }
-        return HelloMessage(protocol: try required(version, "protocol", members), server: try required(server, "server", members),
-                            version: try required(release, "version", members), devices: try required(devices, "devices", members))
+        return HelloMessage(
+            protocol: try required(version, "protocol", members), server: try required(server, "server", members),
+            version: try required(release, "version", members), devices: try required(devices, "devices", members))
     }
 
     private mutating func status() throws(ProtocolError) -> StatusMessage {
-        var version: Int?, release: String?, uptime: UInt64?, lastTouch: Timestamp??, devices: [DeviceInfo]?, clients: Int?, maxClients: Int?
+        var version: Int?
+        var release: String?
+        var uptime: UInt64?
+        var lastTouch: Timestamp??
+        var devices: [DeviceInfo]?
+        var clients: Int?
+        var maxClients: Int?
         var counters: StatusMessage.Counters?
         var members = try beginObject()
         while let key = try nextKey(&members) {
@@ -240,7 +257,12 @@ extension JSONReader {
 
     private mutating func counters() throws(ProtocolError) -> StatusMessage.Counters {
         guard peek() == .object else { throw wrongType("counters", "an object") }
-        var events: UInt64?, sent: UInt64?, dropped: UInt64?, connections: UInt64?, rejected: UInt64?, slowDisconnects: UInt64?
+        var events: UInt64?
+        var sent: UInt64?
+        var dropped: UInt64?
+        var connections: UInt64?
+        var rejected: UInt64?
+        var slowDisconnects: UInt64?
         var members = try beginObject()
         while let key = try nextKey(&members) {
             switch key {
@@ -255,13 +277,19 @@ extension JSONReader {
         }
         return StatusMessage.Counters(
             events: try required(events, "counters.events", members), sent: try required(sent, "counters.sent", members),
-            dropped: try required(dropped, "counters.dropped", members), connections: try required(connections, "counters.connections", members),
+            dropped: try required(dropped, "counters.dropped", members),
+            connections: try required(connections, "counters.connections", members),
             rejected: try required(rejected, "counters.rejected", members),
             slowDisconnects: try required(slowDisconnects, "counters.slowDisconnects", members))
     }
 
     private mutating func touch() throws(ProtocolError) -> TouchMessage {
-        var phase: TouchPhase?, touch: UInt64?, seq: UInt64?, time: Timestamp?, device: String?, location: Point?
+        var phase: TouchPhase?
+        var touch: UInt64?
+        var seq: UInt64?
+        var time: Timestamp?
+        var device: String?
+        var location: Point?
         var members = try beginObject()
         while let key = try nextKey(&members) {
             switch key {
@@ -275,13 +303,19 @@ extension JSONReader {
             }
         }
         return TouchMessage(
-            phase: try required(phase, "phase", members), touch: try required(touch, "touch", members), seq: try required(seq, "seq", members),
+            phase: try required(phase, "phase", members), touch: try required(touch, "touch", members),
+            seq: try required(seq, "seq", members),
             time: try required(time, "time", members), device: try required(device, "device", members),
             location: try required(location, "location", members))
     }
 
     private mutating func device() throws(ProtocolError) -> DeviceMessage {
-        var phase: DevicePhase?, seq: UInt64?, time: Timestamp?, name: String?, kind: DeviceInfo.Kind?, path: String??
+        var phase: DevicePhase?
+        var seq: UInt64?
+        var time: Timestamp?
+        var name: String?
+        var kind: DeviceInfo.Kind?
+        var path: String??
         var members = try beginObject()
         while let key = try nextKey(&members) {
             switch key {
@@ -294,14 +328,18 @@ extension JSONReader {
             default: try skip()
             }
         }
-        let info = DeviceInfo(name: try required(name, "device", members), kind: try required(kind, "kind", members),
-                              path: try required(path, "path", members))
-        return DeviceMessage(phase: try required(phase, "phase", members), seq: try required(seq, "seq", members),
-                             time: try required(time, "time", members), device: info)
+        let info = DeviceInfo(
+            name: try required(name, "device", members), kind: try required(kind, "kind", members),
+            path: try required(path, "path", members))
+        return DeviceMessage(
+            phase: try required(phase, "phase", members), seq: try required(seq, "seq", members),
+            time: try required(time, "time", members), device: info)
     }
 
     private mutating func activity() throws(ProtocolError) -> ActivityMessage {
-        var phase: ActivityPhase?, seq: UInt64?, time: Timestamp?
+        var phase: ActivityPhase?
+        var seq: UInt64?
+        var time: Timestamp?
         var members = try beginObject()
         while let key = try nextKey(&members) {
             switch key {
@@ -311,16 +349,33 @@ extension JSONReader {
             default: try skip()
             }
         }
-        return ActivityMessage(phase: try required(phase, "phase", members), seq: try required(seq, "seq", members),
-                               time: try required(time, "time", members))
+        return ActivityMessage(
+            phase: try required(phase, "phase", members), seq: try required(seq, "seq", members),
+            time: try required(time, "time", members))
     }
 
     private mutating func gesture() throws(ProtocolError) -> GestureMessage {
-        var kind: GestureKind?, phase: GesturePhase?, id: UInt64?, seq: UInt64?, time: Timestamp?, device: String?
-        var region: String??, fingers: Int?, location: Point?, localLocation: Point?
-        var count: Int?, startLocation: Point?, localStartLocation: Point?, translation: Point?, velocity: Point?
-        var predictedEndLocation: Point?, predictedEndTranslation: Point?, direction: SwipeDirection?, edge: ScreenEdge??
-        var scale: Double?, rotation: Double?
+        var kind: GestureKind?
+        var phase: GesturePhase?
+        var id: UInt64?
+        var seq: UInt64?
+        var time: Timestamp?
+        var device: String?
+        var region: String??
+        var fingers: Int?
+        var location: Point?
+        var localLocation: Point?
+        var count: Int?
+        var startLocation: Point?
+        var localStartLocation: Point?
+        var translation: Point?
+        var velocity: Point?
+        var predictedEndLocation: Point?
+        var predictedEndTranslation: Point?
+        var direction: SwipeDirection?
+        var edge: ScreenEdge??
+        var scale: Double?
+        var rotation: Double?
         var members = try beginObject()
         while let key = try nextKey(&members) {
             switch key {
@@ -362,7 +417,8 @@ extension JSONReader {
         case .longPress: details = .longPress
         case .drag: details = .drag(try drag())
         case .swipe:
-            details = .swipe(direction: try required(direction, "direction", members), edge: try required(edge, "edge", members), drag: try drag())
+            details = .swipe(
+                direction: try required(direction, "direction", members), edge: try required(edge, "edge", members), drag: try drag())
         case .pinch: details = .pinch(scale: try required(scale, "scale", members))
         case .rotate: details = .rotate(degrees: try required(rotation, "rotation", members))
         }
