@@ -68,7 +68,7 @@ package="$stage/gestured"
 install -d -m 0755 "$package/DEBIAN" "$package/usr/bin" "$package/lib/systemd/system" \
     "$package/usr/lib/sysusers.d" "$package/etc/gestured" "$package/usr/share/doc/gestured" \
     "$package/usr/share/man/man1" "$package/usr/lib/systemd/user" "$package/lib/udev/rules.d" \
-    "$package/usr/share/doc/gestured/examples"
+    "$package/usr/share/doc/gestured/examples" "$package/usr/share/lintian/overrides"
 
 say "staging version $version for $arch from $bin_path"
 for binary in gestured gesturectl; do
@@ -87,6 +87,7 @@ install -m 0644 systemd/gestured.sysusers "$package/usr/lib/sysusers.d/gestured.
 unit_for_prefix /usr systemd/gestured-actions.service >"$package/usr/lib/systemd/user/gestured-actions.service"
 install -m 0644 systemd/70-gestured-uinput.rules "$package/lib/udev/rules.d/70-gestured-uinput.rules"
 install -m 0644 config/actions.toml "$package/usr/share/doc/gestured/examples/actions.toml"
+install -m 0644 packaging/deb/lintian-overrides "$package/usr/share/lintian/overrides/gestured"
 install -m 0644 config/gestured.toml "$package/etc/gestured/gestured.toml"
 echo /etc/gestured/gestured.toml >"$package/DEBIAN/conffiles"
 install -m 0755 packaging/deb/postinst packaging/deb/prerm packaging/deb/postrm "$package/DEBIAN/"

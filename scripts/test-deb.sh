@@ -73,6 +73,7 @@ expected_files="./etc/gestured/gestured.toml
 ./usr/share/doc/gestured/changelog.gz
 ./usr/share/doc/gestured/copyright
 ./usr/share/doc/gestured/examples/actions.toml
+./usr/share/lintian/overrides/gestured
 ./usr/share/man/man1/gesturectl.1.gz
 ./usr/share/man/man1/gestured.1.gz"
 check "the package holds exactly the expected files" \
@@ -103,6 +104,7 @@ check "gestured-actions.service runs /usr/bin/gesturectl actions" \
     grep -qx 'ExecStart=/usr/bin/gesturectl actions' "$tree/usr/lib/systemd/user/gestured-actions.service"
 check "the udev rule is systemd/70-gestured-uinput.rules" same systemd/70-gestured-uinput.rules "$tree/lib/udev/rules.d/70-gestured-uinput.rules"
 check "the example actions file is config/actions.toml" same config/actions.toml "$tree/usr/share/doc/gestured/examples/actions.toml"
+check "the lintian overrides are packaging/deb/lintian-overrides" same packaging/deb/lintian-overrides "$tree/usr/share/lintian/overrides/gestured"
 check "gestured.service runs /usr/bin/gestured" \
     grep -qx 'ExecStart=/usr/bin/gestured run --config /etc/gestured/gestured.toml' "$tree/lib/systemd/system/gestured.service"
 
@@ -115,9 +117,13 @@ cp -an /lib/systemd/system/. "$scratch/lib/systemd/system/"
 install -D /bin/kill "$scratch/bin/kill"
 check "systemd-analyze verify accepts the installed units" env MANPATH="$scratch/usr/share/man" \
     systemd-analyze verify --root="$scratch" /lib/systemd/system/gestured.service /lib/systemd/system/gestured.socket
-mkdir -p "$work/runtime"
+# The user manager takes no --root: the unit is verified with ExecStart= pointing into
+# the scratch root (that it runs /usr/bin/gesturectl as installed is checked above).
+mkdir -p "$work/runtime" "$work/user-unit"
+sed "s|^ExecStart=/usr/bin/|ExecStart=$scratch/usr/bin/|" "$scratch/usr/lib/systemd/user/gestured-actions.service" \
+    >"$work/user-unit/gestured-actions.service"
 check "systemd-analyze verify accepts the installed user unit" env MANPATH="$scratch/usr/share/man" XDG_RUNTIME_DIR="$work/runtime" \
-    systemd-analyze --user verify --root="$scratch" /usr/lib/systemd/user/gestured-actions.service
+    systemd-analyze --user verify "$work/user-unit/gestured-actions.service"
 mkdir -p "$scratch/etc"
 touch "$scratch/etc/group" "$scratch/etc/passwd"
 check "systemd-sysusers creates the group gestured from the packaged file" bash -c \

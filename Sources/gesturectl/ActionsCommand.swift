@@ -158,17 +158,21 @@ struct ActionConnection {
         var backoff = ReconnectBackoff()
         var reportedDown = false
         while true {
+            let client: GestureClient
             do {
-                let client = try GestureClient.connect(path: socketPath)
+                client = try GestureClient.connect(path: socketPath)
                 try client.subscribe(gestures: file.subscribedGestures)
-                try await serve(client, backoff: &backoff, reportedDown: &reportedDown)
-                printError("actions: connection to \(DisplayText.escaped(socketPath)) closed")
             } catch {
                 if !reportedDown {
                     printError("actions: \(error); trying again until it answers")
                     reportedDown = true
                 }
+                try await Task.sleep(for: backoff.failed())
+                continue
             }
+            // Throws only when standard output is gone (--dry-run): that ends the command.
+            try await serve(client, backoff: &backoff, reportedDown: &reportedDown)
+            printError("actions: connection to \(DisplayText.escaped(socketPath)) closed")
             try await Task.sleep(for: backoff.failed())
         }
     }

@@ -15,11 +15,12 @@ final class ActionsProcess {
     /// Commands still alive that the test started (killed at the end).
     private var pids: [pid_t] = []
 
-    init(config: String, socket: String, extraArguments: [String] = []) throws {
+    /// `output`: where standard output goes instead of a pipe the test reads.
+    init(config: String, socket: String, extraArguments: [String] = [], output: FileHandle? = nil) throws {
         process.executableURL = URL(fileURLWithPath: try builtExecutable("gesturectl"))
         process.arguments = ["actions", "--config", config, "--socket", socket] + extraArguments
         process.standardError = errorPipe
-        process.standardOutput = outputPipe
+        process.standardOutput = output ?? outputPipe
         errorReader = LineReader(errorPipe)
         outputReader = LineReader(outputPipe)
         try process.run()
@@ -269,6 +270,24 @@ final class ActionsProcess {
             #expect(try daemon.waitForExit() == 0)
             #expect(try String(contentsOfFile: taps, encoding: .utf8) == String(repeating: "2\n", count: round))
         }
+    }
+
+    /// `--dry-run` whose standard output cannot be written (a full disk) stops with
+    /// `EX_IOERR` (74) and says why, instead of reconnecting forever.
+    @Test func dryRunWithoutAnOutputEnds() throws {
+        let directory = TemporaryDirectory()
+        try "[[action]]\ngesture = \"tap\"\nrun = [\"true\"]\n".write(
+            toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
+        let socket = directory.file("g.sock")
+        let daemon = try Self.replay(socket: socket)
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let runner = try ActionsProcess(
+            config: directory.file("actions.toml"), socket: socket, extraArguments: ["--dry-run"], output: full)
+        try runner.waitForLine("cannot write to standard output")
+        runner.process.waitUntilExit()
+        #expect(runner.process.terminationStatus == 74)
+        daemon.signal(SIGTERM)
+        _ = try daemon.waitForExit()
     }
 
     /// `--dry-run` prints what would run or be typed, and runs nothing.
