@@ -12,5 +12,9 @@ public struct Point: Sendable, Hashable {
         self.y = y
     }
 
-    public static let zero = Point(x: 0, y: 0)
+    /// The origin (an inlinable constant: see `Timestamp.zero`).
+    @inlinable public static var zero: Point { Point(x: 0, y: 0) }
+
+    @inlinable
+    public static func == (a: Point, b: Point) -> Bool { a.x == b.x && a.y == b.y }
 }

@@ -12,10 +12,18 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         self.microseconds = microseconds
     }
 
+    // Constants are inlinable computed properties, not stored `static let`s: a stored one
+    // is reached through a lazy-initialisation call from other modules, and that opaque
+    // call in the engine's per-event deadline loop made the optimiser copy every region's
+    // recognizers around it (docs/performance.md, issue 11).
+
     /// The clock's origin.
-    public static let zero = Timestamp(microseconds: 0)
+    @inlinable public static var zero: Timestamp { Timestamp(microseconds: 0) }
     /// The latest representable moment ("never").
-    public static let distantFuture = Timestamp(microseconds: .max)
+    @inlinable public static var distantFuture: Timestamp { Timestamp(microseconds: .max) }
+
+    @inlinable
+    public static func == (a: Timestamp, b: Timestamp) -> Bool { a.microseconds == b.microseconds }
 
     @inlinable
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
@@ -53,9 +61,12 @@ public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible 
         self.microseconds = microseconds
     }
 
-    public static let zero = TimeSpan(microseconds: 0)
+    @inlinable public static var zero: TimeSpan { TimeSpan(microseconds: 0) }
     /// Longer than anything ("forever").
-    public static let infinite = TimeSpan(microseconds: .max)
+    @inlinable public static var infinite: TimeSpan { TimeSpan(microseconds: .max) }
+
+    @inlinable
+    public static func == (a: TimeSpan, b: TimeSpan) -> Bool { a.microseconds == b.microseconds }
 
     @inlinable
     public static func microseconds(_ value: UInt64) -> TimeSpan { TimeSpan(microseconds: value) }

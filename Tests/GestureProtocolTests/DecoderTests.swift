@@ -4,17 +4,17 @@ import Testing
 /// The decoder is strict where docs/protocol.md says so and says exactly what is wrong.
 @Suite struct DecoderTests {
     private func requestError(_ line: String) -> ProtocolError? {
-        do {
-            _ = try WireDecoder.request(Array(line.utf8))
-            return nil
-        } catch {
-            return error
-        }
+        failure(of: { bytes throws(ProtocolError) in try WireDecoder.request(bytes) }, line)
     }
 
     private func messageError(_ line: String) -> ProtocolError? {
+        failure(of: { bytes throws(ProtocolError) in try WireDecoder.message(bytes) }, line)
+    }
+
+    /// The error `decode` throws for `line`; nil when it decodes.
+    private func failure<Decoded>(of decode: ([UInt8]) throws(ProtocolError) -> Decoded, _ line: String) -> ProtocolError? {
         do {
-            _ = try WireDecoder.message(Array(line.utf8))
+            _ = try decode(Array(line.utf8))
             return nil
         } catch {
             return error

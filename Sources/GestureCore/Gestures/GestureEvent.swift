@@ -1,51 +1,13 @@
 import GestureProtocol
 
-/// Motion values of a drag (and of the drag a swipe completes), SwiftUI's
-/// `DragGesture.Value` names. Locations in normalised screen space; velocity in
-/// normalised units per second.
-public struct DragValues: Sendable, Hashable {
-    public var startLocation: Point
-    public var translation: Point
-    public var velocity: Point
-    public var predictedEndLocation: Point
-    public var predictedEndTranslation: Point
-
-    public init(startLocation: Point, translation: Point, velocity: Point, predictedEndLocation: Point, predictedEndTranslation: Point) {
-        self.startLocation = startLocation
-        self.translation = translation
-        self.velocity = velocity
-        self.predictedEndLocation = predictedEndLocation
-        self.predictedEndTranslation = predictedEndTranslation
-    }
-}
+/// Motion values of a drag (and of the drag a swipe completes): the protocol's own type,
+/// so an engine event becomes a message without copying field by field. The engine leaves
+/// `localStartLocation` nil; `GestureMessage(_:device:)` fills it in from the region.
+public typealias DragValues = GestureMessage.Drag
 
 /// The kind of a gesture event with the fields only that kind has (the kind is never
-/// stated apart from its fields, so the two cannot disagree).
-public enum GestureDetails: Sendable, Hashable {
-    case press
-    /// tap: its place in a multi-tap sequence (1, 2, 3, …).
-    case tap(count: Int)
-    case longPress
-    case drag(DragValues)
-    /// swipe: direction, the edge it started from (nil when none), and the drag's values.
-    case swipe(direction: SwipeDirection, edge: ScreenEdge?, drag: DragValues)
-    /// pinch: scale relative to the finger spread at the start.
-    case pinch(scale: Double)
-    /// rotate: degrees relative to the start, positive clockwise on screen.
-    case rotate(degrees: Double)
-
-    public var kind: GestureKind {
-        switch self {
-        case .press: .press
-        case .tap: .tap
-        case .longPress: .longPress
-        case .drag: .drag
-        case .swipe: .swipe
-        case .pinch: .pinch
-        case .rotate: .rotate
-        }
-    }
-}
+/// stated apart from its fields, so the two cannot disagree): the protocol's own type.
+public typealias GestureDetails = GestureMessage.Details
 
 /// Why a press was cancelled. Not on the wire; for checkers (`GestureStreamValidator`).
 public enum PressCancellation: Sendable, Hashable {
