@@ -62,7 +62,11 @@ let package = Package(
             dependencies: ["CSystemCalls", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(name: "Recordings", dependencies: ["GestureCore", "GestureProtocol", "SystemCalls"]),
-        .target(name: "ConfigFile", dependencies: ["GestureCore", "GestureProtocol", "SystemCalls"]),
+        .target(name: "ConfigFile", dependencies: ["GestureCore", "GestureProtocol", "SystemCalls", "Actions"]),
+        /// `gesturectl actions`, pure: the actions model, matcher, and the overlap/timeout
+        /// and reconnect policies as state machines on a virtual clock (the file is read by
+        /// ConfigFile, the runner lives in gesturectl).
+        .target(name: "Actions", dependencies: ["GestureCore", "GestureProtocol"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(
@@ -97,6 +101,7 @@ let package = Package(
             dependencies: [
                 "GestureCore",
                 "GestureClient",
+                "Actions", "ConfigFile", "EvdevInput", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -165,6 +170,7 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        .testTarget(name: "ActionsTests", dependencies: ["Actions", "ConfigFile", "EvdevInput", "GestureCore", "GestureProtocol"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore", "GestureProtocol", "GestureTestSupport"]),
         .testTarget(
             name: "ReplayTests",

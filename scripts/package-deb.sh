@@ -70,7 +70,9 @@ trap 'rm -rf "$stage"' EXIT
 package="$stage/gestured"
 install -d -m 0755 "$package/DEBIAN" "$package/usr/bin" "$package/lib/systemd/system" \
     "$package/usr/lib/sysusers.d" "$package/etc/gestured" "$package/usr/share/doc/gestured" \
-    "$package/usr/share/man/man1" "$package/usr/share/gestured/web" "$package/usr/lib/udev/rules.d"
+    "$package/usr/share/man/man1" "$package/usr/share/gestured/web" "$package/usr/lib/udev/rules.d" \
+    "$package/usr/lib/systemd/user" "$package/lib/udev/rules.d" \
+    "$package/usr/share/doc/gestured/examples" "$package/usr/share/lintian/overrides"
 
 say "staging version $version for $arch from $bin_path"
 for binary in "${binaries[@]}"; do
@@ -85,6 +87,12 @@ for unit in "${units[@]}"; do
 done
 install -m 0644 systemd/gestured.sysusers "$package/usr/lib/sysusers.d/gestured.conf"
 install -m 0644 systemd/71-gestured-uinput.rules "$package/usr/lib/udev/rules.d/71-gestured-uinput.rules"
+# gesturectl actions (README "Actions"): its user unit, the udev rule that lets the
+# session's user type keys through /dev/uinput, and the commented example actions file.
+unit_for_prefix /usr systemd/gestured-actions.service >"$package/usr/lib/systemd/user/gestured-actions.service"
+install -m 0644 systemd/70-gestured-uinput.rules "$package/lib/udev/rules.d/70-gestured-uinput.rules"
+install -m 0644 config/actions.toml "$package/usr/share/doc/gestured/examples/actions.toml"
+install -m 0644 packaging/deb/lintian-overrides "$package/usr/share/lintian/overrides/gestured"
 install -m 0644 config/gestured.toml config/gestured-web.toml "$package/etc/gestured/"
 printf '%s\n' /etc/gestured/gestured-web.toml /etc/gestured/gestured.toml >"$package/DEBIAN/conffiles"
 # The live view; web/gestured.js is a link to the JS client, installed as a file.

@@ -68,17 +68,21 @@ expected_files="./etc/gestured/gestured-web.toml
 ./lib/systemd/system/gestured-web.socket
 ./lib/systemd/system/gestured.service
 ./lib/systemd/system/gestured.socket
+./lib/udev/rules.d/70-gestured-uinput.rules
 ./usr/bin/gesturectl
 ./usr/bin/gestured
 ./usr/bin/gestured-web
+./usr/lib/systemd/user/gestured-actions.service
 ./usr/lib/sysusers.d/gestured.conf
 ./usr/lib/udev/rules.d/71-gestured-uinput.rules
 ./usr/share/doc/gestured/changelog.gz
 ./usr/share/doc/gestured/copyright
+./usr/share/doc/gestured/examples/actions.toml
 ./usr/share/gestured/web/gestured.js
 ./usr/share/gestured/web/index.html
 ./usr/share/gestured/web/live.css
 ./usr/share/gestured/web/live.js
+./usr/share/lintian/overrides/gestured
 ./usr/share/man/man1/gesturectl.1.gz
 ./usr/share/man/man1/gestured-web.1.gz
 ./usr/share/man/man1/gestured.1.gz"
@@ -111,6 +115,13 @@ for unit in gestured.service gestured.socket gestured-web.service gestured-web.s
         same <(unit_for_prefix /usr "systemd/$unit") "$packaged"
     check "$unit names no /usr/local path" bash -c '! grep -n /usr/local "$1"' _ "$packaged"
 done
+check "gestured-actions.service is systemd/gestured-actions.service with /usr/local/bin rewritten to /usr/bin" \
+    same <(unit_for_prefix /usr systemd/gestured-actions.service) "$tree/usr/lib/systemd/user/gestured-actions.service"
+check "gestured-actions.service runs /usr/bin/gesturectl actions" \
+    grep -qx 'ExecStart=/usr/bin/gesturectl actions' "$tree/usr/lib/systemd/user/gestured-actions.service"
+check "the udev rule is systemd/70-gestured-uinput.rules" same systemd/70-gestured-uinput.rules "$tree/lib/udev/rules.d/70-gestured-uinput.rules"
+check "the example actions file is config/actions.toml" same config/actions.toml "$tree/usr/share/doc/gestured/examples/actions.toml"
+check "the lintian overrides are packaging/deb/lintian-overrides" same packaging/deb/lintian-overrides "$tree/usr/share/lintian/overrides/gestured"
 check "gestured.service runs /usr/bin/gestured" \
     grep -qx 'ExecStart=/usr/bin/gestured run --config /etc/gestured/gestured.toml' "$tree/lib/systemd/system/gestured.service"
 check "gestured-web.service runs /usr/bin/gestured-web" \
@@ -126,6 +137,13 @@ install -D /bin/kill "$scratch/bin/kill"
 check "systemd-analyze verify accepts the installed units" env MANPATH="$scratch/usr/share/man" \
     systemd-analyze verify --root="$scratch" /lib/systemd/system/gestured.service /lib/systemd/system/gestured.socket \
     /lib/systemd/system/gestured-web.service /lib/systemd/system/gestured-web.socket
+# The user manager takes no --root: the unit is verified with ExecStart= pointing into
+# the scratch root (that it runs /usr/bin/gesturectl as installed is checked above).
+mkdir -p "$work/runtime" "$work/user-unit"
+sed "s|^ExecStart=/usr/bin/|ExecStart=$scratch/usr/bin/|" "$scratch/usr/lib/systemd/user/gestured-actions.service" \
+    >"$work/user-unit/gestured-actions.service"
+check "systemd-analyze verify accepts the installed user unit" env MANPATH="$scratch/usr/share/man" XDG_RUNTIME_DIR="$work/runtime" \
+    systemd-analyze --user verify "$work/user-unit/gestured-actions.service"
 mkdir -p "$scratch/etc"
 touch "$scratch/etc/group" "$scratch/etc/passwd"
 check "systemd-sysusers creates the group gestured from the packaged file" bash -c \
@@ -138,6 +156,8 @@ for binary in gestured gesturectl gestured-web; do
 done
 check "gestured check-config accepts the packaged configuration" \
     "$tree/usr/bin/gestured" check-config "$tree/etc/gestured/gestured.toml"
+check "gesturectl actions --check accepts the packaged example actions file" \
+    "$tree/usr/bin/gesturectl" actions --check "$tree/usr/share/doc/gestured/examples/actions.toml"
 
 lintian_output="$work/lintian.txt"
 # --fail-on error,warning: what the issue and Debian's archive reject; the informational

@@ -60,7 +60,7 @@ if ((smoke_only == 0)) && grep -q '"gestured-e2e"' Package.swift; then
     # under emulation is representative. No case's verdict depends on that speed anyway.
     # scripts/build-release.sh: the flags the package's build uses (static Swift runtime),
     # so this build neither relinks the packaged binaries differently nor needs a runtime.
-    driver=$(scripts/build-release.sh gestured gestured-e2e)/gestured-e2e
+    driver=$(scripts/build-release.sh gestured gesturectl gestured-e2e)/gestured-e2e
     guest=(sh -c '"$1" "$2" "$3" && shift 3 && exec "$@"' guest "${guest[@]}" "$driver" --corpus "$corpus" "${driver_args[@]}")
 fi
 

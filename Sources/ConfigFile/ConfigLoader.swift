@@ -95,10 +95,10 @@ struct ConfigurationDecoder {
             let geometry = try table(node, key: "geometry", place: top)
             try ConfigFile.decode(geometry, with: Schema.geometry, into: &config.defaultGeometry, place: top.inTable("[geometry]"))
         }
-        let regionTables = try root["region"].map { node throws(ConfigError) in try tables(node, key: "region", place: top) } ?? []
+        let regionTables = try root["region"].map { node throws(ConfigError) in try Values.tables(node, key: "region", place: top) } ?? []
         config.engine.regions = try regions(regionTables, base: config.engine.defaults, prefix: "region")
         if let node = root["device"] {
-            let deviceTables = try tables(node, key: "device", place: top)
+            let deviceTables = try Values.tables(node, key: "device", place: top)
             if deviceTables.count > Self.maximumDevices {
                 let line = deviceTables[Self.maximumDevices].line
                 throw top.error(
@@ -143,7 +143,7 @@ struct ConfigurationDecoder {
         }
         let regions: [Region]
         if let ownRegions {
-            regions = try self.regions(try tables(ownRegions, key: "region", place: place), base: defaults, prefix: "device.region")
+            regions = try self.regions(try Values.tables(ownRegions, key: "region", place: place), base: defaults, prefix: "device.region")
         } else {
             // The top-level regions, their overrides now layered on this device's gestures.
             regions = try self.regions(topLevelRegions, base: defaults, prefix: "region")
@@ -234,25 +234,5 @@ struct ConfigurationDecoder {
             throw place.error("'\(key)' must be a table ([\(key)]), not \(node.value.typeName)", line: node.line)
         }
         return table
-    }
-
-    /// `[[key]]` tables, or a static array of inline tables.
-    private func tables(_ node: TOMLNode, key: String, place: Place) throws(ConfigError) -> [TOMLTable] {
-        switch node.value {
-        case .tableArray(let tables):
-            return tables
-        case .array(let elements):
-            var tables: [TOMLTable] = []
-            for element in elements {
-                guard case .table(let table) = element.value else {
-                    throw place.error(
-                        "'\(key)' must be an array of tables ([[\(key)]]), but holds \(element.value.typeName)", line: element.line)
-                }
-                tables.append(table)
-            }
-            return tables
-        case .string, .integer, .float, .boolean, .table:
-            throw place.error("'\(key)' must be an array of tables ([[\(key)]]), not \(node.value.typeName)", line: node.line)
-        }
     }
 }

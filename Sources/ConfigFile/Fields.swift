@@ -87,13 +87,7 @@ extension Field {
     /// A string that must be one of `choices`.
     static func choice<Value>(_ key: String, _ target: WritableKeyPath<Root, Value>, _ choices: [(String, Value)]) -> Field {
         Field(key: key) { (root: inout Root, node: TOMLNode, place: Place) throws(ConfigError) in
-            let names = choices.map(\.0)
-            let text = try Values.string(node, key: key, place: place)
-            guard let value = choices.first(where: { $0.0 == text })?.1 else {
-                throw place.invalid(
-                    key, "must be one of \(quotedList(names)), not '\(text)'\(suggestion(for: text, among: names))", line: node.line)
-            }
-            root[keyPath: target] = value
+            root[keyPath: target] = try Values.choice(node, key: key, choices, place: place)
         }
     }
 
@@ -164,6 +158,17 @@ enum Values {
         return value
     }
 
+    /// A string that must be one of `choices`' names, as its value.
+    static func choice<Value>(_ node: TOMLNode, key: String, _ choices: [(String, Value)], place: Place) throws(ConfigError) -> Value {
+        let names = choices.map(\.0)
+        let text = try string(node, key: key, place: place)
+        guard let value = choices.first(where: { $0.0 == text })?.1 else {
+            throw place.invalid(
+                key, "must be one of \(quotedList(names)), not '\(text)'\(suggestion(for: text, among: names))", line: node.line)
+        }
+        return value
+    }
+
     static func array(_ node: TOMLNode, key: String, place: Place) throws(ConfigError) -> [TOMLNode] {
         guard case .array(let elements) = node.value else {
             throw place.invalid(key, "must be an array, not \(node.value.typeName)", line: node.line)
@@ -182,6 +187,26 @@ enum Values {
             numbers.append(try number(element, key: key, bounds: Bounds(contains: { _ in true }, description: ""), place: place))
         }
         return numbers
+    }
+
+    /// `[[key]]` tables, or a static array of inline tables.
+    static func tables(_ node: TOMLNode, key: String, place: Place) throws(ConfigError) -> [TOMLTable] {
+        switch node.value {
+        case .tableArray(let tables):
+            return tables
+        case .array(let elements):
+            var tables: [TOMLTable] = []
+            for element in elements {
+                guard case .table(let table) = element.value else {
+                    throw place.error(
+                        "'\(key)' must be an array of tables ([[\(key)]]), but holds \(element.value.typeName)", line: element.line)
+                }
+                tables.append(table)
+            }
+            return tables
+        case .string, .integer, .float, .boolean, .table:
+            throw place.error("'\(key)' must be an array of tables ([[\(key)]]), not \(node.value.typeName)", line: node.line)
+        }
     }
 }
 

@@ -116,12 +116,6 @@ enum Schema {
 
     // MARK: [geometry] and [[device]] geometry
 
-    /// The largest magnitude of a calibration matrix entry (a panel mapped onto a tenth of
-    /// a ten-screen wall needs 0.1 and 0.9; nothing sensible comes near 10).
-    static let maximumCalibrationValue = 10.0
-    /// The smallest |a·e − b·d|: the area the calibrated panel covers, as a fraction of the
-    /// screen. Zero maps every touch onto one line or point.
-    static let minimumCalibrationDeterminant = 0.001
     /// Millimetres: from a watch face to a video wall.
     static let physicalSizeRange = 1.0...10_000.0
 
@@ -136,19 +130,11 @@ enum Schema {
             },
             Field(key: "calibration") { (geometry: inout DeviceGeometry, node: TOMLNode, place: Place) throws(ConfigError) in
                 let matrix = try Values.numbers(node, key: "calibration", count: 6, shape: "[a, b, c, d, e, f]", place: place)
-                guard matrix.allSatisfy({ abs($0) <= maximumCalibrationValue }) else {
-                    throw place.invalid(
-                        "calibration", "values must be between -\(format(maximumCalibrationValue)) and \(format(maximumCalibrationValue))",
-                        line: node.line)
-                }
-                let determinant = matrix[0] * matrix[4] - matrix[1] * matrix[3]
-                guard abs(determinant) >= minimumCalibrationDeterminant else {
-                    throw place.invalid(
-                        "calibration",
-                        "flattens the panel: a·e − b·d = \(format(determinant)) (it must be at least \(minimumCalibrationDeterminant) in size, or every touch lands on one line)",
-                        line: node.line)
+                if let problem = DeviceGeometry.calibrationProblem(matrix) {
+                    throw place.invalid("calibration", problem, line: node.line)
                 }
                 geometry.calibration = matrix
+                geometry.calibrationSource = .configuration
             },
             Field(key: "physical-size") { (geometry: inout DeviceGeometry, node: TOMLNode, place: Place) throws(ConfigError) in
                 let size = try Values.numbers(node, key: "physical-size", count: nil, shape: "", place: place)
@@ -174,6 +160,8 @@ enum Schema {
     // MARK: [daemon]
 
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+    /// The longest `idle-timeout`: a week, in seconds.
+    static let maximumIdleTimeout = 604_800.0
 
     static var daemon: [Field<Configuration>] {
         [
@@ -208,6 +196,10 @@ enum Schema {
                 config.daemon.allowedGroups = try ids(node, key: "allowed-groups", kind: "gid", place: place)
             },
             Field.choice("log-level", \.daemon.logLevel, logLevels.map { ($0, $0) }),
+            Field(key: "idle-timeout") { (config: inout Configuration, node: TOMLNode, place: Place) throws(ConfigError) in
+                let seconds = try Values.number(node, key: "idle-timeout", bounds: .range(0...maximumIdleTimeout), place: place)
+                config.daemon.idleTimeout = .seconds(seconds)
+            },
             Field.boolean("use-touchpads", \.useTouchpads),
         ]
     }

@@ -18,6 +18,7 @@ public final class Daemon {
     private var sources: [ObjectIdentifier: Attached] = [:]
     private var signals: [SignalWatch] = []
     private var statusTask: DeferredTask?
+    private var activity: ActivityWatch?
     private var lastStatus = ""
     private var stopping = false
     /// Whether `stop` was called (sources removed now must not be replaced).
@@ -51,6 +52,13 @@ public final class Daemon {
         self.logger = logger
         server = try SocketServer(loop: loop, listener: listener, settings: configuration.daemon, version: version, logger: logger)
         statusTask = try loop.deferredTask { [unowned self] in publishStatus() }
+        activity = try ActivityWatch(loop: loop, server: server, timeout: configuration.daemon.idleTimeout, logger: logger) {
+            [unowned self] now in
+            for attached in Array(sources.values) {
+                service(attached) { $0.deadlineReached(now: now, into: &$1) }
+            }
+        }
+        activity?.becameIdle = { [unowned self] in wentIdle?() }
         server.clientsChanged = { [unowned self] in scheduleStatus() }
     }
 
@@ -82,6 +90,7 @@ public final class Daemon {
         var sink = sink(for: source)
         source.close(now: now, into: &sink)
         server.deviceRemoved(source.device, time: now)
+        activity?.deviceRemoved(source.device.name, now: now)
         logger.info("device removed", metadata: ["device": "\(source.device.name)", "reason": "\(reason)"])
         scheduleStatus()
         sourceRemoved?(source)
@@ -94,7 +103,7 @@ public final class Daemon {
     public var activeSources: [InputSource] { sources.values.map(\.source) }
 
     private func sink(for source: InputSource) -> DaemonSink {
-        DaemonSink(server: server, ids: ids, device: source.device.name)
+        DaemonSink(server: server, ids: ids, device: source.device.name, activity: activity)
     }
 
     private func service(_ attached: Attached, _ body: (InputSource, inout DaemonSink) -> InputStatus) {
@@ -154,6 +163,7 @@ public final class Daemon {
         for attached in Array(sources.values) {
             remove(attached.source, reason: "daemon stopping")
         }
+        activity?.cancel()
         server.stop(reason: reason)
         loop.exit(code: 0)
     }
@@ -168,6 +178,7 @@ public final class Daemon {
             let new = try reload()
             configuration = new
             server.apply(new.daemon)
+            activity?.reconfigure(timeout: new.daemon.idleTimeout, now: now)
             for attached in Array(sources.values) {
                 service(attached) { $0.reconfigure(new, now: now, into: &$1) }
             }

@@ -11,6 +11,8 @@ public struct DaemonSink: GestureSink {
     let ids: GestureIDAllocator
     /// The device name events carry.
     public let device: String
+    /// Told of every frame with contacts (`[daemon] idle-timeout`); nil: nobody watches.
+    var activity: ActivityWatch? = nil
 
     public mutating func nextGestureID() -> UInt64 {
         ids.next()
@@ -22,6 +24,11 @@ public struct DaemonSink: GestureSink {
 
     /// Whether any client wants raw touches (skip building frames' touch events otherwise).
     public var wantsTouches: Bool { server.wantsTouches }
+
+    /// A frame with contacts arrived (the daemon is not idle).
+    func touched(_ frame: TouchFrame) {
+        activity?.touched(frame, device: device)
+    }
 
     /// Sends one frame's contacts as `touch` events.
     public mutating func touches(_ frame: TouchFrame) {
@@ -77,9 +84,13 @@ extension InputSource {
 }
 
 extension DevicePipeline {
-    /// Feeds one event; a completed frame also goes out as raw touches when a client asked.
+    /// Feeds one event; a completed frame with contacts counts as activity (before its
+    /// gestures), and goes out as raw touches (after them) when a client asked.
     mutating func feed(_ event: InputEvent, touchesInto sink: inout DaemonSink) {
-        if feed(event, into: &sink), sink.wantsTouches {
+        let completed = feed(event, into: &sink) { frame, sink in
+            if !frame.contacts.isEmpty { sink.touched(frame) }
+        }
+        if completed, sink.wantsTouches {
             sink.touches(tracker.frame)
         }
     }

@@ -39,6 +39,7 @@ public final class EvdevSource: InputSource {
         let kind: DeviceInfo.Kind = evdev.description.kind == .touchpad ? .touchpad : .touchscreen
         device = DeviceInfo(name: evdev.description.name, kind: kind, path: evdev.path)
         pipeline = DevicePipeline(evdev.description, settings: settings)
+        Self.logCalibration(settings, device: device.name, logger: logger)
         try evdev.useMonotonicClock()
         applyPassThrough(settings, now: nil)
         try applyGrab(grabWanted(settings))
@@ -49,6 +50,18 @@ public final class EvdevSource: InputSource {
 
     public var fileDescriptor: FileDescriptor? { evdev.fileDescriptor }
     public var nextDeadline: Timestamp? { pipeline.nextDeadline }
+
+    /// Says which calibration a device uses when it is not the identity.
+    private static func logCalibration(_ settings: ResolvedDeviceSettings, device: String, logger: Logger) {
+        let geometry = settings.geometry
+        guard geometry.calibrationSource != .builtIn else { return }
+        logger.info(
+            "calibration",
+            metadata: [
+                "device": "\(device)", "source": "\(geometry.calibrationSource.rawValue)",
+                "matrix": "\(geometry.calibration.map(DeviceGeometry.shortNumber).joined(separator: " "))",
+            ])
+    }
 
     public func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         let outcome: ReadOutcome
@@ -86,8 +99,10 @@ public final class EvdevSource: InputSource {
 
     public func reconfigure(_ configuration: Configuration, now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         pipeline.cancelAll(at: now, into: &sink)
-        switch configuration.useDecision(for: evdev.description, paths: paths) {
+        let system = SystemCalibration.matrix(devnode: evdev.path, device: device.name, logger: logger)
+        switch configuration.useDecision(for: evdev.description, paths: paths, systemCalibration: system) {
         case .use(let settings):
+            Self.logCalibration(settings, device: device.name, logger: logger)
             pipeline = DevicePipeline(evdev.description, settings: settings)
             applyPassThrough(settings, now: now)
             do {
@@ -281,7 +296,10 @@ public final class LiveDevices {
         } catch {
             opened = .failure(error)
         }
-        let decision = daemon.configuration.useDecision(for: opened.map(\.description), paths: node.allPaths)
+        let system = (try? opened.get()).flatMap {
+            SystemCalibration.matrix(devnode: node.path, device: $0.description.name, logger: logger)
+        }
+        let decision = daemon.configuration.useDecision(for: opened.map(\.description), paths: node.allPaths, systemCalibration: system)
         guard case .use(let settings) = decision, case .success(let evdev) = opened else {
             let level: Logger.Level = if case .cannotOpen = decision { .warning } else { .debug }
             logger.log(level: level, "not using device", metadata: ["node": "\(node.path)", "reason": "\(decision.reason ?? "")"])

@@ -60,6 +60,10 @@ public final class SocketServer {
     /// The devices announced in `hello` and `status`.
     public private(set) var devices: [DeviceInfo] = []
     public private(set) var counters = StatusMessage.Counters()
+    /// When the daemon last read a touch on any device (`status`), kept by the activity watch.
+    public internal(set) var lastTouch: Timestamp?
+    /// The `idle` line while the daemon is idle: a client connecting then is told at once.
+    private var idleLine: EventLine?
     /// Whether any client asked for raw touch events (skip encoding them otherwise).
     public private(set) var wantsTouches = false
     private var stopped = false
@@ -131,6 +135,16 @@ public final class SocketServer {
         counters.events += 1
         let line = EventLine(DeviceMessage(phase: added ? .added : .removed, seq: 0, time: time, device: device))
         for client in clients.values where client.subscription.accepts(device: device.name) {
+            enqueue(line, to: client)
+        }
+    }
+
+    /// The daemon went idle or active: every client is told (no filter applies).
+    func activityChanged(_ message: ActivityMessage) {
+        counters.events += 1
+        let line = EventLine(message)
+        idleLine = message.phase == .idle ? line : nil
+        for client in clients.values {
             enqueue(line, to: client)
         }
     }
@@ -318,6 +332,9 @@ public final class SocketServer {
         clientsChanged?()
         log.log(.debug, "client connected", client.metadata())
         reply(.hello(HelloMessage(version: version, devices: devices)), to: client)
+        if let idleLine {
+            enqueue(idleLine, to: client)
+        }
     }
 
     private func refuse(_ fd: FileDescriptor, _ line: [UInt8]) {
@@ -420,6 +437,7 @@ public final class SocketServer {
         StatusMessage(
             version: version,
             uptime: (monotonicMicroseconds() - startTime) / 1_000_000,
+            lastTouch: lastTouch,
             devices: devices,
             clients: clients.count,
             maxClients: settings.maxClients,

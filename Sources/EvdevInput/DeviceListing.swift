@@ -9,28 +9,48 @@ public struct DeviceReport: Sendable, Hashable {
     public var decision: UseDecision
     /// The size the configuration gives the device (its entry's, or the default), if any.
     public var configuredSize: PhysicalSize?
+    /// The calibration in force (nil when the node cannot be opened).
+    public var calibration: [Double]?
+    /// Where `calibration` comes from.
+    public var calibrationSource: CalibrationSource?
+    /// udev's calibration property when it is there but unusable (shown, not applied).
+    public var rejectedSystemCalibration: String?
 
-    public init(node: DeviceNode, opened: Result<DeviceDescription, SystemError>, configuration: Configuration) {
+    /// `systemCalibration`: udev's matrix for the node (the caller looks it up), applied
+    /// when the configuration gives none.
+    public init(
+        node: DeviceNode, opened: Result<DeviceDescription, SystemError>, configuration: Configuration,
+        systemCalibration: [Double]? = nil, rejectedSystemCalibration: String? = nil
+    ) {
         self.node = node
         self.opened = opened
-        self.decision = configuration.useDecision(for: opened, paths: node.allPaths)
+        self.decision = configuration.useDecision(for: opened, paths: node.allPaths, systemCalibration: systemCalibration)
+        self.rejectedSystemCalibration = rejectedSystemCalibration
         switch opened {
         case .success(let description):
-            configuredSize = configuration.settings(for: description, paths: node.allPaths).geometry.physicalSize
+            let geometry = configuration.settings(for: description, paths: node.allPaths).geometry.withSystemCalibration(systemCalibration)
+            configuredSize = geometry.physicalSize
+            calibration = geometry.calibration
+            calibrationSource = geometry.calibrationSource
         case .failure:
             configuredSize = nil
         }
     }
 
     /// Opens the node just long enough to read its description, then reports on it.
-    public static func probe(_ node: DeviceNode, configuration: Configuration) -> DeviceReport {
+    public static func probe(
+        _ node: DeviceNode, configuration: Configuration, systemCalibration: [Double]? = nil,
+        rejectedSystemCalibration: String? = nil
+    ) -> DeviceReport {
         let opened: Result<DeviceDescription, SystemError>
         do {
             opened = .success(try EvdevDevice(path: node.path).description)
         } catch {
             opened = .failure(error)
         }
-        return DeviceReport(node: node, opened: opened, configuration: configuration)
+        return DeviceReport(
+            node: node, opened: opened, configuration: configuration, systemCalibration: systemCalibration,
+            rejectedSystemCalibration: rejectedSystemCalibration)
     }
 }
 
@@ -57,6 +77,12 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
     public var cloneNode: String?
     /// For gestured's clone: the node of the device it clones, when listed too.
     public var cloneOf: String?
+    /// The calibration matrix in force.
+    public var calibration: [Double]?
+    /// `default` (identity), `configuration`, or `udev` (`LIBINPUT_CALIBRATION_MATRIX`).
+    public var calibrationSource: String?
+    /// udev's calibration property when it is unusable (and not applied), with why.
+    public var rejectedCalibration: String?
     public var used: Bool
     public var reason: String?
     public var openError: String?
@@ -75,6 +101,9 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
         used = report.decision.isUsed
         reason = report.decision.reason
         if case .use(let settings) = report.decision { passThrough = settings.passThrough } else { passThrough = false }
+        calibration = report.calibration
+        calibrationSource = report.calibrationSource?.rawValue
+        rejectedCalibration = report.rejectedSystemCalibration
         guard case .success(let description) = report.opened else {
             if case .failure(let error) = report.opened { openError = error.description }
             return
@@ -135,6 +164,7 @@ public enum DeviceListing {
                 out += "  kind: \(kind)\n"
                 out += "  size: \(sizeText(summary, report))\n"
                 out += "  contacts: \(summary.contacts ?? "")\n"
+                out += "  calibration: \(calibrationText(summary))\n"
             }
             for link in summary.links { out += "  link: \(link)\n" }
             out += summary.used ? "  used: yes\n" : "  used: no — \(summary.reason ?? "")\n"
@@ -145,6 +175,23 @@ public enum DeviceListing {
             if let original = summary.cloneOf { out += "  clone of: \(original)\n" }
         }
         return out
+    }
+
+    /// `[1 0 0 0 1 0] (default: none configured, none from udev)`, `[…] (from udev's
+    /// LIBINPUT_CALIBRATION_MATRIX)`, `[…] (from the configuration)`.
+    static func calibrationText(_ summary: DeviceSummary) -> String {
+        let matrix =
+            "[" + (summary.calibration ?? DeviceGeometry.identityCalibration).map(DeviceGeometry.shortNumber).joined(separator: " ") + "]"
+        var text: String
+        switch summary.calibrationSource.flatMap(CalibrationSource.init(rawValue:)) {
+        case .configuration?: text = "\(matrix) (from the configuration)"
+        case .udev?: text = "\(matrix) (from udev's LIBINPUT_CALIBRATION_MATRIX)"
+        case .builtIn?, nil: text = "\(matrix) (default: none configured, none from udev)"
+        }
+        if let rejected = summary.rejectedCalibration {
+            text += "; udev's LIBINPUT_CALIBRATION_MATRIX \(DisplayText.escaped(rejected)) is not used"
+        }
+        return text
     }
 
     static func sizeText(_ summary: DeviceSummary, _ report: DeviceReport) -> String {

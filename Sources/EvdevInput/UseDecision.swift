@@ -46,20 +46,25 @@ extension Configuration {
     /// Whether gestured would use a device with this description, reachable under `paths`
     /// (its node and its by-id / by-path links). Pure. Entries only exclude devices;
     /// `use-touchpads = false` excludes touchpads whatever the entries say.
-    public func useDecision(for description: DeviceDescription, paths: [String]) -> UseDecision {
+    /// `systemCalibration` (udev's, looked up by the caller) applies when the
+    /// configuration gives the device no `calibration`.
+    public func useDecision(for description: DeviceDescription, paths: [String], systemCalibration: [Double]? = nil) -> UseDecision {
         if let original = PassThroughClone.originalName(ofClone: description.name) { return .passThroughClone(of: original) }
         let kind = description.kind
         guard kind.isTouchDevice else { return .notTouchDevice(kind) }
-        let resolved = settings(for: description, paths: paths)
+        var resolved = settings(for: description, paths: paths)
+        resolved.geometry = resolved.geometry.withSystemCalibration(systemCalibration)
         if !resolved.enabled, let entry = resolved.matchedEntry { return .ignoredByConfig(entry: entry) }
         if kind == .touchpad, !useTouchpads { return .touchpadsDisabled }
         return .use(resolved)
     }
 
     /// `useDecision(for:paths:)` for the outcome of opening a node.
-    public func useDecision(for opened: Result<DeviceDescription, SystemError>, paths: [String]) -> UseDecision {
+    public func useDecision(for opened: Result<DeviceDescription, SystemError>, paths: [String], systemCalibration: [Double]? = nil)
+        -> UseDecision
+    {
         switch opened {
-        case .success(let description): return useDecision(for: description, paths: paths)
+        case .success(let description): return useDecision(for: description, paths: paths, systemCalibration: systemCalibration)
         case .failure(let error): return .cannotOpen(error)
         }
     }

@@ -8,6 +8,8 @@ public enum ServerMessage: Sendable, Hashable {
     case touch(TouchMessage)
     /// A device arrived or went.
     case device(DeviceMessage)
+    /// The daemon went idle (no touch for its idle timeout) or active again.
+    case activity(ActivityMessage)
     /// The answer to `ping`: the daemon's monotonic clock.
     case pong(time: Timestamp)
     /// The answer to `status`.
@@ -202,6 +204,21 @@ public struct DeviceMessage: Sendable, Hashable {
     }
 }
 
+/// `{"type":"activity",…}`: no touch on any device for the idle timeout, or the first
+/// touch after it.
+public struct ActivityMessage: Sendable, Hashable {
+    public var phase: ActivityPhase
+    public var seq: UInt64
+    /// When the idle timeout ran out (`idle`), or when the waking touch was read (`active`), on the daemon's monotonic clock.
+    public var time: Timestamp
+
+    public init(phase: ActivityPhase, seq: UInt64, time: Timestamp) {
+        self.phase = phase
+        self.seq = seq
+        self.time = time
+    }
+}
+
 /// `{"type":"status",…}`: the answer to a `status` request.
 public struct StatusMessage: Sendable, Hashable {
     /// What the daemon counted over its life.
@@ -236,18 +253,21 @@ public struct StatusMessage: Sendable, Hashable {
     public var version: String
     /// Whole seconds since the daemon started.
     public var uptime: UInt64
+    /// When the daemon last read a touch on any device (its monotonic clock); nil when there was none yet.
+    public var lastTouch: Timestamp?
     public var devices: [DeviceInfo]
     public var clients: Int
     public var maxClients: Int
     public var counters: Counters
 
     public init(
-        protocol: Int = protocolVersion, version: String, uptime: UInt64, devices: [DeviceInfo], clients: Int, maxClients: Int,
-        counters: Counters
+        protocol: Int = protocolVersion, version: String, uptime: UInt64, lastTouch: Timestamp? = nil, devices: [DeviceInfo],
+        clients: Int, maxClients: Int, counters: Counters
     ) {
         self.protocol = `protocol`
         self.version = version
         self.uptime = uptime
+        self.lastTouch = lastTouch
         self.devices = devices
         self.clients = clients
         self.maxClients = maxClients

@@ -64,6 +64,15 @@ public enum TouchPhase: String, Sendable, Hashable, CaseIterable, WireName {
     case cancelled
 }
 
+/// Whether the daemon saw no touch for its idle timeout, or the first touch after that
+/// (`activity` lines).
+public enum ActivityPhase: String, Sendable, Hashable, CaseIterable, WireName {
+    /// No touch on any device for `[daemon] idle-timeout`.
+    case idle
+    /// The first touch after `idle`.
+    case active
+}
+
 /// Whether a device arrived or went (`device` lines).
 public enum DevicePhase: String, Sendable, Hashable, CaseIterable, WireName {
     case added, removed

@@ -10,7 +10,7 @@ struct Gesturectl: AsyncParsableCommand {
         commandName: "gesturectl",
         abstract: "Subscribes to gestured and prints gestures.",
         version: gesturedVersion,
-        subcommands: [Subscribe.self, Status.self, Ping.self]
+        subcommands: [Subscribe.self, Status.self, Ping.self, ActionsCommand.self]
     )
 }
 
@@ -149,6 +149,8 @@ func describe(_ message: ServerMessage) -> String? {
         return line
     case .device(let d):
         return "\(seconds(d.time)) device \(d.phase.rawValue): \(d.device.name)"
+    case .activity(let a):
+        return "\(seconds(a.time)) \(a.phase.rawValue)"
     case .touch(let t):
         return "\(seconds(t.time)) \(t.device) touch \(t.touch) \(t.phase.rawValue) at \(point(t.location))"
     case .pong(let time):
@@ -182,6 +184,7 @@ struct Status: AsyncParsableCommand {
             } else {
                 try printLine("gestured \(status.version), up \(status.uptime) s")
                 try printLine("clients: \(status.clients) (limit \(status.maxClients))")
+                try printLine("last touch: \(status.lastTouch.map(ago) ?? "none since the daemon started")")
                 try printLine("devices: \(status.devices.isEmpty ? "none" : "")")
                 for device in status.devices {
                     try printLine("  \(DisplayText.escaped(device.name)) (\(device.kind.rawValue)\(device.path.map { ", \($0)" } ?? ""))")
@@ -195,6 +198,15 @@ struct Status: AsyncParsableCommand {
         }
         throw exitUnavailable
     }
+}
+
+/// `12.3 s ago` for a time on the daemon's clock (CLOCK_MONOTONIC, which this machine's
+/// processes share).
+func ago(_ time: Timestamp) -> String {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    let now = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
+    return "\(fixed(Double(now &- min(now, time.microseconds)) / 1_000_000, digits: 1)) s ago"
 }
 
 struct Ping: AsyncParsableCommand {

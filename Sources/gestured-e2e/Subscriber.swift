@@ -21,12 +21,13 @@ struct Received {
 
     var text: String { String(decoding: line, as: UTF8.self) }
 
-    /// An event's `seq` and `time` (gesture, touch and device lines); nil for replies and notices.
+    /// An event's `seq` and `time` (gesture, touch, device and activity lines); nil for replies and notices.
     var event: (seq: UInt64, time: Timestamp)? {
         switch message {
         case .gesture(let gesture)?: (gesture.seq, gesture.time)
         case .touch(let touch)?: (touch.seq, touch.time)
         case .device(let device)?: (device.seq, device.time)
+        case .activity(let activity)?: (activity.seq, activity.time)
         case .hello?, .pong?, .status?, .error?, .overflow?, .goodbye?, .unknown?, nil: nil
         }
     }
@@ -131,6 +132,7 @@ func summary(_ received: Received) -> String {
         if let direction = g.direction { text += " \(direction)" }
         return text + " [\(g.device)]"
     case .device(let d)?: return "device \(d.phase) \(d.device)"
+    case .activity(let a)?: return "activity \(a.phase)"
     case .touch(let t)?: return "touch \(t.phase)"
     case .hello?: return "hello"
     case .overflow(let dropped)?: return "overflow \(dropped)"

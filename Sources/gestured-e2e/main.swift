@@ -23,6 +23,9 @@ struct Options: ParsableCommand {
     @Option(help: ArgumentHelp("The daemon binary (default: gestured beside this program).", valueName: "PATH"))
     var gestured: String?
 
+    @Option(help: ArgumentHelp("The client binary, for the actions cases (default: gesturectl beside this program).", valueName: "PATH"))
+    var gesturectl: String?
+
     @Option(help: ArgumentHelp("Where the socket, configuration and logs go; not 9p.", valueName: "DIR"))
     var work = "/run/gestured-e2e"
 
@@ -51,10 +54,14 @@ struct Options: ParsableCommand {
     var passThroughFrames = 300
 
     /// `--gestured`, else the `gestured` beside this program.
-    var gesturedPath: String {
-        if let gestured { return gestured }
+    var gesturedPath: String { gestured ?? Self.besideThisProgram("gestured") }
+
+    /// `--gesturectl`, else the `gesturectl` beside this program.
+    var gesturectlPath: String { gesturectl ?? Self.besideThisProgram("gesturectl") }
+
+    private static func besideThisProgram(_ name: String) -> String {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent("gestured")
+        return ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
     }
 }
 
@@ -152,6 +159,8 @@ func main(_ options: Options) -> Int32 {
     live.grab(harness, control: panels[0])
     live.synDropped(harness, panels[0])
     live.lateLoop(harness, panels[0])
+    ActionsCases(gesturectl: options.gesturectlPath, daemon: daemon, subscriber: subscriber, panel: panels[0], work: options.work).run(
+        harness)
 
     let streaming = StreamingCases(daemon: daemon, subscriber: subscriber, panel: panels[0], frames: options.frames)
     streaming.benchmark(harness, clients: 1, interval: options.interval)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Daemon
 import EvdevInput
 import GestureCore
 
@@ -32,7 +33,13 @@ struct DevicesCommand: ParsableCommand {
                 print(DeviceListing.noInputDirectoryLine(directory))
             }
         case .nodes(let nodes):
-            let reports = nodes.map { DeviceReport.probe($0, configuration: configuration) }
+            let reports = nodes.map { node in
+                let system = SystemCalibration.lookup(devnode: node.path)
+                var rejected: String?
+                if case .invalid(let value, let problem) = system { rejected = "\"\(value)\" (\(problem))" }
+                return DeviceReport.probe(
+                    node, configuration: configuration, systemCalibration: system.matrix, rejectedSystemCalibration: rejected)
+            }
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -32,3 +32,22 @@ import Testing
         #expect(text.isEmpty, "\(text)")
     }
 }
+
+extension SystemdUnitTests {
+    /// The same for gesturectl actions' user unit, verified as the user manager would load it.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))
+    func actionsUserUnitVerifies() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let directory = TemporaryDirectory()
+        let unit = try String(contentsOf: root.appendingPathComponent("systemd/gestured-actions.service"), encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/gesturectl", with: try builtExecutable("gesturectl"))
+        #expect(unit.contains("ExecStart=\(try builtExecutable("gesturectl")) actions\n"))
+        try unit.write(toFile: directory.file("gestured-actions.service"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: directory.file("runtime"), withIntermediateDirectories: false)
+        let result = try runToCompletion(
+            "/usr/bin/systemd-analyze", ["--user", "verify", "--man=no", directory.file("gestured-actions.service")],
+            environment: ["XDG_RUNTIME_DIR": directory.file("runtime"), "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.isEmpty && result.error.isEmpty, "\(result.output)\(result.error)")
+    }
+}

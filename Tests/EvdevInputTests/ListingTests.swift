@@ -70,6 +70,7 @@ import Testing
                   kind: touchscreen
                   size: 331.2 × 187.2 mm
                   contacts: 10 slots
+                  calibration: [1 0 0 0 1 0] (default: none configured, none from udev)
                   link: /dev/input/by-id/usb-ELAN_Touchscreen-event-if00
                   link: /dev/input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event
                   used: yes
@@ -77,21 +78,25 @@ import Testing
                   kind: touchscreen
                   size: resolution unknown (0): using fallback size (set physical-size in the configuration)
                   contacts: 10 slots
+                  calibration: [1 0 0 0 1 0] (default: none configured, none from udev)
                   used: yes
                 /dev/input/event7  "N-Trig MultiTouch"  [1b96:0001]
                   kind: touchscreen
                   size: resolution unknown (0): using fallback size (set physical-size in the configuration)
                   contacts: protocol A
+                  calibration: [1 0 0 0 1 0] (default: none configured, none from udev)
                   used: yes
                 /dev/input/event8  "SynPS/2 Synaptics TouchPad"  [0002:0007]
                   kind: touchpad
                   size: resolution unknown (0): using fallback size (set physical-size in the configuration)
                   contacts: 2 slots
+                  calibration: [1 0 0 0 1 0] (default: none configured, none from udev)
                   used: no — touchpad, and use-touchpads is off
                 /dev/input/event9  "Wacom Intuos5 touch M Pen"  [056a:0027]
                   kind: tablet
                   size: 223.5 × 139.7 mm
                   contacts: single-touch
+                  calibration: [1 0 0 0 1 0] (default: none configured, none from udev)
                   used: no — not a touch device (tablet)
                 /dev/input/event10
                   used: no — cannot open: Permission denied — add the user to group `input` (or run the service with SupplementaryGroups=input)
@@ -115,6 +120,38 @@ import Testing
         #expect(configured.contains("size: 330.0 × 187.0 mm (configured)\n"))
     }
 
+    /// udev's matrix applies when the configuration gives none, and the listing says where
+    /// the calibration in force comes from; one in the configuration wins over udev's.
+    @Test func calibrationInForceAndItsSource() {
+        let udev = [0.0, 1.0, 0.0, -1.0, 0.0, 1.0]
+        let fromUdev = DeviceReport(
+            node: Self.elanNode, opened: .success(CorpusDevices.elan), configuration: .init(), systemCalibration: udev)
+        #expect(DeviceListing.text([fromUdev]).contains("  calibration: [0 1 0 -1 0 1] (from udev's LIBINPUT_CALIBRATION_MATRIX)\n"))
+        guard case .use(let settings) = fromUdev.decision else {
+            Issue.record("not used: \(fromUdev.decision)")
+            return
+        }
+        #expect(settings.geometry.calibration == udev && settings.geometry.calibrationSource == .udev)
+
+        var config = Configuration()
+        var entry = DeviceSettings(match: DeviceMatch(name: "ELAN*"))
+        entry.geometry.calibration = [0.5, 0, 0.25, 0, 1, 0]
+        entry.geometry.calibrationSource = .configuration
+        config.devices = [entry]
+        let configured = DeviceReport(
+            node: Self.elanNode, opened: .success(CorpusDevices.elan), configuration: config, systemCalibration: udev)
+        #expect(DeviceListing.text([configured]).contains("  calibration: [0.5 0 0.25 0 1 0] (from the configuration)\n"))
+        #expect(DeviceSummary(configured).calibrationSource == "configuration")
+
+        let rejected = DeviceReport(
+            node: Self.elanNode, opened: .success(CorpusDevices.elan), configuration: .init(),
+            rejectedSystemCalibration: "\"0 0 0 0 0 0\" (flattens the panel)")
+        #expect(
+            DeviceListing.text([rejected]).contains(
+                "  calibration: [1 0 0 0 1 0] (default: none configured, none from udev); udev's LIBINPUT_CALIBRATION_MATRIX \"0 0 0 0 0 0\" (flattens the panel) is not used\n"
+            ))
+    }
+
     @Test func emptyAndMissing() {
         #expect(DeviceListing.text([]) == "no input devices: no event nodes found\n")
         #expect(DeviceListing.noInputDirectoryLine("/dev/input") == "no input devices: /dev/input does not exist")
@@ -127,7 +164,7 @@ import Testing
         let json = String(decoding: try encoder.encode(elan), as: UTF8.self)
         #expect(
             json
-                == #"{"contacts":"10 slots","heightMM":187.2,"kind":"touchscreen","links":["/dev/input/by-id/usb-ELAN_Touchscreen-event-if00","/dev/input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event"],"name":"ELAN Touchscreen","node":"/dev/input/event5","passThrough":false,"sizeSource":"resolution","slots":10,"usbID":"04f3:010c","used":true,"widthMM":331.2}"#
+                == #"{"calibration":[1,0,0,0,1,0],"calibrationSource":"default","contacts":"10 slots","heightMM":187.2,"kind":"touchscreen","links":["/dev/input/by-id/usb-ELAN_Touchscreen-event-if00","/dev/input/by-path/pci-0000:00:14.0-usb-0:7:1.0-event"],"name":"ELAN Touchscreen","node":"/dev/input/event5","passThrough":false,"sizeSource":"resolution","slots":10,"usbID":"04f3:010c","used":true,"widthMM":331.2}"#
         )
         let atmel = DeviceSummary(report(DeviceNode(path: "/dev/input/event6", number: 6), CorpusDevices.atmel))
         #expect(atmel.sizeSource == "unknown" && atmel.width == nil)

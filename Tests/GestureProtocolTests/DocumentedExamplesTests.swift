@@ -64,6 +64,7 @@ import Testing
                 case .gesture: messages.insert("gesture")
                 case .touch: messages.insert("touch")
                 case .device: messages.insert("device")
+                case .activity: messages.insert("activity")
                 case .pong: messages.insert("pong")
                 case .status: messages.insert("status")
                 case .error: messages.insert("error")
@@ -73,7 +74,7 @@ import Testing
                 }
             }
         }
-        #expect(messages == ["hello", "gesture", "touch", "device", "pong", "status", "error", "overflow", "goodbye"])
+        #expect(messages == ["hello", "gesture", "touch", "device", "activity", "pong", "status", "error", "overflow", "goodbye"])
         #expect(requests == ["subscribe", "ping", "status"])
     }
 

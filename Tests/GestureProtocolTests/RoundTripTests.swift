@@ -65,6 +65,10 @@ import Testing
                 eventLine = EventLine(device)
                 device.seq = seq
                 message = .device(device)
+            case .activity(var activity):
+                eventLine = EventLine(activity)
+                activity.seq = seq
+                message = .activity(activity)
             default:
                 Issue.record("not an event: \(message)")
                 return
@@ -182,16 +186,17 @@ struct Draw {
     }
 
     mutating func eventMessage() -> ServerMessage {
-        switch below(3) {
+        switch below(4) {
         case 0: .gesture(gesture())
         case 1:
             .touch(
                 TouchMessage(
                     phase: pick(TouchPhase.self), touch: unsigned(), seq: unsigned(), time: Timestamp(microseconds: unsigned()),
                     device: string(), location: point()))
-        default:
+        case 2:
             .device(
                 DeviceMessage(phase: pick(DevicePhase.self), seq: unsigned(), time: Timestamp(microseconds: unsigned()), device: device()))
+        default: .activity(ActivityMessage(phase: pick(ActivityPhase.self), seq: unsigned(), time: Timestamp(microseconds: unsigned())))
         }
     }
 
@@ -203,8 +208,9 @@ struct Draw {
         case 5:
             .status(
                 StatusMessage(
-                    protocol: integer(), version: string(), uptime: unsigned(), devices: devices(), clients: integer(),
-                    maxClients: integer(),
+                    protocol: integer(), version: string(), uptime: unsigned(),
+                    lastTouch: optional { Timestamp(microseconds: $0.unsigned()) },
+                    devices: devices(), clients: integer(), maxClients: integer(),
                     counters: StatusMessage.Counters(
                         events: unsigned(), sent: unsigned(), dropped: unsigned(), connections: unsigned(),
                         rejected: unsigned(), slowDisconnects: unsigned())))

@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// How the daemon treats a client that stops reading.
 public enum SlowClientPolicy: String, Sendable, Hashable, CaseIterable {
     /// Drop the oldest queued events and tell the client how many it lost.
@@ -26,6 +28,9 @@ public struct DaemonSettings: Sendable, Hashable {
     public var allowedGroups: [UInt32] = []
     /// swift-log level name: trace, debug, info, notice, warning, error, critical.
     public var logLevel: String = "info"
+    /// No touch on any device for this long sends `activity` `idle` to clients, the
+    /// next touch `active`; zero: never.
+    public var idleTimeout: TimeSpan = .seconds(60)
 
     public init() {}
 }

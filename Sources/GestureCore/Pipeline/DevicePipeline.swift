@@ -17,7 +17,17 @@ public struct DevicePipeline {
     /// any timer due before it first). Returns true when a frame was completed.
     @discardableResult
     public mutating func feed<S: GestureSink>(_ event: InputEvent, into sink: inout S) -> Bool {
+        feed(event, into: &sink) { _, _ in }
+    }
+
+    /// As `feed(_:into:)`, showing a completed frame to `beforeEngine` before the engine
+    /// classifies it (the daemon's idle watch: `active` goes out before the waking touch's
+    /// gestures).
+    @discardableResult
+    public mutating func feed<S: GestureSink>(_ event: InputEvent, into sink: inout S, beforeEngine: (TouchFrame, inout S) -> Void) -> Bool
+    {
         guard tracker.feed(event) else { return false }
+        beforeEngine(tracker.frame, &sink)
         engine.process(tracker.frame, into: &sink)
         return true
     }

@@ -127,6 +127,7 @@ extension JSONReader {
         case "gesture": return .gesture(try gesture())
         case "touch": return .touch(try touch())
         case "device": return .device(try device())
+        case "activity": return .activity(try activity())
         case "pong":
             return .pong(time: Timestamp(microseconds: try single("time") { r throws(ProtocolError) in try r.unsigned(field: "time") }))
         case "status": return .status(try status())
@@ -227,6 +228,7 @@ extension JSONReader {
         var version: Int?
         var release: String?
         var uptime: UInt64?
+        var lastTouch: Timestamp??
         var devices: [DeviceInfo]?
         var clients: Int?
         var maxClients: Int?
@@ -237,6 +239,7 @@ extension JSONReader {
             case "protocol": version = try integer(field: "protocol")
             case "version": release = try string(field: "version")
             case "uptime": uptime = try unsigned(field: "uptime")
+            case "lastTouch": lastTouch = .some(try null() ? nil : try timestamp(field: "lastTouch"))
             case "devices": devices = try self.devices()
             case "clients": clients = try integer(field: "clients")
             case "maxClients": maxClients = try integer(field: "maxClients")
@@ -246,7 +249,8 @@ extension JSONReader {
         }
         return StatusMessage(
             protocol: try required(version, "protocol", members), version: try required(release, "version", members),
-            uptime: try required(uptime, "uptime", members), devices: try required(devices, "devices", members),
+            uptime: try required(uptime, "uptime", members), lastTouch: try required(lastTouch, "lastTouch", members),
+            devices: try required(devices, "devices", members),
             clients: try required(clients, "clients", members), maxClients: try required(maxClients, "maxClients", members),
             counters: try required(counters, "counters", members))
     }
@@ -330,6 +334,24 @@ extension JSONReader {
         return DeviceMessage(
             phase: try required(phase, "phase", members), seq: try required(seq, "seq", members),
             time: try required(time, "time", members), device: info)
+    }
+
+    private mutating func activity() throws(ProtocolError) -> ActivityMessage {
+        var phase: ActivityPhase?
+        var seq: UInt64?
+        var time: Timestamp?
+        var members = try beginObject()
+        while let key = try nextKey(&members) {
+            switch key {
+            case "phase": phase = try name(ActivityPhase.self, field: "phase", what: "activity phase")
+            case "seq": seq = try unsigned(field: "seq")
+            case "time": time = try timestamp(field: "time")
+            default: try skip()
+            }
+        }
+        return ActivityMessage(
+            phase: try required(phase, "phase", members), seq: try required(seq, "seq", members),
+            time: try required(time, "time", members))
     }
 
     private mutating func gesture() throws(ProtocolError) -> GestureMessage {

@@ -21,6 +21,11 @@ public struct EventLine: Sendable {
         self.init { WireEncoder.writeDevice(message, seq: .slot, to: &$0) }
     }
 
+    /// An activity line (`message.seq` is not written: the slot is).
+    public init(_ message: ActivityMessage) {
+        self.init { WireEncoder.writeActivity(message, seq: .slot, to: &$0) }
+    }
+
     private init(_ write: (inout JSONWriter) -> Int) {
         var writer = JSONWriter(capacity: Self.typicalLength)
         slot = write(&writer)

@@ -70,6 +70,9 @@ public enum WireEncoder {
         case .device(let device):
             _ = writeDevice(device, seq: .number(device.seq), to: &w)
             return
+        case .activity(let activity):
+            _ = writeActivity(activity, seq: .number(activity.seq), to: &w)
+            return
         case .pong(let time):
             w.beginObject()
             w.key("type")
@@ -87,6 +90,8 @@ public enum WireEncoder {
             w.string(status.version)
             w.key("uptime")
             w.unsigned(status.uptime)
+            w.key("lastTouch")
+            if let lastTouch = status.lastTouch { w.unsigned(lastTouch.microseconds) } else { w.null() }
             w.key("devices")
             writeDevices(status.devices, to: &w)
             w.key("clients")
@@ -251,6 +256,21 @@ public enum WireEncoder {
         return slot
     }
 
+    /// E.g. `{"type":"activity","phase":"idle","seq":12,"time":61000000}`.
+    static func writeActivity(_ message: ActivityMessage, seq: Seq, to w: inout JSONWriter) -> Int {
+        w.beginObject()
+        w.key("type")
+        w.raw("\"activity\"")
+        w.key("phase")
+        w.raw(quoted(message.phase))
+        let slot = writeSeq(seq, to: &w)
+        w.key("time")
+        w.unsigned(message.time.microseconds)
+        w.endObject()
+        w.endLine()
+        return slot
+    }
+
     /// Writes `"seq":` and the number or the slot; returns where the number is (or goes).
     private static func writeSeq(_ seq: Seq, to w: inout JSONWriter) -> Int {
         w.key("seq")
@@ -347,6 +367,13 @@ public enum WireEncoder {
         case .moved: "\"moved\""
         case .ended: "\"ended\""
         case .cancelled: "\"cancelled\""
+        }
+    }
+
+    static func quoted(_ phase: ActivityPhase) -> StaticString {
+        switch phase {
+        case .idle: "\"idle\""
+        case .active: "\"active\""
         }
     }
 

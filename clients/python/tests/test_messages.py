@@ -87,9 +87,9 @@ def test_a_known_field_of_the_wrong_type_is_an_error_naming_it(changes: Dict[str
         (b'{"type":"pong","time":Infinity}', "Infinity is not JSON"),
         (b'{"type":"goodbye","reason":"\xff"}', "not UTF-8"),
         (b"[" * 100_000 + b"]" * 100_000, "not JSON"),
-        (b'{"type":"status","protocol":1,"version":"1","uptime":1,"devices":[{"name":"a","kind":"touchpad"}],'
+        (b'{"type":"status","protocol":1,"version":"1","uptime":1,"lastTouch":null,"devices":[{"name":"a","kind":"touchpad"}],'
          b'"clients":1,"maxClients":2,"counters":{}}', '"devices[0]" of a status line lacks the field "path"'),
-        (b'{"type":"status","protocol":1,"version":"1","uptime":1,"devices":[],"clients":1,"maxClients":2,'
+        (b'{"type":"status","protocol":1,"version":"1","uptime":1,"lastTouch":5,"devices":[],"clients":1,"maxClients":2,'
          b'"counters":{"events":1}}', '"counters" of a status line lacks the field "sent"'),
     ],
 )

@@ -33,7 +33,7 @@ def named_in_doc(row_start: str) -> List[str]:
 
 def test_the_document_has_examples_of_every_server_message() -> None:
     types = {json.loads(line)["type"] for line in example_lines()}
-    assert types >= {"hello", "gesture", "touch", "device", "pong", "status", "error", "overflow", "goodbye"}
+    assert types >= {"hello", "gesture", "touch", "device", "pong", "status", "error", "overflow", "goodbye", "activity"}
 
 
 @pytest.mark.parametrize("line", [line for line in example_lines() if json.loads(line)["type"] not in REQUEST_TYPES])

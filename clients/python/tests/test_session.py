@@ -121,7 +121,7 @@ def test_replies_nobody_asked_for_are_errors_but_unsolicited_errors_are_delivere
         session.next_message()
     assert drain(session) == [gc.ErrorMessage("notice")]
     _, ping = session.request(gc.Ping())
-    session.receive(b'{"type":"status","protocol":1,"version":"1","uptime":1,"devices":[],"clients":1,'
+    session.receive(b'{"type":"status","protocol":1,"version":"1","uptime":1,"lastTouch":null,"devices":[],"clients":1,'
                     b'"maxClients":2,"counters":{"events":0,"sent":0,"dropped":0,"connections":1,"rejected":0,'
                     b'"slowDisconnects":0}}\n')
     with pytest.raises(gc.ProtocolError, match="a status reply where a pong was due"):

@@ -29,6 +29,7 @@ __all__ = [
     "Phase",
     "TouchPhase",
     "DevicePhase",
+    "ActivityPhase",
     "Direction",
     "Edge",
     "DeviceKind",
@@ -48,6 +49,7 @@ __all__ = [
     "Rotate",
     "Touch",
     "Device",
+    "Activity",
     "Pong",
     "Status",
     "ErrorMessage",
@@ -110,6 +112,15 @@ class DevicePhase(_WireEnum):
 
     ADDED = "added"
     REMOVED = "removed"
+
+
+class ActivityPhase(_WireEnum):
+    """``phase`` of an ``activity`` line."""
+
+    #: No touch on any device for the daemon's ``idle-timeout``.
+    IDLE = "idle"
+    #: The first touch after ``idle``.
+    ACTIVE = "active"
 
 
 class Direction(_WireEnum):
@@ -326,6 +337,19 @@ class Device(Message):
 
 
 @dataclass(frozen=True)
+class Activity(Message):
+    """The daemon went idle (no touch for its ``idle-timeout``) or active again. Sent to
+    every client whatever its filters."""
+
+    TYPE: ClassVar[str] = "activity"
+    phase: ActivityPhase
+    seq: int
+    #: The daemon's ``CLOCK_MONOTONIC`` time, µs: when the timeout ran out (idle), when the
+    #: waking touch was read (active).
+    time: int
+
+
+@dataclass(frozen=True)
 class Pong(Message):
     """The answer to ``ping``."""
 
@@ -343,6 +367,8 @@ class Status(Message):
     version: str
     #: Seconds since the daemon started.
     uptime: int
+    #: When the daemon last read a touch (its ``CLOCK_MONOTONIC`` clock, µs); None before the first.
+    last_touch: Optional[int]
     devices: Tuple[DeviceInfo, ...]
     clients: int
     max_clients: int
@@ -390,7 +416,7 @@ class Unknown(Message):
 
 #: What :func:`decode` returns.
 ServerMessage = Union[
-    Hello, Press, Tap, LongPress, Drag, Swipe, Pinch, Rotate, Touch, Device, Pong, Status,
+    Hello, Press, Tap, LongPress, Drag, Swipe, Pinch, Rotate, Touch, Device, Activity, Pong, Status,
     ErrorMessage, Overflow, Goodbye, Unknown,
 ]
 
@@ -560,6 +586,15 @@ class _Fields:
             raise self._problem(name, "a string")
         return value
 
+    def optional_integer(self, name: str) -> Optional[int]:
+        """A field that is always present but may be null."""
+        if name in self.values and self.values[name] is None:
+            return None
+        try:
+            return self.integer(name)
+        except ProtocolError:
+            raise self._problem(name, "a non-negative integer or null") from None
+
     def optional_string(self, name: str) -> Optional[str]:
         """A field that is always present but may be null."""
         if name in self.values and self.values[name] is None:
@@ -683,9 +718,10 @@ _DECODERS: Dict[str, Callable[[_Fields], Message]] = {
         f.enum("phase", DevicePhase), f.integer("seq"), f.integer("time"), f.string("device"),
         f.device_kind("kind"), f.optional_string("path"),
     ),
+    "activity": lambda f: Activity(f.enum("phase", ActivityPhase), f.integer("seq"), f.integer("time")),
     "pong": lambda f: Pong(f.integer("time")),
     "status": lambda f: Status(
-        f.integer("protocol"), f.string("version"), f.integer("uptime"), f.devices("devices"),
+        f.integer("protocol"), f.string("version"), f.integer("uptime"), f.optional_integer("lastTouch"), f.devices("devices"),
         f.integer("clients"), f.integer("maxClients"), _counters(f),
     ),
     "error": lambda f: ErrorMessage(f.string("message")),

@@ -1,0 +1,229 @@
+import Actions
+import ArgumentParser
+import ConfigFile
+import EvdevInput
+import GestureClient
+import GestureCore
+import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `gesturectl actions`: runs commands and types keys on the gestures an actions file
+/// names (README "Actions"), reconnecting whenever the daemon goes away.
+struct ActionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "actions",
+        abstract: "Runs commands or types keys on gestures, as an actions file says.",
+        discussion: "Default file: ~/.config/gestured/actions.toml. Commands get the gesture in GESTURED_* variables."
+    )
+
+    @OptionGroup var connection: SocketOption
+    @Option(name: .long, help: "The actions file (default: ~/.config/gestured/actions.toml).")
+    var config: String?
+    @Option(name: .long, help: "Only check this actions file: print what is wrong with its line, or OK.")
+    var check: String?
+    @Flag(name: .long, help: "Print what would run or be typed instead of doing it.")
+    var dryRun = false
+
+    /// `EX_CONFIG`: the actions file is missing or wrong.
+    static let exitBadFile = ExitCode(78)
+
+    func run() async throws {
+        if let check {
+            let file = try Self.load(path: check)
+            try printLine("\(DisplayText.escaped(check)): OK, \(file.actions.count) action\(file.actions.count == 1 ? "" : "s")")
+            return
+        }
+        let file = try Self.load(path: config ?? Self.defaultPath)
+        signal(SIGPIPE, SIG_IGN)
+        if file.actions.isEmpty {
+            printError("actions: \(DisplayText.escaped(file.path)) has no [[action]]: nothing will happen")
+        }
+        let performer = try ActionPerformer(file: file, dryRun: dryRun)
+        try await ActionConnection(socketPath: connection.socket ?? GestureClient.defaultSocketPath, file: file, performer: performer).run()
+    }
+
+    static var defaultPath: String {
+        ActionsFileLoader.defaultPath(home: getenv("HOME").map { String(cString: $0) } ?? "")
+    }
+
+    /// The file, or its problem on standard error and exit 78.
+    static func load(path: String) throws -> ActionsFile {
+        do {
+            return try ActionsFileLoader.load(path: path, keyCode: KeyNames.code)
+        } catch {
+            _ = writeAll(STDERR_FILENO, Array("\(error)\n".utf8))
+            throw exitBadFile
+        }
+    }
+}
+
+/// Carries out the actions an event matches: commands through the supervisor, chords on
+/// the virtual keyboard, or (dry run) a line on standard output for each.
+final class ActionPerformer {
+    private let file: ActionsFile
+    private let matcher: ActionMatcher
+    private let dryRun: Bool
+    private let supervisor: CommandSupervisor?
+    private let keyboard: VirtualKeyboard?
+
+    init(file: ActionsFile, dryRun: Bool) throws {
+        self.file = file
+        self.dryRun = dryRun
+        matcher = ActionMatcher(file.actions)
+        if dryRun {
+            supervisor = nil
+            keyboard = nil
+            return
+        }
+        let supervisor = try CommandSupervisor(actions: file.actions)
+        supervisor.start()
+        self.supervisor = supervisor
+        keyboard = file.typesKeys ? Self.makeKeyboard(file) : nil
+    }
+
+    /// The virtual keyboard, or nil with a message saying why and what fixes it (the `run`
+    /// actions work either way).
+    private static func makeKeyboard(_ file: ActionsFile) -> VirtualKeyboard? {
+        do {
+            let keyboard = try VirtualKeyboard(extraKeys: file.keyCodes)
+            printError("actions: virtual keyboard \(keyboard.devnode) ready for the 'keys' actions")
+            return keyboard
+        } catch {
+            let lines = file.actions.filter { if case .keys = $0.effect { true } else { false } }.map { "\($0.line)" }
+            var message =
+                "actions: cannot create the virtual keyboard: \(error.path ?? "/dev/uinput"): \(error.reason). "
+                + "The 'keys' actions (line \(lines.joined(separator: ", "))) will do nothing; the 'run' actions work. "
+            switch error.errno {
+            case .noSuchFileOrDirectory, .operationNotSupportedByDevice:
+                message += "This kernel has no uinput: load it with `modprobe uinput` (or add uinput to /etc/modules-load.d/)."
+            default:
+                message += "Fix: \(uinputRemedy)"
+            }
+            printError(message)
+            return nil
+        }
+    }
+
+    /// Where `keys` gets write access to /dev/uinput (README "Actions").
+    static let uinputRemedy =
+        "the udev rule /usr/lib/udev/rules.d/70-gestured-uinput.rules (installed by the gestured package, "
+        + "systemd/70-gestured-uinput.rules in the source) gives /dev/uinput to the user of the active local session "
+        + "(TAG+=\"uaccess\"): run gesturectl actions as the kiosk's logged-in user, or re-plug with `udevadm trigger /dev/uinput` "
+        + "after installing the rule; for a user without a local session, add a rule of your own, e.g. "
+        + "KERNEL==\"uinput\", SUBSYSTEM==\"misc\", GROUP=\"gestured\", MODE=\"0660\" in /etc/udev/rules.d/71-gestured-uinput-group.rules, "
+        + "and make the user a member of that group."
+
+    /// Does what `event` asks for.
+    func perform(_ event: ActionEvent) throws {
+        for index in matcher.matches(event) {
+            let action = file.actions[index]
+            switch action.effect {
+            case .run(let argv):
+                if dryRun {
+                    let variables = event.environment.filter { $0.name != "GESTURED_EVENT" && !$0.value.isEmpty }
+                        .map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+                    try printLine(DisplayText.escaped("line \(action.line): run \(argv.joined(separator: " ")) [\(variables)]"))
+                } else {
+                    supervisor?.trigger(action: index, event: event)
+                }
+            case .keys(let chords):
+                if dryRun {
+                    try printLine("line \(action.line): keys \(chords.map(\.description).joined(separator: " "))")
+                } else if let keyboard {
+                    do {
+                        for chord in chords { try keyboard.type(chord.events) }
+                        printError("actions: \(action.label) typed \(chords.map(\.description).joined(separator: " "))")
+                    } catch {
+                        printError("actions: \(action.label): cannot type on the virtual keyboard: \(error)")
+                    }
+                } else {
+                    printError("actions: \(action.label) not typed: no virtual keyboard (see the message at start)")
+                }
+            }
+        }
+    }
+}
+
+/// The connection to the daemon, made again with backoff whenever it is lost (the daemon
+/// restarting, not started yet, a line it cannot decode).
+struct ActionConnection {
+    let socketPath: String
+    let file: ActionsFile
+    let performer: ActionPerformer
+
+    func run() async throws {
+        var backoff = ReconnectBackoff()
+        var reportedDown = false
+        while true {
+            let client: GestureClient
+            do {
+                client = try GestureClient.connect(path: socketPath)
+                try client.subscribe(gestures: file.subscribedGestures)
+            } catch {
+                if !reportedDown {
+                    printError("actions: \(error); trying again until it answers")
+                    reportedDown = true
+                }
+                try await Task.sleep(for: backoff.failed())
+                continue
+            }
+            // Throws only when standard output is gone (--dry-run): that ends the command.
+            try await serve(client, backoff: &backoff, reportedDown: &reportedDown)
+            printError("actions: connection to \(DisplayText.escaped(socketPath)) closed")
+            try await Task.sleep(for: backoff.failed())
+        }
+    }
+
+    /// Acts on every message of one connection until it ends; a line the client cannot
+    /// decode ends it with an error (the caller connects again).
+    private func serve(_ client: GestureClient, backoff: inout ReconnectBackoff, reportedDown: inout Bool) async throws {
+        do {
+            for try await received in client.received {
+                switch received.message {
+                case .hello(let hello):
+                    backoff.connected()
+                    reportedDown = false
+                    printError(
+                        "actions: connected to \(hello.server) \(hello.version) at \(DisplayText.escaped(socketPath)); \(file.actions.count) action(s)"
+                    )
+                case .goodbye(let reason):
+                    printError("actions: the daemon said goodbye (\(DisplayText.escaped(reason)))")
+                case .gesture, .activity, .touch, .device, .pong, .status, .error, .overflow, .unknown:
+                    if let event = ActionEvent(received.message, line: received.text) {
+                        try performer.perform(event)
+                    }
+                }
+            }
+        } catch let exit as ExitCode {
+            throw exit  // standard output is gone (--dry-run): nothing left to do
+        } catch {
+            printError("actions: connection lost: \(error)")
+        }
+    }
+}
+
+extension ActionEvent {
+    /// The event an action can match in a message from the daemon; nil for messages no
+    /// action matches (hello, device lines, replies).
+    init?(_ message: ServerMessage, line: String) {
+        switch message {
+        case .gesture(let gesture):
+            var edge: ScreenEdge?
+            if case .swipe(_, let swipeEdge, _) = gesture.details { edge = swipeEdge }
+            self.init(
+                trigger: .gesture(gesture.gesture), phase: gesture.phase, region: gesture.region, device: gesture.device,
+                location: gesture.location, fingers: gesture.fingers, count: gesture.count, direction: gesture.direction,
+                edge: edge, line: line)
+        case .activity(let activity):
+            switch activity.phase {
+            case .idle: self.init(trigger: .idle, line: line)
+            case .active: self.init(trigger: .active, line: line)
+            }
+        case .hello, .device, .touch, .pong, .status, .error, .overflow, .goodbye, .unknown:
+            return nil
+        }
+    }
+}

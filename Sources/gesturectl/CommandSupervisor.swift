@@ -1,0 +1,226 @@
+import Actions
+import Dispatch
+import GestureCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs the commands of `run` actions on a thread of its own: starts them as
+/// `RunScheduler` decides (overlap, timeout), signals them, logs their exit status and the
+/// first lines of their standard error. One `poll` loop owns every child and the
+/// scheduler; `trigger` (from any thread) and the per-child waiters (a blocking `waitpid`
+/// each, on serial dispatch queues, whose threads are not Swift's cooperative pool) only
+/// post inputs to it through a wake pipe.
+final class CommandSupervisor: @unchecked Sendable {
+    /// Lines of a command's standard error that are logged; the rest is read and dropped.
+    static let loggedStderrLines = 5
+    /// Longest stderr line logged (bytes); longer ones are cut.
+    static let longestStderrLine = 512
+
+    private enum Input {
+        case trigger(action: Int, event: ActionEvent)
+        case exited(RunScheduler.RunID, status: Int32)
+    }
+
+    /// A command's standard error being read.
+    private struct StderrReader {
+        let fd: Int32
+        var pending: [UInt8] = []
+        var logged = 0
+    }
+
+    private let actions: [Action]
+    private let inbox = Mutex<[Input]>([])
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    // Owned by the supervisor thread.
+    private var scheduler: RunScheduler
+    private var processes: [RunScheduler.RunID: ChildProcess] = [:]
+    private var readers: [RunScheduler.RunID: StderrReader] = [:]
+    /// Which action each run alive belongs to.
+    private var runActions: [RunScheduler.RunID: Int] = [:]
+
+    init(actions: [Action]) throws(ChildProcess.SpawnError) {
+        self.actions = actions
+        scheduler = RunScheduler(actions: actions)
+        guard let ends = makePipe(nonBlocking: [true, true]) else { throw ChildProcess.SpawnError(program: "pipe", errno: errno) }
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
+    }
+
+    /// Starts the supervisor's loop on a thread of its own.
+    func start() {
+        DispatchQueue(label: "gesturectl.actions.supervisor").async { [self] in loop() }
+    }
+
+    /// The `run` action at `index` matched `event` (called from any thread).
+    func trigger(action index: Int, event: ActionEvent) {
+        post(.trigger(action: index, event: event))
+    }
+
+    private func post(_ input: Input) {
+        inbox.withLock { $0.append(input) }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)  // a full pipe already wakes the loop
+    }
+
+    private func loop() {
+        while true {
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            let ids = readers.keys.sorted()
+            fds += ids.map { pollfd(fd: readers[$0]!.fd, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&fds, nfds_t(fds.count), timeoutMilliseconds())
+            if ready < 0 && errno != EINTR {
+                printError("actions: poll failed: \(String(cString: strerror(errno)))")
+                return
+            }
+            for (index, id) in ids.enumerated() where fds[index + 1].revents != 0 {
+                readStderr(id)
+            }
+            if fds[0].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 256)
+                while read(wakeRead, &drain, drain.count) > 0 {}
+            }
+            for input in inbox.withLock({ inputs in
+                defer { inputs.removeAll() }
+                return inputs
+            }) {
+                switch input {
+                case .trigger(let action, let event):
+                    carryOut(scheduler.triggered(action: action, event: event, now: now()))
+                case .exited(let id, let status):
+                    processes[id] = nil
+                    printError("actions: \(id) of \(actions[actionIndex(of: id)].label) \(describe(status: status))")
+                    runActions[id] = nil
+                    carryOut(scheduler.exited(id, now: now()))
+                }
+            }
+            carryOut(scheduler.advance(to: now()))
+        }
+    }
+
+    private func actionIndex(of id: RunScheduler.RunID) -> Int {
+        runActions[id] ?? 0
+    }
+
+    private func carryOut(_ steps: [RunScheduler.Step]) {
+        for step in steps {
+            switch step {
+            case .start(let id, let index, let event):
+                start(id, action: index, event: event)
+            case .skip(let index, let alive):
+                printError(
+                    "actions: \(actions[index].label) skipped: \(alive) earlier run(s) still alive (overlap = \"\(actions[index].overlap.rawValue)\")"
+                )
+            case .enqueue(let index, let waiting):
+                printError("actions: \(actions[index].label) queued (\(waiting) waiting)")
+            case .dropQueued(let index):
+                printError("actions: \(actions[index].label) dropped: \(RunScheduler.queueLimit) triggers already waiting")
+            case .terminate(let id):
+                printError("actions: \(id) of \(actions[actionIndex(of: id)].label) timed out: SIGTERM")
+                processes[id]?.signal(SIGTERM)
+            case .kill(let id):
+                printError(
+                    "actions: \(id) of \(actions[actionIndex(of: id)].label) still running \(RunScheduler.killGrace) after SIGTERM: SIGKILL"
+                )
+                processes[id]?.signal(SIGKILL)
+            case .ignored(let why):
+                printError("actions: \(why)")
+            }
+        }
+    }
+
+    private func start(_ id: RunScheduler.RunID, action index: Int, event: ActionEvent) {
+        let action = actions[index]
+        guard case .run(let argv) = action.effect else {
+            return  // only `run` actions are triggered here
+        }
+        runActions[id] = index
+        do {
+            let process = try ChildProcess.spawn(argv, extraEnvironment: event.environment)
+            processes[id] = process
+            readers[id] = StderrReader(fd: process.stderr)
+            printError(
+                "actions: \(id) of \(action.label) started for \(DisplayText.escaped(event.summary)): \(DisplayText.escaped(argv.joined(separator: " "))), pid \(process.pid)"
+            )
+            DispatchQueue(label: "gesturectl.actions.\(id)").async { [self] in
+                var status: Int32 = 0
+                while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
+                post(.exited(id, status: status))
+            }
+        } catch {
+            printError("actions: \(action.label): \(DisplayText.escaped(error.description))")
+            runActions[id] = nil
+            carryOut(scheduler.exited(id, now: now()))
+        }
+    }
+
+    /// Reads what the command wrote to stderr; logs its first lines, closes it at the end.
+    private func readStderr(_ id: RunScheduler.RunID) {
+        guard var reader = readers[id] else { return }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var ended = false
+        while true {
+            let count = read(reader.fd, &chunk, chunk.count)
+            if count > 0 {
+                if reader.logged < Self.loggedStderrLines {
+                    reader.pending += chunk[..<count]
+                }
+            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                ended = true
+                break
+            } else if errno == EAGAIN {
+                break
+            }
+        }
+        while reader.logged < Self.loggedStderrLines, let newline = reader.pending.firstIndex(of: UInt8(ascii: "\n")) {
+            logStderr(id, reader.pending[..<newline], &reader)
+            reader.pending.removeSubrange(...newline)
+        }
+        if ended {
+            if reader.logged < Self.loggedStderrLines, !reader.pending.isEmpty {
+                logStderr(id, reader.pending[...], &reader)
+            }
+            close(reader.fd)
+            readers[id] = nil
+        } else {
+            if reader.logged >= Self.loggedStderrLines { reader.pending = [] }
+            readers[id] = reader
+        }
+    }
+
+    private func logStderr(_ id: RunScheduler.RunID, _ line: ArraySlice<UInt8>, _ reader: inout StderrReader) {
+        let text = String(decoding: line.prefix(Self.longestStderrLine), as: UTF8.self)
+        reader.logged += 1
+        let more = reader.logged == Self.loggedStderrLines ? " (further lines not logged)" : ""
+        printError("actions: \(id) stderr: \(DisplayText.escaped(text))\(more)")
+    }
+
+    private func timeoutMilliseconds() -> Int32 {
+        guard let deadline = scheduler.nextDeadline else { return -1 }
+        let left = deadline - now()
+        guard left > .zero else { return 0 }
+        let (seconds, attoseconds) = left.components
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: milliseconds)
+    }
+}
+
+/// The monotonic clock as a duration since boot: the supervisor's "now".
+func now() -> Duration {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return .seconds(Int64(ts.tv_sec)) + .nanoseconds(Int64(ts.tv_nsec))
+}
+
+/// `exited with status 1`, `killed by signal 15 (Terminated)`.
+func describe(status: Int32) -> String {
+    let signal = status & 0x7f
+    if signal == 0 {
+        return "exited with status \((status >> 8) & 0xff)"
+    }
+    let name = strsignal(signal).map { " (\(String(cString: $0)))" } ?? ""
+    return "killed by signal \(signal)\(name)"
+}
