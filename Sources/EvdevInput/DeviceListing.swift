@@ -93,6 +93,7 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
         case width = "widthMM"
         case height = "heightMM"
         case sizeSource, slots, contacts, links, used, reason, openError
+        case passThrough, cloneNode, cloneOf, calibration, calibrationSource, rejectedCalibration
     }
 
     public init(_ report: DeviceReport) {
