@@ -27,6 +27,18 @@ public struct DaemonSink: GestureSink {
     public mutating func touches(_ frame: TouchFrame) {
         server.broadcastTouches(frame, device: device)
     }
+
+    /// A completed input frame: its touch-downs are counted, and its contacts sent as
+    /// `touch` events to the clients that asked for them.
+    mutating func frameCompleted(_ frame: TouchFrame) {
+        server.metrics.count(frame, device: device)
+        if wantsTouches { touches(frame) }
+    }
+
+    /// The device lost events (`SYN_DROPPED`) `count` times and resynchronised.
+    public mutating func resynchronised(_ count: Int) {
+        server.metrics.countSynDropped(count, device: device)
+    }
 }
 
 /// Gesture ids unique across every device for the daemon's life.
@@ -77,10 +89,11 @@ extension InputSource {
 }
 
 extension DevicePipeline {
-    /// Feeds one event; a completed frame also goes out as raw touches when a client asked.
+    /// Feeds one event; a completed frame is counted and also goes out as raw touches when a
+    /// client asked.
     mutating func feed(_ event: InputEvent, touchesInto sink: inout DaemonSink) {
-        if feed(event, into: &sink), sink.wantsTouches {
-            sink.touches(tracker.frame)
+        if feed(event, into: &sink) {
+            sink.frameCompleted(tracker.frame)
         }
     }
 

@@ -57,6 +57,7 @@ import Testing
                 case .subscribe: requests.insert("subscribe")
                 case .ping: requests.insert("ping")
                 case .status: requests.insert("status")
+                case .metrics: requests.insert("metrics")
                 }
             } else {
                 switch try WireDecoder.message(Array(example.line.utf8)) {
@@ -66,6 +67,7 @@ import Testing
                 case .device: messages.insert("device")
                 case .pong: messages.insert("pong")
                 case .status: messages.insert("status")
+                case .metrics: messages.insert("metrics")
                 case .error: messages.insert("error")
                 case .overflow: messages.insert("overflow")
                 case .goodbye: messages.insert("goodbye")
@@ -73,8 +75,8 @@ import Testing
                 }
             }
         }
-        #expect(messages == ["hello", "gesture", "touch", "device", "pong", "status", "error", "overflow", "goodbye"])
-        #expect(requests == ["subscribe", "ping", "status"])
+        #expect(messages == ["hello", "gesture", "touch", "device", "pong", "status", "metrics", "error", "overflow", "goodbye"])
+        #expect(requests == ["subscribe", "ping", "status", "metrics"])
     }
 
     @Test(arguments: examples)
