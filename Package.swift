@@ -129,7 +129,8 @@ let package = Package(
         .target(
             name: "WebBridge",
             dependencies: [
-                "ConfigFile", "GestureCore", "SystemCalls",
+                "ConfigFile", "GestureCore", "GestureProtocol", "SystemCalls",
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -190,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "WebBridgeTests",
             dependencies: [
-                "WebBridge", "ConfigFile", "GestureCore",
+                "WebBridge", "ConfigFile", "GestureCore", "GestureProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
