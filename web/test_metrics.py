@@ -18,32 +18,13 @@ import time
 import urllib.request
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Dict, List, Tuple
 
 from prometheus_client.parser import text_string_to_metric_families
 
-ROOT = Path(__file__).resolve().parent.parent
-DEADLINE = 30.0
-results: List[bool] = []
-
-
-def check(description: str, ok: bool, detail: str = "") -> None:
-    results.append(ok)
-    print("%s %s%s" % ("ok" if ok else "FAILED", description, "" if ok or not detail else "\n    " + detail), flush=True)
-
-
-def wait_for(what: str, condition: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + DEADLINE
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("no %s within %.0f s" % (what, DEADLINE))
-        time.sleep(0.02)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+# The live view's test has the helpers: the same checks, waits and summary line.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_live_view import DEADLINE, ROOT, accepts, check, free_port, results, wait_for  # noqa: E402
 
 
 def scrape(url: str) -> Tuple[str, Dict[str, List[Tuple[Dict[str, str], float]]]]:
@@ -90,7 +71,7 @@ def run(gestured: str, gestured_web: str, work: Path) -> None:
             elif message["type"] == "touch":
                 touch_downs += message["phase"] == "began"
                 delivered += 1
-        wait_for("the bridge's port", lambda: socket.socket().connect_ex(("127.0.0.1", port)) == 0)
+        wait_for("the bridge's port", lambda: accepts(port))
 
         content_type, samples = scrape(url)
         check("/metrics is Prometheus' text format", content_type.startswith("text/plain; version=0.0.4"), content_type)

@@ -65,7 +65,7 @@ public final class DaemonMetrics {
             series.append(key)
             gestureCounts.append(contentsOf: repeatElement(0, count: Self.countsPerSeries))
         }
-        gestureCounts[start + Self.index(event.kind) * Self.phases.count + Self.index(event.phase)] += 1
+        gestureCounts[start + event.kind.order * Self.phases.count + Self.index(event.phase)] += 1
     }
 
     /// Counts the touch-downs of one input frame of `device` (contacts picked up after a
@@ -110,18 +110,6 @@ public final class DaemonMetrics {
         regionSlots[name] = regionNames.count
         regionNames.append(name)
         return regionNames.count - 1
-    }
-
-    private static func index(_ kind: GestureKind) -> Int {
-        switch kind {
-        case .press: 0
-        case .tap: 1
-        case .longPress: 2
-        case .drag: 3
-        case .swipe: 4
-        case .pinch: 5
-        case .rotate: 6
-        }
     }
 
     private static func index(_ phase: GesturePhase) -> Int {
