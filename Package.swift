@@ -52,6 +52,8 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         // gestured-web: HTTP/1.1 and RFC 6455 WebSocket from SwiftNIO (README "Web bridge").
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // gestured-web's /metrics: the Prometheus text format (docs/metrics.md).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .target(name: "GestureProtocol"),
@@ -132,7 +134,8 @@ let package = Package(
         .target(
             name: "WebBridge",
             dependencies: [
-                "ConfigFile", "GestureCore", "SystemCalls",
+                "ConfigFile", "GestureCore", "GestureProtocol", "SystemCalls",
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -194,7 +197,7 @@ let package = Package(
         .testTarget(
             name: "WebBridgeTests",
             dependencies: [
-                "WebBridge", "ConfigFile", "GestureCore",
+                "WebBridge", "ConfigFile", "GestureCore", "GestureProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]

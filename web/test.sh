@@ -4,7 +4,8 @@
 # view served by gestured-web, which is fed by `gestured run --replay demo/demo.events` on a
 # private socket; web/test_live_view.py drives it over the DevTools protocol and compares
 # what the page received with what a Unix-socket subscriber received, checks that a
-# foreign origin is refused, and saves a screenshot of the view mid-demo.
+# foreign origin is refused, and saves a screenshot of the view mid-demo. Then
+# web/test_metrics.py scrapes the bridge's /metrics and compares it with a subscriber.
 #
 #   web/test.sh [OUTPUT_DIR]      (default: .build/web-test-output; the screenshot is
 #                                 OUTPUT_DIR/live-view.png)
@@ -31,3 +32,5 @@ python=$(web/venv.sh)
 output="${1:-.build/web-test-output}"
 # Whatever happens, the run ends by itself: every wait inside is bounded, and so is the whole.
 timeout 300 "$python" web/test_live_view.py "$bin_dir/gestured" "$bin_dir/gestured-web" "$output"
+# GET /metrics scraped and parsed with prometheus_client's parser (docs/metrics.md).
+timeout 120 "$python" web/test_metrics.py "$bin_dir/gestured" "$bin_dir/gestured-web"

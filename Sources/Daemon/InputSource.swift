@@ -34,6 +34,18 @@ public struct DaemonSink: GestureSink {
     public mutating func touches(_ frame: TouchFrame) {
         server.broadcastTouches(frame, device: device)
     }
+
+    /// A completed input frame: its touch-downs are counted, and its contacts sent as
+    /// `touch` events to the clients that asked for them.
+    mutating func frameCompleted(_ frame: TouchFrame) {
+        server.metrics.count(frame, device: device)
+        if wantsTouches { touches(frame) }
+    }
+
+    /// The device lost events (`SYN_DROPPED`) `count` times and resynchronised.
+    public mutating func resynchronised(_ count: Int) {
+        server.metrics.countSynDropped(count, device: device)
+    }
 }
 
 /// Gesture ids unique across every device for the daemon's life.
@@ -85,13 +97,14 @@ extension InputSource {
 
 extension DevicePipeline {
     /// Feeds one event; a completed frame with contacts counts as activity (before its
-    /// gestures), and goes out as raw touches (after them) when a client asked.
+    /// gestures); every completed frame is counted for `metrics` and goes out as raw
+    /// touches (after its gestures) when a client asked.
     mutating func feed(_ event: InputEvent, touchesInto sink: inout DaemonSink) {
         let completed = feed(event, into: &sink) { frame, sink in
             if !frame.contacts.isEmpty { sink.touched(frame) }
         }
-        if completed, sink.wantsTouches {
-            sink.touches(tracker.frame)
+        if completed {
+            sink.frameCompleted(tracker.frame)
         }
     }
 

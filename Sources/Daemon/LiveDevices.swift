@@ -77,6 +77,7 @@ public final class EvdevSource: InputSource {
         switch outcome {
         case .drained(_, let resyncs):
             if resyncs > 0 {
+                sink.resynchronised(resyncs)
                 logger.notice(
                     "events dropped by the kernel; resynchronised, gestures in flight cancelled",
                     metadata: ["device": "\(device.name)", "resyncs": "\(resyncs)"])

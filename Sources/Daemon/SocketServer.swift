@@ -64,6 +64,8 @@ public final class SocketServer {
     public internal(set) var lastTouch: Timestamp?
     /// The `idle` line while the daemon is idle: a client connecting then is told at once.
     private var idleLine: EventLine?
+    /// Gesture, touch and latency counts for the `metrics` reply (docs/metrics.md).
+    public let metrics = DaemonMetrics()
     /// Whether any client asked for raw touch events (skip encoding them otherwise).
     public private(set) var wantsTouches = false
     private var stopped = false
@@ -100,6 +102,7 @@ public final class SocketServer {
     /// Sends a gesture event to every client whose subscription accepts it.
     public func broadcast(_ event: GestureEvent, device: String) {
         counters.events += 1
+        metrics.count(event, device: device)
         var line: EventLine? = nil
         for client in clients.values where client.subscription.accepts(event, device: device) {
             if line == nil { line = EventLine(GestureMessage(event, device: device)) }
@@ -423,6 +426,8 @@ public final class SocketServer {
             reply(.pong(time: Timestamp(microseconds: monotonicMicroseconds())), to: client)
         case .status:
             reply(.status(status), to: client)
+        case .metrics:
+            reply(.metrics(metricsMessage), to: client)
         case .subscribe(let filters):
             let subscription = Subscription(filters)
             client.subscription = subscription
@@ -443,6 +448,15 @@ public final class SocketServer {
             maxClients: settings.maxClients,
             counters: counters
         )
+    }
+
+    /// The current `metrics` answer: built from the counters on the loop thread, so a scrape
+    /// costs one walk over at most `DaemonMetrics`' bounded series and never waits.
+    public var metricsMessage: MetricsMessage {
+        let now = monotonicMicroseconds()
+        return metrics.message(
+            uptime: (now - startTime) / 1_000_000, devices: devices, clients: clients.count, dropped: counters.dropped,
+            now: Timestamp(microseconds: now), wallClock: realtimeMicroseconds())
     }
 
     private func reply(_ message: ServerMessage, to client: Client) {
@@ -526,6 +540,7 @@ public final class SocketServer {
                 client.blocked = true
                 if client.outputOffset > client.output.count / 2 {
                     client.output.removeSubrange(..<client.outputOffset)
+                    client.unsentLines.shift(by: client.outputOffset)
                     client.outputOffset = 0
                 }
                 updateInterest(client)
@@ -533,6 +548,7 @@ public final class SocketServer {
             case .processed(let count):
                 client.outputOffset += count
                 bufferedBytes -= count
+                recordDeliveries(client)
             }
         }
         updateInterest(client)
@@ -553,8 +569,20 @@ public final class SocketServer {
         while client.output.count < limit, let event = popFirst(from: client) {
             client.seq += 1
             event.append(seq: client.seq, to: &client.output)
+            if let time = event.inputTime {
+                client.unsentLines.append(end: client.output.count, inputTime: time)
+            }
         }
         bufferedBytes += client.output.count - before
+    }
+
+    /// Records the delivery latency of the event lines the last `send` completed.
+    private func recordDeliveries(_ client: Client) {
+        guard client.unsentLines.hasLine(endingBy: client.outputOffset) else { return }
+        let now = monotonicMicroseconds()
+        while let time = client.unsentLines.popLine(endingBy: client.outputOffset) {
+            metrics.recordLatency(now - min(now, time.microseconds))
+        }
     }
 
     private func updateInterest(_ client: Client) {
@@ -620,6 +648,8 @@ final class Client {
     var output: [UInt8] = []
     var outputOffset = 0
     var queue: BoundedQueue<EventLine>
+    /// The event lines in `output` not fully sent yet, for the delivery latency.
+    var unsentLines = UnsentLines()
     /// Bytes of the lines in `queue` (with room for their seq).
     var queuedBytes = 0
     /// The socket said it was full (EAGAIN); nothing is written until it is writable.

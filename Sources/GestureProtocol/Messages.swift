@@ -14,6 +14,8 @@ public enum ServerMessage: Sendable, Hashable {
     case pong(time: Timestamp)
     /// The answer to `status`.
     case status(StatusMessage)
+    /// The answer to `metrics`.
+    case metrics(MetricsMessage)
     /// A bad request, or a refused connection (which is then closed).
     case error(message: String)
     /// This client read too slowly and lost `dropped` events since the last notice.

@@ -6,6 +6,8 @@ public enum ClientRequest: Sendable, Hashable {
     case ping
     /// Asks for a `status`.
     case status
+    /// Asks for a `metrics` reply (the counters behind gestured-web's `/metrics`).
+    case metrics
 }
 
 /// `{"type":"subscribe",…}`: which events the connection receives. A nil filter lets

@@ -20,7 +20,8 @@ public enum GestureKind: String, Sendable, Hashable, CaseIterable, Comparable, W
     /// In the documented order (press, tap, long-press, drag, swipe, pinch, rotate).
     public static func < (a: GestureKind, b: GestureKind) -> Bool { a.order < b.order }
 
-    private var order: Int {
+    /// Its place in the documented order, 0…6.
+    public var order: Int {
         switch self {
         case .press: 0
         case .tap: 1

@@ -7,3 +7,12 @@ public func monotonicMicroseconds() -> UInt64 {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
 }
+
+/// The current CLOCK_REALTIME (wall-clock) time in microseconds since 1970 (UTC); 0 should
+/// the clock be set before 1970.
+public func realtimeMicroseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    guard ts.tv_sec >= 0 else { return 0 }
+    return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
+}

@@ -144,7 +144,8 @@ public final class Bridge: Sendable {
                 }
             )
         )
-        try channel.pipeline.syncOperations.addHandler(HTTPHandler(routes: routes, logger: settings.logger), name: httpHandlerName)
+        try channel.pipeline.syncOperations.addHandler(
+            HTTPHandler(routes: routes, socketPath: settings.socketPath, logger: settings.logger), name: httpHandlerName)
     }
 
     /// The longest request a browser may send in one message: the daemon's own limit for

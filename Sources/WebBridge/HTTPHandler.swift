@@ -11,10 +11,13 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let routes: Routes
     private let logger: Logger
+    /// The daemon's socket, asked by `/metrics`.
+    private let socketPath: String
     private var head: HTTPRequestHead?
 
-    init(routes: Routes, logger: Logger) {
+    init(routes: Routes, socketPath: String, logger: Logger) {
         self.routes = routes
+        self.socketPath = socketPath
         self.logger = logger
     }
 
@@ -32,7 +35,24 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
-        let reply = routes.reply(to: head)
+        guard Routes.path(of: head.uri) == Routes.metricsPath, head.method == .GET || head.method == .HEAD else {
+            send(routes.reply(to: head), to: head, context: context)
+            return
+        }
+        // No origin check: a scraper sends no Origin, and a page of another origin cannot
+        // read the answer (no CORS headers). The daemon is asked without blocking the loop;
+        // NIO's pipelining handler holds further requests of this connection meanwhile.
+        MetricsScrape.fetch(socketPath: socketPath, on: context.eventLoop).assumeIsolated().whenComplete { result in
+            if case .failure(let error) = result {
+                self.logger.debug("scrape without gestured: \(error)")
+            }
+            self.send(
+                HTTPReply(.ok, contentType: MetricsExposition.contentType, body: MetricsExposition.render(result.mapError { $0 })),
+                to: head, context: context)
+        }
+    }
+
+    private func send(_ reply: HTTPReply, to head: HTTPRequestHead, context: ChannelHandlerContext) {
         if let refusal = reply.refusal {
             let peer = context.channel.remoteAddress.map(Bridge.describe) ?? "?"
             logger.notice("refused \(head.method) \(Routes.path(of: head.uri)) from \(peer): \(refusal)")

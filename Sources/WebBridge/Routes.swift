@@ -26,7 +26,8 @@ public struct HTTPReply: Sendable {
 /// What the bridge serves over plain HTTP (docs/web.md "Endpoints"): the live view's
 /// static files from `webRoot`, `/regions` (the region outlines from the daemon's
 /// configuration), and the answers to a `/ws` request that is not a WebSocket upgrade or
-/// whose origin is refused. Another endpoint (`/metrics`) is one more case in `reply`.
+/// whose origin is refused. `/metrics` needs the daemon's answer first: `HTTPHandler` asks
+/// it (`MetricsScrape`) and renders it (`MetricsExposition`).
 public struct Routes: Sendable {
     public let policy: OriginPolicy
     /// Directory of the live view's files (`index.html`, `live.js`, `gestured.js`, …).
@@ -42,6 +43,8 @@ public struct Routes: Sendable {
 
     /// The WebSocket endpoint.
     public static let webSocketPath = "/ws"
+    /// Prometheus' endpoint (answered by `HTTPHandler`, which asks the daemon first).
+    public static let metricsPath = "/metrics"
     /// Largest static file served (the live view's files are a few KiB).
     static let maximumFileSize = 4 << 20
 

@@ -158,6 +158,8 @@ func describe(_ message: ServerMessage) -> String? {
     case .status(let s):
         return
             "status: \(s.devices.count) devices, \(s.clients)/\(s.maxClients) clients, \(s.counters.events) events, \(s.counters.dropped) dropped"
+    case .metrics(let m):
+        return "metrics: \(m.devices.count) devices, \(m.clients) clients, \(m.latency.count) events delivered"
     case .error(let text):
         return "error: \(text)"
     case .overflow(let dropped):

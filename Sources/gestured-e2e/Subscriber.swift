@@ -28,7 +28,7 @@ struct Received {
         case .touch(let touch)?: (touch.seq, touch.time)
         case .device(let device)?: (device.seq, device.time)
         case .activity(let activity)?: (activity.seq, activity.time)
-        case .hello?, .pong?, .status?, .error?, .overflow?, .goodbye?, .unknown?, nil: nil
+        case .hello?, .pong?, .status?, .metrics?, .error?, .overflow?, .goodbye?, .unknown?, nil: nil
         }
     }
 }
@@ -138,7 +138,7 @@ func summary(_ received: Received) -> String {
     case .overflow(let dropped)?: return "overflow \(dropped)"
     case .goodbye(let reason)?: return "goodbye \(reason)"
     case .error(let message)?: return "error \(message)"
-    case .pong?, .status?, .unknown?: return String(received.text.prefix(40))
+    case .pong?, .status?, .metrics?, .unknown?: return String(received.text.prefix(40))
     case nil: return "undecodable \(received.text.prefix(60))"
     }
 }

@@ -57,6 +57,7 @@ import Testing
                 case .subscribe: requests.insert("subscribe")
                 case .ping: requests.insert("ping")
                 case .status: requests.insert("status")
+                case .metrics: requests.insert("metrics")
                 }
             } else {
                 switch try WireDecoder.message(Array(example.line.utf8)) {
@@ -67,6 +68,7 @@ import Testing
                 case .activity: messages.insert("activity")
                 case .pong: messages.insert("pong")
                 case .status: messages.insert("status")
+                case .metrics: messages.insert("metrics")
                 case .error: messages.insert("error")
                 case .overflow: messages.insert("overflow")
                 case .goodbye: messages.insert("goodbye")
@@ -74,8 +76,8 @@ import Testing
                 }
             }
         }
-        #expect(messages == ["hello", "gesture", "touch", "device", "activity", "pong", "status", "error", "overflow", "goodbye"])
-        #expect(requests == ["subscribe", "ping", "status"])
+        #expect(messages == ["hello", "gesture", "touch", "device", "activity", "pong", "status", "metrics", "error", "overflow", "goodbye"])
+        #expect(requests == ["subscribe", "ping", "status", "metrics"])
     }
 
     @Test(arguments: examples)

@@ -53,6 +53,9 @@ extension JSONReader {
         case "status":
             try refuseFields()
             return .status
+        case "metrics":
+            try refuseFields()
+            return .metrics
         case "subscribe":
             return .subscribe(try subscribe())
         default:
@@ -131,6 +134,7 @@ extension JSONReader {
         case "pong":
             return .pong(time: Timestamp(microseconds: try single("time") { r throws(ProtocolError) in try r.unsigned(field: "time") }))
         case "status": return .status(try status())
+        case "metrics": return .metrics(try metrics())
         case "error": return .error(message: try single("message") { r throws(ProtocolError) in try r.string(field: "message") })
         case "overflow": return .overflow(dropped: try single("dropped") { r throws(ProtocolError) in try r.unsigned(field: "dropped") })
         case "goodbye": return .goodbye(reason: try single("reason") { r throws(ProtocolError) in try r.string(field: "reason") })
@@ -281,6 +285,140 @@ extension JSONReader {
             connections: try required(connections, "counters.connections", members),
             rejected: try required(rejected, "counters.rejected", members),
             slowDisconnects: try required(slowDisconnects, "counters.slowDisconnects", members))
+    }
+
+    private mutating func metrics() throws(ProtocolError) -> MetricsMessage {
+        var uptime: UInt64?
+        var devices: [DeviceInfo]?
+        var clients: Int?
+        var dropped: UInt64?
+        var lastTouch: UInt64??
+        var gestures: [MetricsMessage.GestureSeries]?
+        var inputs: [MetricsMessage.DeviceInputs]?
+        var latency: MetricsMessage.LatencyHistogram?
+        var members = try beginObject()
+        while let key = try nextKey(&members) {
+            switch key {
+            case "uptime": uptime = try unsigned(field: "uptime")
+            case "devices": devices = try self.devices()
+            case "clients": clients = try integer(field: "clients")
+            case "dropped": dropped = try unsigned(field: "dropped")
+            case "lastTouch": lastTouch = .some(try null() ? nil : try unsigned(field: "lastTouch"))
+            case "gestures":
+                gestures = try objects("gestures") { reader throws(ProtocolError) in try reader.gestureSeries() }
+            case "inputs":
+                inputs = try objects("inputs") { reader throws(ProtocolError) in try reader.deviceInputs() }
+            case "latency": latency = try self.latency()
+            default: try skip()
+            }
+        }
+        return MetricsMessage(
+            uptime: try required(uptime, "uptime", members), devices: try required(devices, "devices", members),
+            clients: try required(clients, "clients", members), dropped: try required(dropped, "dropped", members),
+            lastTouch: try required(lastTouch, "lastTouch", members), gestures: try required(gestures, "gestures", members),
+            inputs: try required(inputs, "inputs", members), latency: try required(latency, "latency", members))
+    }
+
+    /// An array of objects that `element` reads (`null` is refused: the field is required).
+    private mutating func objects<Element>(
+        _ field: String, _ element: (inout JSONReader) throws(ProtocolError) -> Element
+    ) throws(ProtocolError) -> [Element] {
+        let list = try list(field, expected: "an array of objects") { reader throws(ProtocolError) in
+            guard reader.peek() == .object else { throw reader.wrongType(field, "an array of objects") }
+            return try element(&reader)
+        }
+        guard let list else { throw wrongType(field, "an array of objects") }
+        return list
+    }
+
+    private mutating func gestureSeries() throws(ProtocolError) -> MetricsMessage.GestureSeries {
+        var device: String?
+        var region: String??
+        var counts: [MetricsMessage.GestureCount]?
+        var members = try beginObject()
+        while let key = try nextKey(&members) {
+            switch key {
+            case "device": device = try string(field: "gestures.device")
+            case "region": region = .some(try optionalString(field: "gestures.region"))
+            case "counts":
+                counts = try objects("gestures.counts") { reader throws(ProtocolError) in try reader.gestureCount() }
+            default: try skip()
+            }
+        }
+        return MetricsMessage.GestureSeries(
+            device: try required(device, "gestures.device", members), region: try required(region, "gestures.region", members),
+            counts: try required(counts, "gestures.counts", members))
+    }
+
+    private mutating func gestureCount() throws(ProtocolError) -> MetricsMessage.GestureCount {
+        var gesture: GestureKind?
+        var phase: GesturePhase?
+        var count: UInt64?
+        var members = try beginObject()
+        while let key = try nextKey(&members) {
+            switch key {
+            case "gesture": gesture = try name(GestureKind.self, field: "gestures.counts.gesture", what: "gesture")
+            case "phase": phase = try name(GesturePhase.self, field: "gestures.counts.phase", what: "phase")
+            case "count": count = try unsigned(field: "gestures.counts.count")
+            default: try skip()
+            }
+        }
+        return MetricsMessage.GestureCount(
+            gesture: try required(gesture, "gestures.counts.gesture", members),
+            phase: try required(phase, "gestures.counts.phase", members), count: try required(count, "gestures.counts.count", members))
+    }
+
+    private mutating func deviceInputs() throws(ProtocolError) -> MetricsMessage.DeviceInputs {
+        var device: String?
+        var touches: UInt64?
+        var synDropped: UInt64?
+        var members = try beginObject()
+        while let key = try nextKey(&members) {
+            switch key {
+            case "device": device = try string(field: "inputs.device")
+            case "touches": touches = try unsigned(field: "inputs.touches")
+            case "synDropped": synDropped = try unsigned(field: "inputs.synDropped")
+            default: try skip()
+            }
+        }
+        return MetricsMessage.DeviceInputs(
+            device: try required(device, "inputs.device", members), touches: try required(touches, "inputs.touches", members),
+            synDropped: try required(synDropped, "inputs.synDropped", members))
+    }
+
+    private mutating func latency() throws(ProtocolError) -> MetricsMessage.LatencyHistogram {
+        guard peek() == .object else { throw wrongType("latency", "an object") }
+        var buckets: [MetricsMessage.LatencyHistogram.Bucket]?
+        var count: UInt64?
+        var sum: UInt64?
+        var members = try beginObject()
+        while let key = try nextKey(&members) {
+            switch key {
+            case "buckets":
+                buckets = try objects("latency.buckets") { reader throws(ProtocolError) in try reader.latencyBucket() }
+            case "count": count = try unsigned(field: "latency.count")
+            case "sum": sum = try unsigned(field: "latency.sum")
+            default: try skip()
+            }
+        }
+        return MetricsMessage.LatencyHistogram(
+            buckets: try required(buckets, "latency.buckets", members), count: try required(count, "latency.count", members),
+            sum: try required(sum, "latency.sum", members))
+    }
+
+    private mutating func latencyBucket() throws(ProtocolError) -> MetricsMessage.LatencyHistogram.Bucket {
+        var le: UInt64?
+        var count: UInt64?
+        var members = try beginObject()
+        while let key = try nextKey(&members) {
+            switch key {
+            case "le": le = try unsigned(field: "latency.buckets.le")
+            case "count": count = try unsigned(field: "latency.buckets.count")
+            default: try skip()
+            }
+        }
+        return MetricsMessage.LatencyHistogram.Bucket(
+            le: try required(le, "latency.buckets.le", members), count: try required(count, "latency.buckets.count", members))
     }
 
     private mutating func touch() throws(ProtocolError) -> TouchMessage {

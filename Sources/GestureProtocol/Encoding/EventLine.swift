@@ -5,28 +5,32 @@ public struct EventLine: Sendable {
     private let bytes: [UInt8]
     /// Where the `seq` digits go in `bytes`.
     private let slot: Int
+    /// The input time of a gesture or touch line (nil for a device line): what the daemon's
+    /// delivery latency is measured from.
+    public let inputTime: Timestamp?
 
     /// A gesture line (`message.seq` is not written: the slot is).
     public init(_ message: GestureMessage) {
-        self.init { WireEncoder.writeGesture(message, seq: .slot, to: &$0) }
+        self.init(inputTime: message.time) { WireEncoder.writeGesture(message, seq: .slot, to: &$0) }
     }
 
     /// A touch line (`message.seq` is not written: the slot is).
     public init(_ message: TouchMessage) {
-        self.init { WireEncoder.writeTouch(message, seq: .slot, to: &$0) }
+        self.init(inputTime: message.time) { WireEncoder.writeTouch(message, seq: .slot, to: &$0) }
     }
 
     /// A device line (`message.seq` is not written: the slot is).
     public init(_ message: DeviceMessage) {
-        self.init { WireEncoder.writeDevice(message, seq: .slot, to: &$0) }
+        self.init(inputTime: nil) { WireEncoder.writeDevice(message, seq: .slot, to: &$0) }
     }
 
     /// An activity line (`message.seq` is not written: the slot is).
     public init(_ message: ActivityMessage) {
-        self.init { WireEncoder.writeActivity(message, seq: .slot, to: &$0) }
+        self.init(inputTime: nil) { WireEncoder.writeActivity(message, seq: .slot, to: &$0) }
     }
 
-    private init(_ write: (inout JSONWriter) -> Int) {
+    private init(inputTime: Timestamp?, _ write: (inout JSONWriter) -> Int) {
+        self.inputTime = inputTime
         var writer = JSONWriter(capacity: Self.typicalLength)
         slot = write(&writer)
         bytes = writer.bytes

@@ -114,6 +114,8 @@ public enum WireEncoder {
             w.unsigned(status.counters.slowDisconnects)
             w.endObject()
             w.endObject()
+        case .metrics(let metrics):
+            writeMetrics(metrics, to: &w)
         case .error(let message):
             w.beginObject()
             w.key("type")
@@ -271,6 +273,79 @@ public enum WireEncoder {
         return slot
     }
 
+    /// E.g. `{"type":"metrics","uptime":42,"devices":[…],"clients":1,"dropped":0,"lastTouch":1746158656000000,"gestures":[{"device":"ELAN Touchscreen","region":null,"counts":[{"gesture":"tap","phase":"ended","count":2}]}],"inputs":[{"device":"ELAN Touchscreen","touches":2,"synDropped":0}],"latency":{"buckets":[{"le":100,"count":1},…],"count":2,"sum":180}}`.
+    private static func writeMetrics(_ metrics: MetricsMessage, to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("type")
+        w.raw("\"metrics\"")
+        w.key("uptime")
+        w.unsigned(metrics.uptime)
+        w.key("devices")
+        writeDevices(metrics.devices, to: &w)
+        w.key("clients")
+        w.integer(metrics.clients)
+        w.key("dropped")
+        w.unsigned(metrics.dropped)
+        w.key("lastTouch")
+        if let lastTouch = metrics.lastTouch { w.unsigned(lastTouch) } else { w.null() }
+        w.key("gestures")
+        w.beginArray()
+        for series in metrics.gestures {
+            w.beginObject()
+            w.key("device")
+            w.string(series.device)
+            w.key("region")
+            w.optionalString(series.region)
+            w.key("counts")
+            w.beginArray()
+            for count in series.counts {
+                w.beginObject()
+                w.key("gesture")
+                w.raw(quoted(count.gesture))
+                w.key("phase")
+                w.raw(quoted(count.phase))
+                w.key("count")
+                w.unsigned(count.count)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        w.key("inputs")
+        w.beginArray()
+        for inputs in metrics.inputs {
+            w.beginObject()
+            w.key("device")
+            w.string(inputs.device)
+            w.key("touches")
+            w.unsigned(inputs.touches)
+            w.key("synDropped")
+            w.unsigned(inputs.synDropped)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("latency")
+        w.beginObject()
+        w.key("buckets")
+        w.beginArray()
+        for bucket in metrics.latency.buckets {
+            w.beginObject()
+            w.key("le")
+            w.unsigned(bucket.le)
+            w.key("count")
+            w.unsigned(bucket.count)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("count")
+        w.unsigned(metrics.latency.count)
+        w.key("sum")
+        w.unsigned(metrics.latency.sum)
+        w.endObject()
+        w.endObject()
+    }
+
     /// Writes `"seq":` and the number or the slot; returns where the number is (or goes).
     private static func writeSeq(_ seq: Seq, to w: inout JSONWriter) -> Int {
         w.key("seq")
@@ -310,6 +385,9 @@ public enum WireEncoder {
         case .status:
             w.key("type")
             w.raw("\"status\"")
+        case .metrics:
+            w.key("type")
+            w.raw("\"metrics\"")
         case .subscribe(let subscribe):
             w.key("type")
             w.raw("\"subscribe\"")

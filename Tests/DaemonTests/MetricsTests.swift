@@ -1,0 +1,161 @@
+import Daemon
+import Foundation
+import GestureCore
+import GestureProtocol
+import GestureTestSupport
+import Testing
+
+/// The daemon's counters for `/metrics` (docs/metrics.md): the counting itself, its bounds,
+/// and the real daemon's `metrics` reply against what a subscriber received.
+@Suite struct MetricsTests {
+    static func event(_ kind: GestureKind, _ phase: GesturePhase, region: String? = nil, time: UInt64 = 1_000) -> GestureEvent {
+        let details: GestureDetails =
+            switch kind {
+            case .tap: .tap(count: 1)
+            case .longPress: .longPress
+            default: .press
+            }
+        return GestureEvent(
+            details, phase: phase, id: 1, time: Timestamp(microseconds: time), region: region, fingers: 1, location: Point(x: 0.5, y: 0.5))
+    }
+
+    static func counts(_ message: MetricsMessage) -> [String: UInt64] {
+        var result: [String: UInt64] = [:]
+        for series in message.gestures {
+            for count in series.counts {
+                result["\(series.device)|\(series.region ?? "-")|\(count.gesture)|\(count.phase)"] = count.count
+            }
+        }
+        return result
+    }
+
+    @Test func gesturesCountByDeviceRegionGestureAndPhase() {
+        let metrics = DaemonMetrics()
+        metrics.count(Self.event(.tap, .ended), device: "A")
+        metrics.count(Self.event(.tap, .ended), device: "A")
+        metrics.count(Self.event(.tap, .ended, region: "menu"), device: "A")
+        metrics.count(Self.event(.longPress, .began), device: "B")
+        let message = metrics.message(uptime: 1, devices: [], clients: 0, dropped: 0, now: Timestamp(microseconds: 0), wallClock: 0)
+        #expect(Self.counts(message) == ["A|-|tap|ended": 2, "A|menu|tap|ended": 1, "B|-|long-press|began": 1])
+        #expect(message.lastTouch == nil)
+    }
+
+    @Test func namesPastTheLimitsCountAsOther() {
+        let metrics = DaemonMetrics()
+        for index in 0..<(DaemonMetrics.maximumDevices + 3) {
+            metrics.count(Self.event(.tap, .ended), device: "device \(index)")
+        }
+        for index in 0..<(DaemonMetrics.maximumRegions + 5) {
+            metrics.count(Self.event(.tap, .ended, region: "region \(index)"), device: "device 0")
+        }
+        metrics.count(
+            Self.event(.tap, .ended, region: String(repeating: "r", count: DaemonMetrics.maximumNameLength + 1)), device: "device 0")
+        let counts = Self.counts(
+            metrics.message(uptime: 1, devices: [], clients: 0, dropped: 0, now: Timestamp(microseconds: 0), wallClock: 0))
+        #expect(counts["other|-|tap|ended"] == 3)
+        #expect(counts["device 0|other|tap|ended"] == 6)
+        #expect(counts["device 7|-|tap|ended"] == 1)
+        #expect(counts["device 8|-|tap|ended"] == nil)
+        #expect(counts["device 0|region 31|tap|ended"] == 1)
+        #expect(counts["device 0|region 32|tap|ended"] == nil)
+        // devices × (top level, named regions, other): the series stay bounded.
+        #expect(counts.count == (DaemonMetrics.maximumDevices + 1) + DaemonMetrics.maximumRegions + 1)
+    }
+
+    @Test func touchDownsAndSynDroppedCountPerDeviceAndTheLastTouchIsWallClock() {
+        let metrics = DaemonMetrics()
+        let down = Contact(id: 1, phase: .began, location: Point(x: 0, y: 0), millimetres: Point(x: 0, y: 0))
+        var pickedUp = down
+        pickedUp.id = 2
+        pickedUp.startedUnobserved = true
+        var moved = down
+        moved.phase = .moved
+        metrics.count(TouchFrame(time: Timestamp(microseconds: 5_000_000), contacts: [down, pickedUp]), device: "A")
+        metrics.count(TouchFrame(time: Timestamp(microseconds: 6_000_000), contacts: [moved]), device: "A")
+        metrics.countSynDropped(2, device: "A")
+        let message = metrics.message(
+            uptime: 1, devices: [], clients: 0, dropped: 0, now: Timestamp(microseconds: 8_000_000), wallClock: 1_700_000_000_000_000)
+        #expect(message.inputs == [MetricsMessage.DeviceInputs(device: "A", touches: 1, synDropped: 2)])
+        // The touch-down was 3 s before the reply; the frame with only a moved contact is not one.
+        #expect(message.lastTouch == 1_700_000_000_000_000 - 3_000_000)
+    }
+
+    @Test func latencyBucketsAreCumulativeWithTheirSum() {
+        let metrics = DaemonMetrics()
+        for microseconds: UInt64 in [0, 100, 101, 999, 2_000_000] {
+            metrics.recordLatency(microseconds)
+        }
+        let latency = metrics.message(uptime: 1, devices: [], clients: 0, dropped: 0, now: Timestamp(microseconds: 0), wallClock: 0).latency
+        #expect(latency.buckets.map(\.le) == DaemonMetrics.latencyBounds)
+        #expect(latency.buckets.first == MetricsMessage.LatencyHistogram.Bucket(le: 100, count: 2))
+        #expect(latency.buckets.first { $0.le == 1_000 }?.count == 4)
+        #expect(latency.buckets.last?.count == 4)
+        #expect(latency.count == 5)
+        #expect(latency.sum == 2_001_200)
+    }
+
+    /// The real daemon playing the demo with a region: its `metrics` reply counts exactly the
+    /// gestures a subscriber received (by device, region, gesture and phase), the touch-downs
+    /// among its `touch` lines, and one latency observation per line delivered to it.
+    @Test func theDaemonsCountersMatchWhatASubscriberReceived() throws {
+        let configuration = """
+            [[region]]
+            name = "left"
+            rect = [0, 0, 0.5, 1]
+            """
+        let daemon = try DaemonProcess(
+            extraArguments: ["--replay", ComposedReplayTests.demo, "--speed", "20", "--wait-for-subscriber"], configuration: configuration)
+        _ = try daemon.notify.wait(for: "READY=1")
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try client.readMessage(ofType: "hello")
+        try client.send(#"{"type":"subscribe","touches":true}"# + "\n")
+        var expected: [String: UInt64] = [:]
+        var touchDowns: UInt64 = 0
+        var delivered: UInt64 = 0
+        var device = ""
+        while true {
+            let message = try client.readMessage()
+            switch message["type"] as? String {
+            case "device":
+                device = message["device"] as? String ?? ""
+                if message["phase"] as? String == "removed" { break }
+                continue
+            case "gesture":
+                let key = "\(device)|\(message["region"] as? String ?? "-")|\(message["gesture"]!)|\(message["phase"]!)"
+                expected[key, default: 0] += 1
+                delivered += 1
+                continue
+            case "touch":
+                if message["phase"] as? String == "began" { touchDowns += 1 }
+                delivered += 1
+                continue
+            default:
+                continue
+            }
+            break
+        }
+        let before = UInt64(Date().timeIntervalSince1970 * 1_000_000)
+        try client.send(#"{"type":"metrics"}"# + "\n")
+        let line = try #require(client.readLine())
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+
+        guard case .metrics(let metrics) = try WireDecoder.message(Array(line.utf8)) else {
+            Issue.record("not a metrics reply: \(line)")
+            return
+        }
+        #expect(expected.keys.contains { $0.contains("|left|") }, "the demo touches the region")
+        #expect(expected.keys.contains { $0.contains("|-|") }, "and outside it")
+        #expect(Self.counts(metrics) == expected)
+        #expect(metrics.inputs == [MetricsMessage.DeviceInputs(device: device, touches: touchDowns, synDropped: 0)])
+        #expect(touchDowns > 0)
+        #expect(metrics.latency.count == delivered)
+        #expect(metrics.devices.isEmpty, "the recording is over")
+        #expect(metrics.clients == 1)
+        guard let lastTouch = metrics.lastTouch else {
+            Issue.record("no lastTouch after the demo's touches")
+            return
+        }
+        #expect(lastTouch <= before + 1_000_000 && lastTouch > before - 60_000_000)
+    }
+}
