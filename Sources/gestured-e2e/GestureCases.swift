@@ -24,6 +24,25 @@ let longPressMinimum: Int64 = 500_000
 let multiTapInterval: Int64 = 300_000
 let stimulusMargin: Int64 = 20_000
 
+/// How long the sequence's fingers were down by the kernel's timestamps (press began →
+/// press ended), in microseconds.
+func held(_ seen: [GestureMessage]) throws(CaseFailure) -> Int64 {
+    guard let down = seen.first(where: { $0.gesture == .press && $0.phase == .began }),
+        let up = seen.last(where: { $0.gesture == .press && $0.phase != .began })
+    else {
+        throw CaseFailure("no press began/ended around the sequence: \(seen.map { "\($0.gesture) \($0.phase)" })")
+    }
+    return elapsed(down.time, up.time)
+}
+
+/// A tap is meant: fingers held for `hold` ms, far below the long-press time (500 ms).
+/// When the kernel's timestamps show them held that long anyway, the driver was stalled.
+func requireTapStimulus(_ seen: [GestureMessage], meant hold: Double) throws(StimulusMissed) {
+    guard let heldFor = try? held(seen), heldFor >= longPressMinimum - stimulusMargin else { return }
+    throw StimulusMissed(
+        "fingers held \(heldFor / 1000) ms by kernel time (meant \(Int(hold)) ms, long press at \(longPressMinimum / 1000))")
+}
+
 /// The single-device gestures of issue 4, on one panel: tap, double tap, long press, drag,
 /// swipe, two-finger tap, pinch. Each case waits for the line to be quiet first so the
 /// previous case's taps cannot join a multi-tap.
@@ -56,25 +75,6 @@ struct GestureCases {
     /// everything the sequence produced ends (or is cancelled) last.
     private func sequence(_ what: String) throws(CaseFailure) -> [GestureMessage] {
         try until(what) { $0.gesture == .press && ($0.phase == .ended || $0.phase == .cancelled) }
-    }
-
-    /// How long the sequence's fingers were down by the kernel's timestamps (press began →
-    /// press ended), in microseconds.
-    private func held(_ seen: [GestureMessage]) throws(CaseFailure) -> Int64 {
-        guard let down = seen.first(where: { $0.gesture == .press && $0.phase == .began }),
-            let up = seen.last(where: { $0.gesture == .press && $0.phase != .began })
-        else {
-            throw CaseFailure("no press began/ended around the sequence: \(seen.map { "\($0.gesture) \($0.phase)" })")
-        }
-        return elapsed(down.time, up.time)
-    }
-
-    /// A tap is meant: fingers held for `hold` ms, far below the long-press time (500 ms).
-    /// When the kernel's timestamps show them held that long anyway, the driver was stalled.
-    private func requireTapStimulus(_ seen: [GestureMessage], meant hold: Double) throws(StimulusMissed) {
-        guard let heldFor = try? held(seen), heldFor >= longPressMinimum - stimulusMargin else { return }
-        throw StimulusMissed(
-            "fingers held \(heldFor / 1000) ms by kernel time (meant \(Int(hold)) ms, long press at \(longPressMinimum / 1000))")
     }
 
     func run(_ harness: Harness) {

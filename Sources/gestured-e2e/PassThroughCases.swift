@@ -48,7 +48,12 @@ struct PassThroughCases {
     }
 
     func run(_ harness: Harness) {
-        guard harness.wants("pass-through") else { return }
+        if harness.wants("pass-through") { reservedRegion(harness) }
+        wakeSwallow(harness)
+    }
+
+    /// The cases of the reserved top edge, against one daemon.
+    private func reservedRegion(_ harness: Harness) {
         var setup: (panel: TouchPanel, daemon: DaemonProcess, subscriber: Subscriber, clone: String, configPath: String)?
         harness.run(
             "pass-through: the device is grabbed and cloned (capabilities, ranges, resolutions, properties); gestured devices pairs them"
@@ -245,13 +250,130 @@ struct PassThroughCases {
         daemon.stop()
     }
 
-    /// The panel, the daemon passing it through, a subscriber, and the clone's node.
-    private func start() throws -> (TouchPanel, DaemonProcess, Subscriber, String, String) {
-        let configPath = "\(work)/pass-through.toml"
-        try writeConfig(Self.config(), to: configPath)
-        let panel = try TouchPanel(descriptionFile: elanDescription, name: Self.deviceName)
+    static let wakeDeviceName = "e2e pass-through wake ELAN Touchscreen"
+    /// The wake-swallow daemon's `[daemon] idle-timeout`, in seconds: the shortest that is
+    /// still far longer than the driver's gap between two taps.
+    static let idleTimeout = 1.0
+
+    /// A daemon of its own for `wake-swallow` (the reserved-region daemon has no idle timeout:
+    /// its cases would lose their first touch after every pause). `trace` logs the filter's
+    /// decisions ("idle, the next touch is the wake touch"), shown when the case fails.
+    static let wakeConfig = """
+        [daemon]
+        log-level = "trace"
+        idle-timeout = \(idleTimeout)
+
+        [[device]]
+        match-name = "\(wakeDeviceName)"
+        pass-through = true
+        wake-swallow = true
+
+        [[device]]
+        match-name = "*"
+        enabled = false
+        """
+
+    /// `wake-swallow` through the whole chain in the daemon: its idle timer (`activity`
+    /// `idle` on the socket) → `Daemon.wentIdle` → `LiveDevices` → the device's pass-through
+    /// filter. After the idle line a tap in the middle reaches clients as a tap and never
+    /// the clone; the tap after it reaches the clone frame for frame as written.
+    private func wakeSwallow(_ harness: Harness) {
+        let name =
+            "pass-through: wake-swallow: after the idle line the first tap reaches clients, not the clone; the next one reaches the clone unchanged"
+        guard harness.wants(name) else { return }
+        var started: (panel: TouchPanel, daemon: DaemonProcess, subscriber: Subscriber, clone: String, configPath: String)?
+        var attempt = 0
+        harness.run(name) {
+            if started == nil { started = try start(config: Self.wakeConfig, files: "pass-through-wake", deviceName: Self.wakeDeviceName) }
+            guard let started else { return }
+            let (panel, daemon, subscriber, clonePath, _) = started
+            attempt += 1
+            // Told at once when the daemon is idle already, else when the timeout runs out;
+            // on a retry, after the previous attempt's touches.
+            try subscriber.next("the idle line", timeout: 10 + Self.idleTimeout) { activityPhase($0) == .idle }
+            // Opened now: every event the clone gets from here on is one of these two taps.
+            let reader = try NodeReader(path: clonePath)
+            var writer = TouchFrameWriter(panel.description)
+            // Each attempt taps elsewhere: the kernel drops values a node repeats.
+            let shift = 0.05 * Double(attempt)
+            func tap(_ spot: Spot) throws -> [InputEvent] {
+                let down = writer.frame([0: spot])
+                try panel.write(down)
+                pause(milliseconds: 60)
+                let up = writer.frame([:])
+                try panel.write(up)
+                return down + up
+            }
+            _ = try tap(Spot(0.5, 0.4 + shift))
+            let wake = try touchSequence(subscriber, "the wake tap's press ended")
+            let second = try tap(Spot(0.3 + shift, 0.6))
+            let passed = try touchSequence(subscriber, "the second tap's press ended")
+            let wakeGestures = wake.compactMap(\.gesture)
+            let passedGestures = passed.compactMap(\.gesture)
+            try requireTapStimulus(wakeGestures, meant: 60)
+            try requireTapStimulus(passedGestures, meant: 60)
+
+            try expect(
+                wake.compactMap(activityPhase) == [.active] && activityPhase(wake[0]) == .active,
+                "the wake tap's lines do not begin with the one active line: \(wake.map(summary))")
+            if passed.contains(where: { activityPhase($0) == .idle }) {
+                let gap = try elapsed(
+                    required(wakeGestures.last, "the wake tap's press").time,
+                    required(passedGestures.first, "the second tap's press").time)
+                if gap >= Int64(Self.idleTimeout * 1_000_000) - stimulusMargin {
+                    throw StimulusMissed("the second tap came \(gap / 1000) ms after the first by kernel time, past the idle timeout")
+                }
+                throw CaseFailure("idle between two taps \(gap / 1000) ms apart: \(passed.map(summary))")
+            }
+            try expect(passed.compactMap(activityPhase).isEmpty, "activity lines around the second tap: \(passed.map(summary))")
+            try expect(wakeGestures.contains { $0.gesture == .tap }, "no tap for the wake touch: \(wake.map(summary))")
+            try expect(passedGestures.contains { $0.gesture == .tap }, "no tap for the second touch: \(passed.map(summary))")
+
+            // The clone: read until it shows the second tap's lift (kernel order: a leaked
+            // wake tap would come first), then compare frame for frame.
+            var expected = EvdevReader()
+            expected.read(second)
+            var received = EvdevReader()
+            let deadline = monotonicMicroseconds() + 10_000_000
+            while received.frames.last != expected.frames.last && monotonicMicroseconds() < deadline {
+                try reader.read(until: monotonicMicroseconds() + 50_000, alongside: subscriber)
+                received = EvdevReader()
+                received.read(reader.events)
+            }
+            func frames(_ reader: EvdevReader) -> String {
+                reader.frames.map { "\($0.slots) \($0.axes) keys \($0.keysDown)" }.joined(separator: "; ")
+            }
+            try expect(
+                received.frames == expected.frames,
+                "the clone showed [\(frames(received))] for the second tap's [\(frames(expected))]")
+            try expect(daemon.isRunning, "gestured exited with \(daemon.exited ?? -1)")
+        }
+        if harness.failures.contains(name), let started { say("gestured log: \(tail(started.daemon.logPath, lines: 20))") }
+        started?.panel.unplug()
+        started?.daemon.stop()
+    }
+
+    /// Every line up to the end of one touch sequence (the `press` bracketing it ends).
+    private func touchSequence(_ subscriber: Subscriber, _ what: String) throws(CaseFailure) -> [Received] {
+        var lines: [Received] = []
+        try subscriber.next(what) { received in
+            lines.append(received)
+            guard let gesture = received.gesture else { return false }
+            return gesture.gesture == .press && (gesture.phase == .ended || gesture.phase == .cancelled)
+        }
+        return lines
+    }
+
+    /// The panel, the daemon passing it through, a subscriber, and the clone's node. `files`
+    /// names the daemon's configuration, socket and log in the work directory.
+    private func start(config: String = Self.config(), files: String = "pass-through", deviceName: String = Self.deviceName) throws
+        -> (TouchPanel, DaemonProcess, Subscriber, String, String)
+    {
+        let configPath = "\(work)/\(files).toml"
+        try writeConfig(config, to: configPath)
+        let panel = try TouchPanel(descriptionFile: elanDescription, name: deviceName)
         let daemon = try DaemonProcess(
-            executable: gestured, config: configPath, socketPath: "\(work)/pass-through.sock", logPath: "\(work)/pass-through.log")
+            executable: gestured, config: configPath, socketPath: "\(work)/\(files).sock", logPath: "\(work)/\(files).log")
         let subscriber = try Subscriber(socketPath: daemon.socketPath)
         let hello = try subscriber.subscribe()
         if !hello.devices.contains(where: { $0.name == panel.name }) { try awaitDevice(subscriber, panel.name, .added) }
@@ -369,4 +491,15 @@ private final class BareForwarder: @unchecked Sendable {
             if case .deviceGone? = outcome { return }
         }
     }
+}
+
+/// An `activity` line's phase; nil for any other line.
+private func activityPhase(_ received: Received) -> ActivityPhase? {
+    if case .activity(let activity)? = received.message { activity.phase } else { nil }
+}
+
+/// `value`, or a failure naming what is missing.
+private func required<Value>(_ value: Value?, _ what: String) throws(CaseFailure) -> Value {
+    guard let value else { throw CaseFailure("no \(what)") }
+    return value
 }
