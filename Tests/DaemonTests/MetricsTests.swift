@@ -64,7 +64,7 @@ import Testing
 
     @Test func touchDownsAndSynDroppedCountPerDeviceAndTheLastTouchIsWallClock() {
         let metrics = DaemonMetrics()
-        let down = Contact(id: 1, phase: .began, location: Point(x: 0, y: 0), millimetres: Point(x: 0, y: 0))
+        let down = Contact(id: 1, phase: .began, location: Point(x: 0, y: 0), surfaceLocation: .zero)
         var pickedUp = down
         pickedUp.id = 2
         pickedUp.startedUnobserved = true
