@@ -1,4 +1,5 @@
 import Foundation
+import GestureCore
 import GestureTestSupport
 import Glibc
 import Testing
@@ -61,6 +62,22 @@ import Testing
 
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
+    }
+
+    /// The daemon's half of `wake-swallow`: going idle calls `Daemon.wentIdle` (which
+    /// `LiveDevices` hands to every pass-through device) once the `idle` line is out. The
+    /// devices' half needs evdev and uinput: the VM's "pass-through: wake-swallow" case.
+    @Test func goingIdleCallsWentIdle() throws {
+        let called = DispatchSemaphore(value: 0)
+        var settings = DaemonSettings()
+        settings.idleTimeout = .seconds(0.2)
+        let daemon = try InProcessDaemon(settings: settings) { called.signal() }
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try client.readMessage(ofType: "hello")
+        let idle = try client.readMessage(ofType: "activity")
+        #expect(idle["phase"] as? String == "idle")
+        #expect(called.wait(timeout: .now() + .seconds(10)) == .success, "wentIdle was not called")
+        daemon.stop()
     }
 
     /// Before any touch, `status` says so with `null`.

@@ -63,7 +63,8 @@ final class InProcessDaemon {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts a daemon with `settings` and `devices` (plus a hidden control device).
-    init(settings: DaemonSettings = DaemonSettings(), devices: [PipeSource] = []) throws {
+    /// `wentIdle` becomes the daemon's `wentIdle` (called on the loop's thread).
+    init(settings: DaemonSettings = DaemonSettings(), devices: [PipeSource] = [], wentIdle: (() -> Void)? = nil) throws {
         socketPath = directory.file("gestured.sock")
         control = try PipeSource(name: "control")
         var configuration = Configuration()
@@ -73,6 +74,7 @@ final class InProcessDaemon {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let daemon = try Daemon(configuration: configuration, listener: listener, version: "test", logger: logger) { configuration }
+        daemon.wentIdle = wentIdle
         for device in devices { try daemon.add(device) }
         control.onStop = { [unowned daemon] in daemon.stop(reason: "stopping") }
         try daemon.add(control)
