@@ -67,7 +67,7 @@ enum MetricsScrape {
                 promise.fail(Failure(description: "gestured refused: \(text)"))
             case .goodbye(let reason):
                 promise.fail(Failure(description: "gestured said goodbye: \(reason)"))
-            case .hello, .gesture, .touch, .device, .pong, .status, .overflow, .unknown:
+            case .hello, .gesture, .touch, .device, .activity, .pong, .status, .overflow, .unknown:
                 break
             }
         }

@@ -191,7 +191,7 @@ struct ActionConnection {
                     )
                 case .goodbye(let reason):
                     printError("actions: the daemon said goodbye (\(DisplayText.escaped(reason)))")
-                case .gesture, .activity, .touch, .device, .pong, .status, .error, .overflow, .unknown:
+                case .gesture, .activity, .touch, .device, .pong, .status, .metrics, .error, .overflow, .unknown:
                     if let event = ActionEvent(received.message, line: received.text) {
                         try performer.perform(event)
                     }
@@ -222,7 +222,7 @@ extension ActionEvent {
             case .idle: self.init(trigger: .idle, line: line)
             case .active: self.init(trigger: .active, line: line)
             }
-        case .hello, .device, .touch, .pong, .status, .error, .overflow, .goodbye, .unknown:
+        case .hello, .device, .touch, .pong, .status, .metrics, .error, .overflow, .goodbye, .unknown:
             return nil
         }
     }

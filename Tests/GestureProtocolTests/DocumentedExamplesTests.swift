@@ -76,7 +76,8 @@ import Testing
                 }
             }
         }
-        #expect(messages == ["hello", "gesture", "touch", "device", "activity", "pong", "status", "metrics", "error", "overflow", "goodbye"])
+        #expect(
+            messages == ["hello", "gesture", "touch", "device", "activity", "pong", "status", "metrics", "error", "overflow", "goodbye"])
         #expect(requests == ["subscribe", "ping", "status", "metrics"])
     }
 
