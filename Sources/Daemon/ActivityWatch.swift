@@ -19,6 +19,9 @@ final class ActivityWatch {
     /// daemon hands it on to pass-through devices with `wake-swallow`).
     var becameIdle: (() -> Void)?
 
+    /// Whether the daemon is idle now (the `idle` line went out, no touch since).
+    var isIdle: Bool { monitor.isIdle }
+
     /// `catchUp` is called when the idle deadline has come, before going idle: it must feed
     /// every source the input due by now (a loop running late must not call a daemon idle
     /// whose touches are waiting to be read).

@@ -30,6 +30,9 @@ public final class Daemon {
     /// Called when the daemon goes idle (no touch for `[daemon] idle-timeout`, issue 9):
     /// pass-through devices with `wake-swallow` reserve their next touch (`LiveDevices` sets it).
     public var wentIdle: (() -> Void)?
+    /// Whether the daemon is idle now: a device added or reconfigured while idle is told so
+    /// too (`LiveDevices`), or its first touch would not be the wake touch it is.
+    public var isIdle: Bool { activity?.isIdle ?? false }
     /// Called after a source was removed (unplugged, finished, or excluded by a reload).
     public var sourceRemoved: ((InputSource) -> Void)?
 

@@ -206,7 +206,11 @@ public final class LiveDevices {
         daemon.sourceRemoved = { [unowned self] source in
             if let path = source.device.path, sources[path] === source { sources[path] = nil }
         }
-        daemon.configurationChanged = { [unowned self] _ in rescan() }
+        daemon.configurationChanged = { [unowned self] _ in
+            // A reload that turns wake-swallow (or pass-through) on while idle arms it now.
+            if daemon.isIdle { daemonBecameIdle() }
+            rescan()
+        }
         daemon.wentIdle = { [unowned self] in daemonBecameIdle() }
         do {
             retirement = try CloneRetirement(loop: daemon.loop)
@@ -312,6 +316,7 @@ public final class LiveDevices {
                 retire: { [weak self] clone in self?.retirement?.retire(clone) })
             try daemon.add(source)
             sources[node.path] = source
+            if daemon.isIdle { source.idle() }
         } catch {
             logger.warning("cannot use device", metadata: ["node": "\(node.path)", "error": "\(error)"])
         }

@@ -69,9 +69,7 @@ import Testing
     /// devices' half needs evdev and uinput: the VM's "pass-through: wake-swallow" case.
     @Test func goingIdleCallsWentIdle() throws {
         let called = DispatchSemaphore(value: 0)
-        var settings = DaemonSettings()
-        settings.idleTimeout = .seconds(0.2)
-        let daemon = try InProcessDaemon(settings: settings) { called.signal() }
+        let daemon = try InProcessDaemon(idleTimeout: .seconds(0.2)) { called.signal() }
         let client = try LineClient(path: daemon.socketPath)
         _ = try client.readMessage(ofType: "hello")
         let idle = try client.readMessage(ofType: "activity")

@@ -77,7 +77,12 @@ import Testing
             uptime: 1, devices: [], clients: 0, dropped: 0, now: Timestamp(microseconds: 8_000_000), wallClock: 1_700_000_000_000_000)
         #expect(message.inputs == [MetricsMessage.DeviceInputs(device: "A", touches: 1, synDropped: 2)])
         // The touch-down was 3 s before the reply; the frame with only a moved contact is not one.
-        #expect(message.lastTouch == 1_700_000_000_000_000 - 3_000_000)
+        // An optional on the left and a literal on the right: the expected value is an
+        // `UInt64?` of its own, as `#expect` under AddressSanitizer (Swift 6.3.1) otherwise
+        // reads a 9-byte optional from the literal's 8-byte slot (a stack-buffer-overflow
+        // in the macro's AnyHashable conversion, not in our code).
+        let expected: UInt64? = 1_700_000_000_000_000 - 3_000_000
+        #expect(message.lastTouch == expected)
     }
 
     @Test func latencyBucketsAreCumulativeWithTheirSum() {
