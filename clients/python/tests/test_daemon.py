@@ -236,3 +236,52 @@ def test_a_killed_daemon_is_a_lost_connection_not_a_quiet_end(api: str, start_da
                 next(client)
         else:
             asyncio.run(via_asyncio())
+
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_metrics_count_the_gestures_a_subscriber_received(api: str, start_daemon: StartDaemon, replayed: List[Line]) -> None:
+    """After one pass of the demo, the `metrics` reply counts exactly its gestures by kind
+    and phase, and one device with touch-downs and a last touch."""
+    daemon = start_daemon("--replay", str(DEMO), "--speed", SPEED, "--wait-for-subscriber")
+
+    def count_until_done(client_items: Any) -> int:
+        seen = 0
+        for item in client_items:
+            if isinstance(item, gc.Gesture):
+                seen += 1
+                if seen == len(replayed):
+                    return seen
+        return seen
+
+    async def via_asyncio() -> gc.Metrics:
+        async with gc.aio.connect(daemon.socket) as client:
+            seen = 0
+            async for item in client:
+                if isinstance(item, gc.Gesture):
+                    seen += 1
+                    if seen == len(replayed):
+                        break
+            return await client.metrics()
+
+    if api == "sync":
+        with gc.connect(daemon.socket) as client:
+            assert count_until_done(client) == len(replayed)
+            metrics = client.metrics()
+    else:
+        metrics = asyncio.run(via_asyncio())
+    expected: dict[tuple[str, str], int] = {}
+    for line in replayed:
+        key = (line["gesture"], line["phase"])
+        expected[key] = expected.get(key, 0) + 1
+    counted: dict[tuple[str, str], int] = {}
+    for series in metrics.gestures:
+        assert series.device == "ELAN Touchscreen"
+        for count in series.counts:
+            key = (count.gesture.value, count.phase.value)
+            counted[key] = counted.get(key, 0) + count.count
+    assert counted == expected
+    assert [inputs.device for inputs in metrics.inputs] == ["ELAN Touchscreen"]
+    assert metrics.inputs[0].touches > 0 and metrics.inputs[0].syn_dropped == 0
+    assert metrics.last_touch is not None and metrics.clients == 1
+    assert metrics.latency.count > 0 and metrics.latency.buckets[-1].count <= metrics.latency.count

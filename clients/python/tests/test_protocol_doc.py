@@ -17,7 +17,7 @@ from conftest import REPO
 
 #: The document (another checkout's with GESTURED_PROTOCOL_DOC, to try a branch's).
 DOC = Path(os.environ.get("GESTURED_PROTOCOL_DOC", REPO / "docs" / "protocol.md"))
-REQUEST_TYPES = {"subscribe", "ping"}
+REQUEST_TYPES = {"subscribe", "ping"}  # and "status"/"metrics", which share a name with their reply
 
 
 def example_lines() -> List[str]:

@@ -22,6 +22,8 @@ from .messages import (
     Goodbye,
     Hello,
     Message,
+    Metrics,
+    MetricsRequest,
     Overflow,
     Ping,
     Pong,
@@ -241,7 +243,7 @@ class Session:
             reply = Reply(Pong, confirms=request)
             data = encode(request) + encode(Ping())
         else:
-            reply = Reply(Pong if isinstance(request, Ping) else Status)
+            reply = Reply(Pong if isinstance(request, Ping) else Metrics if isinstance(request, MetricsRequest) else Status)
             data = encode(request)
         self._pending.append(reply)
         return data, reply
@@ -282,7 +284,7 @@ class Session:
                 )
             self.hello = message
             return None
-        if isinstance(message, (Pong, Status)) or (isinstance(message, ErrorMessage) and self._pending):
+        if isinstance(message, (Pong, Status, Metrics)) or (isinstance(message, ErrorMessage) and self._pending):
             if not self._pending:
                 raise ProtocolError(f"a {message.TYPE} reply to no request", line)
             reply = self._pending[0]

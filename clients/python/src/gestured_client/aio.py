@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Generator, Iterable, Optional, Type, Typ
 
 from ._session import READ_SIZE, RETRIED, Backoff, ClientBase, Item, Reconnected, Reply, Session, _Raise, unwrap
 from .errors import ConnectionLost, GesturedUnavailable, ProtocolError
-from .messages import GestureKind, Message, Ping, Pong, Request, Status, StatusRequest, Subscribe
+from .messages import GestureKind, Message, Metrics, MetricsRequest, Ping, Pong, Request, Status, StatusRequest, Subscribe
 
 __all__ = ["Client", "connect"]
 
@@ -123,6 +123,10 @@ class Client(ClientBase):
     async def status(self) -> Status:
         """The daemon's status: version, uptime, devices, clients, counters."""
         return await self._request(StatusRequest(), Status)
+
+    async def metrics(self) -> Metrics:
+        """The daemon's counters for monitoring: gestures, touches, drops, delivery latency."""
+        return await self._request(MetricsRequest(), Metrics)
 
     async def subscribe(
         self,

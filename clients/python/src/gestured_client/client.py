@@ -10,7 +10,7 @@ from typing import Callable, Iterable, Optional, Type, TypeVar, Union
 
 from ._session import READ_SIZE, RETRIED, Backoff, ClientBase, Item, Reconnected, Session, _Raise, unwrap
 from .errors import ConnectionLost, GesturedUnavailable, ProtocolError
-from .messages import GestureKind, Message, Ping, Pong, Request, Status, StatusRequest, Subscribe
+from .messages import GestureKind, Message, Metrics, MetricsRequest, Ping, Pong, Request, Status, StatusRequest, Subscribe
 
 __all__ = ["Client", "connect"]
 
@@ -87,6 +87,10 @@ class Client(ClientBase):
     def status(self) -> Status:
         """The daemon's status: version, uptime, devices, clients, counters."""
         return self._request(StatusRequest(), Status)
+
+    def metrics(self) -> Metrics:
+        """The daemon's counters for monitoring: gestures, touches, drops, delivery latency."""
+        return self._request(MetricsRequest(), Metrics)
 
     def subscribe(
         self,

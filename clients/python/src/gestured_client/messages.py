@@ -52,6 +52,12 @@ __all__ = [
     "Activity",
     "Pong",
     "Status",
+    "Metrics",
+    "MetricsGestureCount",
+    "MetricsGestureSeries",
+    "MetricsInputs",
+    "LatencyBucket",
+    "Latency",
     "ErrorMessage",
     "Overflow",
     "Goodbye",
@@ -60,6 +66,7 @@ __all__ = [
     "Subscribe",
     "Ping",
     "StatusRequest",
+    "MetricsRequest",
     "Request",
     "decode",
     "encode",
@@ -376,6 +383,70 @@ class Status(Message):
 
 
 @dataclass(frozen=True)
+class MetricsGestureCount:
+    """How often one gesture kind reached one phase (in :class:`MetricsGestureSeries`)."""
+
+    gesture: GestureKind
+    phase: Phase
+    count: int
+
+
+@dataclass(frozen=True)
+class MetricsGestureSeries:
+    """The gesture counts of one device and region (``None``: the top level; ``"other"``
+    gathers devices and regions past the daemon's label limits)."""
+
+    device: str
+    region: Optional[str]
+    counts: Tuple[MetricsGestureCount, ...]
+
+
+@dataclass(frozen=True)
+class MetricsInputs:
+    """Touch-downs and ``SYN_DROPPED`` recoveries of one device."""
+
+    device: str
+    touches: int
+    syn_dropped: int
+
+
+@dataclass(frozen=True)
+class LatencyBucket:
+    """Lines delivered within :attr:`le` µs of their input (cumulative)."""
+
+    le: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Latency:
+    """Delivery latency, input event time → written to the socket, as a histogram (µs)."""
+
+    buckets: Tuple[LatencyBucket, ...]
+    count: int
+    #: Sum of every observation, µs.
+    sum: int
+
+
+@dataclass(frozen=True)
+class Metrics(Message):
+    """The answer to ``metrics`` (docs/metrics.md: what gestured-web's ``/metrics`` serves)."""
+
+    TYPE: ClassVar[str] = "metrics"
+    #: Seconds since the daemon started.
+    uptime: int
+    devices: Tuple[DeviceInfo, ...]
+    clients: int
+    #: Event lines dropped for slow clients.
+    dropped: int
+    #: The last touch-down as wall-clock µs since 1970; None before the first.
+    last_touch: Optional[int]
+    gestures: Tuple[MetricsGestureSeries, ...]
+    inputs: Tuple[MetricsInputs, ...]
+    latency: Latency
+
+
+@dataclass(frozen=True)
 class ErrorMessage(Message):
     """``error``: a refused request, or a refused connection (then closed)."""
 
@@ -417,7 +488,7 @@ class Unknown(Message):
 #: What :func:`decode` returns.
 ServerMessage = Union[
     Hello, Press, Tap, LongPress, Drag, Swipe, Pinch, Rotate, Touch, Device, Activity, Pong, Status,
-    ErrorMessage, Overflow, Goodbye, Unknown,
+    Metrics, ErrorMessage, Overflow, Goodbye, Unknown,
 ]
 
 # ----------------------------------------------------------------------------- requests
@@ -483,7 +554,14 @@ class StatusRequest(Message):
     TYPE: ClassVar[str] = "status"
 
 
-Request = Union[Subscribe, Ping, StatusRequest]
+@dataclass(frozen=True)
+class MetricsRequest(Message):
+    """Asks for a :class:`Metrics`."""
+
+    TYPE: ClassVar[str] = "metrics"
+
+
+Request = Union[Subscribe, Ping, StatusRequest, MetricsRequest]
 
 
 def _name_list(
@@ -641,6 +719,13 @@ class _Fields:
         except ValueError:
             return text
 
+    def objects(self, name: str, expected: str) -> List[_Fields]:
+        """An array of objects, each as fields of its own."""
+        items = self.values.get(name)
+        if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+            raise self._problem(name, expected)
+        return [_Fields(item, self.line, f'"{name}[{index}]" of {self.where}') for index, item in enumerate(items)]
+
     def devices(self, name: str) -> Tuple[DeviceInfo, ...]:
         items = self.values.get(name)
         expected = 'an array of {"name", "kind", "path"} objects'
@@ -707,6 +792,34 @@ def _counters(f: _Fields) -> Counters:
     )
 
 
+def _metrics(f: _Fields) -> Metrics:
+    latency = f.nested("latency", "an object of buckets, count and sum")
+    return Metrics(
+        f.integer("uptime"), f.devices("devices"), f.integer("clients"), f.integer("dropped"), f.optional_integer("lastTouch"),
+        tuple(
+            MetricsGestureSeries(
+                series.string("device"), series.optional_string("region"),
+                tuple(
+                    MetricsGestureCount(count.enum("gesture", GestureKind), count.enum("phase", Phase), count.integer("count"))
+                    for count in series.objects("counts", 'an array of {"gesture", "phase", "count"} objects')
+                ),
+            )
+            for series in f.objects("gestures", 'an array of {"device", "region", "counts"} objects')
+        ),
+        tuple(
+            MetricsInputs(inputs.string("device"), inputs.integer("touches"), inputs.integer("synDropped"))
+            for inputs in f.objects("inputs", 'an array of {"device", "touches", "synDropped"} objects')
+        ),
+        Latency(
+            tuple(
+                LatencyBucket(bucket.integer("le"), bucket.integer("count"))
+                for bucket in latency.objects("buckets", 'an array of {"le", "count"} objects')
+            ),
+            latency.integer("count"), latency.integer("sum"),
+        ),
+    )
+
+
 _DECODERS: Dict[str, Callable[[_Fields], Message]] = {
     "hello": lambda f: Hello(f.integer("protocol"), f.string("server"), f.string("version"), f.devices("devices")),
     "gesture": _gesture,
@@ -724,6 +837,7 @@ _DECODERS: Dict[str, Callable[[_Fields], Message]] = {
         f.integer("protocol"), f.string("version"), f.integer("uptime"), f.optional_integer("lastTouch"), f.devices("devices"),
         f.integer("clients"), f.integer("maxClients"), _counters(f),
     ),
+    "metrics": _metrics,
     "error": lambda f: ErrorMessage(f.string("message")),
     "overflow": lambda f: Overflow(f.integer("dropped")),
     "goodbye": lambda f: Goodbye(f.string("reason")),
