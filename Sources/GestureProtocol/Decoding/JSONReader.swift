@@ -460,20 +460,11 @@ struct JSONReader {
         guard bytes.count - index >= 4 else { return nil }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let digit = Self.hexValue(bytes[index]) else { return nil }
+            guard let digit = HexDigit.value(bytes[index]) else { return nil }
             value = value << 4 | UInt32(digit)
             index += 1
         }
         return value
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// The UTF-8 of a string's contents with its escapes resolved (they were checked).
@@ -483,7 +474,7 @@ struct JSONReader {
         var i = 0
         func hex4(at offset: Int) -> UInt32 {
             var value: UInt32 = 0
-            for k in 0..<4 { value = value << 4 | UInt32(Self.hexValue(raw[offset + k]) ?? 0) }
+            for k in 0..<4 { value = value << 4 | UInt32(HexDigit.value(raw[offset + k]) ?? 0) }
             return value
         }
         while i < raw.count {
