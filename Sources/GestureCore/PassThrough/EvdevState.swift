@@ -180,6 +180,12 @@ public struct EvdevSnapshot: Sendable, Hashable {
         self.axes = axes
         self.keys = keys
     }
+
+    /// Whether a touch is down: a slot with a tracking id, or `BTN_TOUCH` (protocol A and
+    /// single-touch devices).
+    public var hasTouchDown: Bool {
+        slots.contains { ($0[ABS.mtTrackingID] ?? -1) >= 0 } || (keys[BTN.touch] ?? 0) != 0
+    }
 }
 
 extension EvdevState {
