@@ -20,28 +20,31 @@
 
 suite_scope_parent=${TMPDIR:-/tmp}
 
-# The start time of process $1 (field 22 of /proc/PID/stat), empty when it is gone.
+# The start time of process $1 (field 22 of /proc/PID/stat), empty when it is gone or a
+# zombie (killed, not yet reaped).
 suite_scope_start_time() {
     local stat
-    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+    stat=$(cat 2>/dev/null "/proc/$1/stat") || return 0
     stat=${stat##*) }
-    # After the command's ")": state is field 3, so start time (22) is the 20th here.
-    awk '{ print $20 }' <<<"$stat"
+    # After the command's ")": state is field 3 (1st here), start time 22 (20th here).
+    awk '$1 != "Z" { print $20 }' <<<"$stat"
 }
 
 # The pids of processes, other than this shell and its ancestors, that carry the marker $1
 # in their environment or the directory $2 on their command line.
 suite_scope_processes() {
+    local -
+    set +e
     local marker=$1 directory=$2 pid ancestors=" " walk=$$
     while [[ -n "$walk" && "$walk" != 0 ]]; do
         ancestors+="$walk "
-        walk=$(awk '/^PPid:/ { print $2 }' "/proc/$walk/status" 2>/dev/null || true)
+        walk=$(awk '/^PPid:/ { print $2 }' "/proc/$walk/status" 2>/dev/null)
     done
     for pid in /proc/[0-9]*; do
         pid=${pid#/proc/}
         [[ "$ancestors" == *" $pid "* ]] && continue
-        if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "GESTURED_SUITE=$marker" ||
-            tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$directory/"; then
+        if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | grep -qxF "GESTURED_SUITE=$marker" ||
+            tr '\0' '\n' 2>/dev/null <"/proc/$pid/cmdline" | grep -qF "$directory/"; then
             echo "$pid"
         fi
     done
@@ -49,6 +52,8 @@ suite_scope_processes() {
 
 # Stops the processes of the run whose marker is $1 and directory $2; prints how many.
 suite_scope_stop() {
+    local -
+    set +e
     local pids pid
     pids=$(suite_scope_processes "$1" "$2")
     [[ -n "$pids" ]] || return 0
@@ -86,6 +91,7 @@ suite_scope_begin() {
 
 suite_scope_end() {
     local status=$?
+    set +e
     suite_scope_stop "$suite_scope_marker" "$suite_scope_directory"
     rm -rf "$suite_scope_directory"
     exit "$status"
