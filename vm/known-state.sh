@@ -53,7 +53,10 @@ remove() {
         *" not-installed"* | "") ;;
         *)
             say "purging the Debian package gestured (host: $status)"
-            DEBIAN_FRONTEND=noninteractive dpkg --purge gestured >/dev/null || { say "dpkg --purge gestured failed"; exit 1; }
+            # --no-triggers: man-db's index rebuild alone takes a minute under emulation; the
+            # next dpkg run (the tier's dpkg -i) runs what is pending.
+            DEBIAN_FRONTEND=noninteractive dpkg --purge --no-triggers gestured >/dev/null ||
+                { say "dpkg --purge gestured failed"; exit 1; }
             ;;
     esac
     if [ -f "$manifest" ]; then
