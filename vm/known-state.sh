@@ -91,9 +91,9 @@ remove() {
 hide() {
     target="$root$1"
     if [ -d "$target" ] && [ ! -L "$target" ]; then
-        mount -t tmpfs -o mode=755,size=1m tmpfs "$target" && say "hid $1 (on the host: an empty directory here)"
+        mount -t tmpfs -o mode=755,size=1m tmpfs "$target" && say "hid $1 (installed on this host; empty in the guest)"
     elif [ -f "$target" ]; then
-        mount -o bind /dev/null "$target" && say "hid $1 (on the host: /dev/null here)"
+        mount -o bind /dev/null "$target" && say "hid $1 (installed on this host; /dev/null in the guest)"
     fi
 }
 
