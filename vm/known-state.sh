@@ -48,6 +48,19 @@ remove_file() {
 }
 
 remove() {
+    # The manifest first: purging the package removes /etc/gestured, the manifest with it.
+    if [ -f "$manifest" ]; then
+        web=""
+        while IFS= read -r file; do
+            [ -n "$file" ] && remove_file "$file" "listed in $manifest"
+            case "$file" in */share/gestured/web/*) web=${file%/*} ;; esac
+        done <"$manifest"
+        remove_file "$manifest" "the source installation's manifest"
+        # The live view's directories, once empty.
+        if [ -n "$web" ] && rmdir "$web" "${web%/web}" 2>/dev/null; then
+            say "removed $web and ${web%/web} (empty)"
+        fi
+    fi
     status=$(dpkg-query -W -f='${Status} ${Version}' gestured 2>/dev/null || true)
     case "$status" in
         *" not-installed"* | "") ;;
@@ -59,12 +72,6 @@ remove() {
                 { say "dpkg --purge gestured failed"; exit 1; }
             ;;
     esac
-    if [ -f "$manifest" ]; then
-        while IFS= read -r file; do
-            [ -n "$file" ] && remove_file "$file" "listed in $manifest"
-        done <"$manifest"
-        remove_file "$manifest" "the source installation's manifest"
-    fi
     for link in /etc/systemd/system/*.wants/gestured* /etc/systemd/user/*.wants/gestured*; do
         remove_file "$link" "a unit enabled on the host"
     done
