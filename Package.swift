@@ -197,7 +197,7 @@ let package = Package(
         .testTarget(
             name: "WebBridgeTests",
             dependencies: [
-                "WebBridge", "ConfigFile", "GestureCore", "GestureProtocol",
+                "WebBridge", "ConfigFile", "GestureCore", "GestureProtocol", "GestureTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]

@@ -13,7 +13,8 @@
 #     http://127.0.0.1:7412/, started on the first connection);
 #  3. where no touch device is present (a laptop, CI, a container), shows the product
 #     working anyway: plays the bundled demo recording through `gestured run --replay` on
-#     a private socket and prints what a subscriber receives, saying that it does so.
+#     a private socket and prints what a subscriber receives (`gesturectl subscribe
+#     --compact`: one line per gesture), saying that it does so.
 #
 # Options: --no-demo (skip step 3), --demo-only (skip step 2),
 #   --prefix DIR: install from source instead of the package (the same binaries, units,
@@ -21,6 +22,8 @@
 #   DIR/share/gestured/web, units in /etc/systemd/system,
 #   the group from /etc/sysusers.d/gestured.conf). The default where dpkg is missing,
 #   with DIR /usr/local. Refused while the package is installed.
+# Undo: sudo apt-get purge gestured; after --prefix, the files listed in
+#   /etc/gestured/installed-from-source (a later run.sh without --prefix removes them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/packaging.sh
@@ -32,7 +35,7 @@ while [[ $# -gt 0 ]]; do
         --no-demo) demo=never ;;
         --demo-only) demo=only ;;
         --prefix) prefix="$2"; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -65,8 +68,12 @@ if [[ "$install" == package ]]; then
 else
     ./scripts/install-deps.sh
 fi
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# Everything temporary of this run in one directory, removed at exit: the toolchain's own
+# temporary folders too (every swift command leaves /tmp/TemporaryDirectory.* behind).
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/gestured-run.XXXXXX")
+export TMPDIR="$scratch"
+log="$scratch/log"
+trap 'rm -rf "$scratch"' EXIT
 # quietly COMMAND...: runs COMMAND with its progress in $log, shown only when it fails.
 quietly() { "$@" 2>"$log" || { cat "$log" >&2; say "failed: $*" >&2; exit 1; }; }
 say "building a release (scripts/build-release.sh)…"
@@ -180,12 +187,18 @@ fi
 
 say "no touch device found: playing the bundled demo recording (demo/demo.events: tap, double"
 say "tap, long press, drag, edge swipe, two-finger tap, pinch) through 'gestured run --replay'"
-say "on a private socket. These are the lines a subscriber receives:"
-workdir="$(mktemp -d)"
-trap 'kill "$daemon" 2>/dev/null || true; wait "$daemon" 2>/dev/null || true; rm -rf "$workdir" "$log"' EXIT
+say "on a private socket. What a subscriber receives:"
+workdir="$scratch/demo"
+mkdir "$workdir"
+trap 'kill "$daemon" 2>/dev/null || true; wait "$daemon" 2>/dev/null || true; rm -rf "$scratch"' EXIT
 "$bin/gestured" run --replay demo/demo.events --wait-for-subscriber --exit-after-replay --socket "$workdir/gestured.sock" \
     --log-level warning &
 daemon=$!
 for _ in $(seq 100); do [[ -S "$workdir/gestured.sock" ]] && break; sleep 0.1; done
-timeout 30 "$bin/gesturectl" subscribe --socket "$workdir/gestured.sock" --json || true
-say "demo done. That was 'gesturectl subscribe --json'; without --json it prints one readable line per event."
+# Each gesture on one line, or two for one with a duration (began, and ended with how many
+# changed events --compact left out); not the press events (every touch's down/up feedback).
+timeout 30 "$bin/gesturectl" subscribe --socket "$workdir/gestured.sock" --compact \
+    --gesture tap --gesture long-press --gesture drag --gesture swipe --gesture pinch || true
+say "demo done: that was 'gesturectl subscribe --compact' for taps, long presses, drags, swipes and pinches."
+say "'gesturectl subscribe' prints every event (press and each change too), one line each;"
+say "'gesturectl subscribe --json' prints the wire's JSON lines as an app receives them (docs/protocol.md)."

@@ -11,8 +11,14 @@
 # tier (vm/test.sh) and that package under a real systemd (vm/test-systemd.sh).
 # Installs the Debian packages it needs first. Before anything is built, the sources must
 # be formatted as .swift-format says (the toolchain's `swift format`; any finding fails).
+# Nothing the run creates outlives it (scripts/suite-scope.sh): its temporary files and
+# directories, sockets and VM work folders all live in one directory under /tmp, removed
+# at exit with every process the run started, passed or failed; what an interrupted run
+# left there is removed by the next one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/suite-scope.sh
+suite_scope_begin
 
 ./scripts/install-deps.sh --with-vm --with-package --with-lintian --with-python --with-chromium
 # Format: `swift format format -i -r Sources Tests` fixes what this finds.

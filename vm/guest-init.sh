@@ -29,8 +29,10 @@ log "init started"
 # over the host's read-only root. Everything written (dpkg -i, useradd, /etc) lives in a
 # tmpfs and vanishes at power-off. The command runs as the oneshot unit vm-test.service
 # (part of the boot transaction); its output and status go to the ctl share, mounted at
-# /vm in the new root. /vm/before.sh, when the host wrote one, runs first in a chroot of
-# the new root, before systemd starts (as an image build would install a package).
+# /vm in the new root. Before systemd starts, in a chroot of the new root:
+# /vm/known-state.sh remove (a gestured package or source installation of the host's is
+# purged, so the guest starts as a plain Debian without gestured), then /vm/before.sh when
+# the host wrote one (as an image build would install a package).
 boot_systemd() {
     mkdir -p /lower /upper
     mount -t 9p -o "$p9opts,ro,cache=${VM_ROOT_CACHE:-loose}" root /lower || fail "cannot mount the root share"
@@ -50,6 +52,19 @@ boot_systemd() {
     # services this host's administrator enabled (a database server, timers: each costs
     # seconds under emulation and none belongs to the test). Debian's own static units
     # (journald, udevd, logind, dbus, sockets.target …) stay; so do gestured's, if any.
+    mount -t proc proc /newroot/proc
+    mount -t sysfs sys /newroot/sys
+    mount -t devtmpfs dev /newroot/dev
+    mount -t tmpfs -o mode=755 tmpfs /newroot/run
+    # Whatever the host has installed of gestured, the guest starts without it; what was
+    # removed is printed on the test's stderr.
+    log "known-state.sh remove in the new root"
+    chroot /newroot /bin/sh /vm/known-state.sh remove </dev/null >>/ctl/stderr 2>&1 || {
+        log "known-state.sh failed"
+        echo 125 > /ctl/status
+        poweroff -f
+    }
+
     : > /newroot/etc/machine-id
     # The build host may be a container: its marker files would make systemd believe it
     # runs in one (console-getty, no udev trigger …). This is a VM.
@@ -67,7 +82,7 @@ Description=the VM's test command (vm/run.sh --systemd)
 After=basic.target
 [Service]
 Type=oneshot
-ExecStart=/bin/sh -c '/bin/sh /vm/cmd.sh </dev/null >/vm/stdout 2>/vm/stderr; echo \$? > /vm/status.tmp; mv /vm/status.tmp /vm/status; sync'
+ExecStart=/bin/sh -c '/bin/sh /vm/cmd.sh </dev/null >>/vm/stdout 2>>/vm/stderr; echo \$? > /vm/status.tmp; mv /vm/status.tmp /vm/status; sync'
 ExecStopPost=/bin/systemctl poweroff --no-block
 TimeoutStartSec=infinity
 StandardOutput=journal+console
@@ -77,17 +92,13 @@ UNIT
 
     if [ -f /ctl/before.sh ]; then
         log "running before.sh in the new root"
-        mount -t proc proc /newroot/proc
-        mount -t sysfs sys /newroot/sys
-        mount -t devtmpfs dev /newroot/dev
-        mount -t tmpfs -o mode=755 tmpfs /newroot/run
         chroot /newroot /bin/sh /vm/before.sh </dev/null >/ctl/before.out 2>&1 || {
             log "before.sh failed: $(tail -n 5 /ctl/before.out)"
             echo 125 > /ctl/status
             poweroff -f
         }
-        umount /newroot/run /newroot/dev /newroot/sys /newroot/proc
     fi
+    umount /newroot/run /newroot/dev /newroot/sys /newroot/proc
     log "handing over to systemd"
     umount /proc /sys 2>/dev/null
     exec switch_root /newroot /lib/systemd/systemd
@@ -128,8 +139,12 @@ while read -r tag path; do
     mount -t 9p -o "$p9opts,ro,cache=loose" "$tag" "/newroot$path" || fail "cannot mount the share $path"
 done < /ctl/shares
 
+# The host's gestured installation, if any, hidden from the test (known-state.sh mask):
+# the root is read-only, so its files are covered, not removed.
+/bin/sh /ctl/known-state.sh mask /newroot </dev/null >>/ctl/stderr 2>&1 || fail "known-state.sh mask failed"
+
 log "running the command in $workdir"
-chroot /newroot /bin/sh /run/vm/cmd.sh </dev/null >/ctl/stdout 2>/ctl/stderr
+chroot /newroot /bin/sh /run/vm/cmd.sh </dev/null >>/ctl/stdout 2>>/ctl/stderr
 status=$?
 log "command exited with status $status"
 echo "$status" > /ctl/status.tmp && mv /ctl/status.tmp /ctl/status

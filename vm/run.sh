@@ -17,6 +17,12 @@
 # masked. --before-boot 'SHELL COMMAND' runs first, in a chroot of that root before systemd
 # starts (e.g. dpkg -i, as an image build would); its output is printed on failure (125).
 #
+# Either way the guest starts from a known state whatever this host has installed of
+# gestured (vm/known-state.sh, run by the guest init before --before-boot and COMMAND):
+# under --systemd a host's gestured package is purged and a source installation removed
+# in the overlay; without it (read-only root) their files are hidden. Each thing removed or
+# hidden is printed as a "vm/known-state: ..." line on stderr.
+#
 # Exit status: COMMAND's own status; 124 when the guest never reported one (timeout, kernel
 # panic, init failure: the console log's tail is printed); 77 when qemu cannot run at all on
 # this machine (the "skip" convention; the reason is printed).
@@ -91,6 +97,8 @@ trap cleanup EXIT
 
 workdir=$(pwd -P)
 printf '%s\n' "$workdir" > "$ctl/workdir"
+# The guest init runs it before the command: the guest without the host's gestured.
+cp "$here/known-state.sh" "$ctl/known-state.sh"
 share_args=()
 : > "$ctl/shares"
 for index in "${!shares[@]}"; do
@@ -163,7 +171,7 @@ if [[ -f "$ctl/status" ]]; then
     status=$(cat "$ctl/status")
     [[ "${VM_VERBOSE:-0}" == 1 ]] && echo "vm/run: guest exited $status after ${elapsed}s" >&2
     if [[ "$status" == 125 && -f "$ctl/before.out" ]]; then
-        echo "vm/run: the --before-boot command failed in the guest:" >&2
+        echo "vm/run: preparing the guest's root failed (known-state.sh's lines above; --before-boot's below):" >&2
         sed 's/^/  before-boot: /' "$ctl/before.out" >&2
     elif [[ "$status" != 0 ]]; then
         echo "vm/run: command exited with status $status in the guest; console log tail:" >&2

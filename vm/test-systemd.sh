@@ -50,15 +50,16 @@ case "$deb" in
     *) echo "vm/test-systemd: $deb must be inside $root (the guest sees only the work share)" >&2; exit 1 ;;
 esac
 
-# Before boot, in a chroot of the guest's root, make it a plain Debian system rather than
-# this build host: no units of a by-hand install (scripts/run.sh) shadowing the package's;
-# no /usr/sbin/policy-rc.d (container images have one that forbids every service start
-# and stop: a kiosk does not, and with it dpkg could not start or stop anything); man-db's
-# index not rebuilt at each install (it costs a minute under emulation, and is no part of
-# the package). Then the package, as an image build installs it.
-before="rm -f /etc/systemd/system/gestured.service /etc/systemd/system/gestured.socket \
-/etc/systemd/system/*.wants/gestured.* /usr/local/bin/gestured /usr/local/bin/gesturectl \
-/usr/sbin/policy-rc.d /var/lib/man-db/auto-update
+# Before boot, in a chroot of the guest's root: vm/run.sh's guest init has already purged a
+# gestured package or source installation of this host's (vm/known-state.sh: a kiosk image
+# starts from a clean Debian, and `dpkg -i` of the same version over an installed package
+# would keep its units as the host's administrator left them); this makes it a plain Debian
+# system rather than this build host: no /usr/sbin/policy-rc.d (container images have one
+# that forbids every service start and stop: a kiosk does not, and with it dpkg could not
+# start or stop anything); man-db's index not rebuilt at each install (it costs a minute
+# under emulation, and is no part of the package). Then the package, as an image build
+# installs it.
+before="rm -f /usr/sbin/policy-rc.d /var/lib/man-db/auto-update
 dpkg -i '$deb'"
 
 remaining=$((deadline - (SECONDS - started)))

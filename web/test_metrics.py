@@ -47,8 +47,9 @@ def run(gestured: str, gestured_web: str, work: Path) -> None:
     daemon = subprocess.Popen(
         [gestured, "run", "--replay", str(ROOT / "demo/demo.events"), "--speed", "4", "--wait-for-subscriber", "--no-devices",
          "--socket", daemon_socket, "--config", str(config), "--log-level", "warning"])
+    # --config: the checkout's file, never an installed /etc/gestured/gestured-web.toml.
     bridge = subprocess.Popen([gestured_web, "--listen", "127.0.0.1:%d" % port, "--socket", daemon_socket,
-                               "--web-root", str(ROOT / "web")])
+                               "--config", str(ROOT / "config/gestured-web.toml"), "--web-root", str(ROOT / "web")])
     try:
         wait_for("the daemon's socket", lambda: os.path.exists(daemon_socket))
         subscriber = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

@@ -1,11 +1,15 @@
 import Glibc
 
-/// A fresh directory under /tmp, removed with everything in it when released.
+/// A fresh directory under `$TMPDIR` (else /tmp), removed with everything in it when
+/// released. scripts/test.sh points `TMPDIR` at its run's own directory, so that what a
+/// crashed or killed test could not remove goes with the run.
 public final class TemporaryDirectory {
     public let path: String
 
     public init(prefix: String = "gestured-test") {
-        var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+        var parent = getenv("TMPDIR").map { String(cString: $0) } ?? ""
+        if parent.isEmpty { parent = "/tmp" }
+        var template = Array("\(parent)/\(prefix)-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed: errno \(errno)")
         path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

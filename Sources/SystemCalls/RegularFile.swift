@@ -13,6 +13,13 @@ public struct FileReadError: Error, Sendable, Hashable {
 /// file can grow in between). Symlinks are followed (an operator may link
 /// `/etc/gestured/gestured.toml`); a symlink loop is reported as one.
 public enum RegularFile {
+    /// Whether `path` names a regular file (symlinks followed); false for anything else and
+    /// when it cannot be examined.
+    public static func exists(path: String) -> Bool {
+        var info = Glibc.stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
     /// The bytes of the file at `path`, at most `limit` of them. `kind` names what the file
     /// should be in messages ("file", "recording").
     public static func read(path: String, limit: Int, kind: String = "file") throws(FileReadError) -> [UInt8] {

@@ -35,11 +35,15 @@ public struct Routes: Sendable {
     public let webRoot: String
     /// The daemon's configuration file, for `/regions`.
     public let daemonConfig: String
+    /// Where the live view was looked for (`WebRootLookup.searched`, or the `--web-root`
+    /// given): the page `GET /` answers when `webRoot` has no `index.html` lists them.
+    public let searched: [String]
 
-    public init(policy: OriginPolicy, webRoot: String, daemonConfig: String) {
+    public init(policy: OriginPolicy, webRoot: String, daemonConfig: String, searched: [String] = []) {
         self.policy = policy
         self.webRoot = webRoot
         self.daemonConfig = daemonConfig
+        self.searched = searched
     }
 
     /// The WebSocket endpoint.
@@ -79,7 +83,8 @@ public struct Routes: Sendable {
         case "/regions":
             return regions(query: Self.query(of: head.uri))
         case "/":
-            return file(named: "index.html")
+            let index = file(named: "index.html")
+            return index.status == .notFound ? noLiveView() : index
         default:
             let name = path.dropFirst()
             // One level of plain file names: nothing outside the web root can be named.
@@ -104,6 +109,43 @@ public struct Routes: Sendable {
         } catch {
             return HTTPReply(.notFound, text: "not found")
         }
+    }
+
+    /// The answer to `GET /` when the web root has no `index.html`: a page that says where
+    /// the live view was looked for and how to name it, rather than a bare 404.
+    func noLiveView() -> HTTPReply {
+        let places = (searched.isEmpty ? [webRoot] : searched).map { "<li><code>\(Self.htmlEscaped($0))</code></li>" }
+        let page = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>gestured-web: no live view</title></head>
+            <body>
+            <h1>No live view here</h1>
+            <p>gestured-web is running, but it found no live view (<code>index.html</code>). It looked in:</p>
+            <ul>
+            \(places.joined(separator: "\n"))
+            </ul>
+            <p>Start it with <code>--web-root DIR</code>, DIR being the <code>web/</code> directory of a gestured
+            checkout or <code>/usr/share/gestured/web</code> of the package. The WebSocket
+            <code>\(Self.webSocketPath)</code> and <code>\(Self.metricsPath)</code> work without it.</p>
+            </body></html>
+
+            """
+        return HTTPReply(.notFound, contentType: "text/html; charset=utf-8", body: Array(page.utf8))
+    }
+
+    /// `text` with `&`, `<`, `>` and `"` as HTML character references.
+    static func htmlEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     static func contentType(of name: String) -> String? {

@@ -47,6 +47,17 @@ struct Subscribe: AsyncParsableCommand {
     var touches = false
     @Flag(help: "Print the server's JSON lines as they are.")
     var json = false
+    @Flag(
+        help: ArgumentHelp(
+            "Leave out the changed events of drags, pinches and rotations: each gesture is its began and ended (or cancelled) line, the latter saying how many changes it had."
+        ))
+    var compact = false
+
+    func validate() throws {
+        if json && compact {
+            throw ValidationError("--compact summarises the readable lines; --json prints every wire line as it is")
+        }
+    }
 
     func run() async throws {
         let client = try connection.connect()
@@ -56,11 +67,21 @@ struct Subscribe: AsyncParsableCommand {
             devices: devices.isEmpty ? nil : devices,
             touches: touches
         )
+        var collapser = ChangeCollapser()
         for try await received in client.received {
+            var changes = 0
+            if compact {
+                switch collapser.received(received.message) {
+                case .leaveOut: continue
+                case .show: break
+                case .showWithChanges(let count): changes = count
+                }
+            }
             if json {
                 try printLine(received.text)
             } else if let line = describe(received.message) {
-                try printLine(DisplayText.escaped(line))  // names come from devices and files
+                // names come from devices and files
+                try printLine(DisplayText.escaped(line) + (changes > 0 ? " (\(changes) changed)" : ""))
             }
             if case .goodbye = received.message { break }
         }

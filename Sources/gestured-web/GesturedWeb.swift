@@ -44,7 +44,7 @@ struct GesturedWeb: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Directory of the live view's files (default: share/gestured/web beside the binary's bin/, /usr/share/gestured/web for the package).",
+            "Directory of the live view's files (default: share/gestured/web beside the binary's bin/, /usr/share/gestured/web for the package; else the web/ of the source checkout the binary was built in).",
             valueName: "DIR"))
     var webRoot: String?
 
@@ -77,8 +77,11 @@ struct GesturedWeb: ParsableCommand {
         if addresses.isEmpty && inherited.isEmpty {
             addresses = ListenAddress.defaults
         }
-        let root = webRoot ?? Self.defaultWebRoot()
-        let routes = Routes(policy: OriginPolicy(configuration: configuration), webRoot: root, daemonConfig: configuration.daemonConfig)
+        let lookup = webRoot.map { WebRootLookup(root: $0, searched: [$0]) } ?? Self.defaultWebRoot()
+        let root = lookup.root ?? lookup.searched[0]
+        let routes = Routes(
+            policy: OriginPolicy(configuration: configuration), webRoot: root, daemonConfig: configuration.daemonConfig,
+            searched: lookup.searched)
         let bridge = Bridge(routes: routes, socketPath: socket, configuration: configuration, logger: logger) { browsers in
             ServiceManager.status("\(browsers) browser(s) connected")
         }
@@ -91,6 +94,9 @@ struct GesturedWeb: ParsableCommand {
             throw ExitCode.failure
         }
         logger.info("listening on \(listening.joined(separator: ", ")); daemon socket \(socket); live view files in \(root)")
+        if lookup.root == nil {
+            logger.warning("no live view found (looked in \(lookup.searched.joined(separator: "; "))): GET / says so; pass --web-root DIR")
+        }
         ServiceManager.ready(status: "listening on \(listening.joined(separator: ", "))")
 
         let stop = DispatchSemaphore(value: 0)
@@ -124,16 +130,16 @@ struct GesturedWeb: ParsableCommand {
         }
     }
 
-    /// `../share/gestured/web` from the directory of the running binary: `/usr/bin` →
-    /// `/usr/share/gestured/web` (the package), `/usr/local/bin` → `/usr/local/share/…`.
-    private static func defaultWebRoot() -> String {
+    /// Where the live view is for the running binary (`WebRootLookup`: installed beside its
+    /// `bin/`, else the source checkout it was built in).
+    private static func defaultWebRoot() -> WebRootLookup {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return "/usr/share/gestured/web" }
+        guard length > 0 else {
+            return WebRootLookup(root: "/usr/share/gestured/web", searched: ["/usr/share/gestured/web"])
+        }
         let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let binDirectory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let prefix = binDirectory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return prefix + "/share/gestured/web"
+        return WebRootLookup.locate(executable: executable)
     }
 }
 

@@ -83,6 +83,26 @@ struct RoutesTests {
         #expect(routes.reply(to: request("/", method: .POST)).status == .methodNotAllowed)
     }
 
+    /// Issue 17: this answered a bare "not found" (text/plain), which fails the first two
+    /// expectations on the old code.
+    @Test("GET / with no index.html in the web root is a page that lists where it looked and names --web-root")
+    func noLiveView() {
+        let scratch = Scratch()
+        let routes = Routes(
+            policy: OriginPolicy(allowedOrigins: [], allowedHosts: []), webRoot: scratch.path + "/web",
+            daemonConfig: scratch.path + "/gestured.toml", searched: [scratch.path + "/web", "a <checkout> & more"])
+        let reply = routes.reply(to: request("/"))
+        #expect(reply.status == .notFound)
+        #expect(reply.contentType.hasPrefix("text/html"))
+        #expect(text(reply).contains("<li><code>\(scratch.path)/web</code></li>"))
+        #expect(text(reply).contains("<li><code>a &lt;checkout&gt; &amp; more</code></li>"))
+        #expect(text(reply).contains("--web-root DIR"))
+        // Other missing files stay a plain 404; a present index.html is served.
+        #expect(text(routes.reply(to: request("/live.js"))) == "not found\n")
+        scratch.write("web/index.html", "<!doctype html>")
+        #expect(routes.reply(to: request("/")).status == .ok)
+    }
+
     @Test("/regions gives the daemon configuration's regions, per device, or the error")
     func regions() {
         let scratch = Scratch()

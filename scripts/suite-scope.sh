@@ -1,0 +1,98 @@
+# shellcheck shell=bash
+# Sourced by scripts/test.sh: one scope for everything a test run creates, so that nothing
+# outlives the run, passed or failed, and what an interrupted run left is recognised and
+# removed by the next one (never anything else).
+#
+#   suite_scope_begin   removes what earlier, interrupted runs left (their directory and
+#                       their processes), then makes this run's directory
+#                       ${TMPDIR:-/tmp}/gestured-suite.XXXXXX with an `owner` file (this
+#                       shell's pid and start time), exports TMPDIR to it (every temporary
+#                       file and directory of the run lands there: the tests', the
+#                       toolchain's TemporaryDirectory.* ones, pytest's, vm/run.sh's work
+#                       folders, sockets) and GESTURED_SUITE=<its name> (inherited by every
+#                       process the run starts), and removes both at EXIT (trap).
+#   suite_scope_end     (the EXIT trap) stops every process carrying this run's marker in
+#                       its environment or its directory on its command line (SIGTERM, then
+#                       SIGKILL after 5 s) and removes the directory.
+#
+# A run is recognised by its directory's name prefix and its owner file; a directory whose
+# owner process still runs (another run, at the same time) is left alone.
+
+suite_scope_parent=${TMPDIR:-/tmp}
+
+# The start time of process $1 (field 22 of /proc/PID/stat), empty when it is gone or a
+# zombie (killed, not yet reaped).
+suite_scope_start_time() {
+    local stat
+    stat=$(cat 2>/dev/null "/proc/$1/stat") || return 0
+    stat=${stat##*) }
+    # After the command's ")": state is field 3 (1st here), start time 22 (20th here).
+    awk '$1 != "Z" { print $20 }' <<<"$stat"
+}
+
+# The pids of processes, other than this shell and its ancestors, that carry the marker $1
+# in their environment or the directory $2 on their command line.
+suite_scope_processes() {
+    local -
+    set +e
+    local marker=$1 directory=$2 pid ancestors=" " walk=$$
+    while [[ -n "$walk" && "$walk" != 0 ]]; do
+        ancestors+="$walk "
+        walk=$(awk '/^PPid:/ { print $2 }' "/proc/$walk/status" 2>/dev/null)
+    done
+    for pid in /proc/[0-9]*; do
+        pid=${pid#/proc/}
+        [[ "$ancestors" == *" $pid "* ]] && continue
+        if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | grep -qxF "GESTURED_SUITE=$marker" ||
+            tr '\0' '\n' 2>/dev/null <"/proc/$pid/cmdline" | grep -qF "$directory/"; then
+            echo "$pid"
+        fi
+    done
+}
+
+# Stops the processes of the run whose marker is $1 and directory $2; prints how many.
+suite_scope_stop() {
+    local -
+    set +e
+    local pids pid
+    pids=$(suite_scope_processes "$1" "$2")
+    [[ -n "$pids" ]] || return 0
+    echo "test.sh: stopping what the run $1 left running:" $(
+        for pid in $pids; do echo "$pid ($(cat "/proc/$pid/comm" 2>/dev/null))"; done) >&2
+    # shellcheck disable=SC2086
+    kill -TERM $pids 2>/dev/null || true
+    for _ in $(seq 50); do
+        pids=$(for pid in $pids; do [[ -d /proc/$pid ]] && echo "$pid"; done)
+        [[ -n "$pids" ]] || return 0
+        sleep 0.1
+    done
+    # shellcheck disable=SC2086
+    kill -KILL $pids 2>/dev/null || true
+}
+
+suite_scope_begin() {
+    local directory owner pid started
+    for directory in "$suite_scope_parent"/gestured-suite.*; do
+        [[ -d "$directory" && -f "$directory/owner" ]] || continue
+        read -r pid started <"$directory/owner" || continue
+        if [[ -n "$pid" && "$(suite_scope_start_time "$pid")" == "$started" ]]; then
+            continue # that run is still going
+        fi
+        echo "test.sh: removing what an interrupted run left: $directory (its pid $pid is gone)" >&2
+        suite_scope_stop "$(basename "$directory")" "$directory"
+        rm -rf "$directory"
+    done
+    suite_scope_directory=$(mktemp -d "$suite_scope_parent/gestured-suite.XXXXXX")
+    echo "$$ $(suite_scope_start_time $$)" >"$suite_scope_directory/owner"
+    suite_scope_marker=$(basename "$suite_scope_directory")
+    export TMPDIR="$suite_scope_directory" GESTURED_SUITE="$suite_scope_marker"
+    trap suite_scope_end EXIT
+}
+
+suite_scope_end() {
+    local status=$?
+    set +e
+    suite_scope_stop "$suite_scope_marker" "$suite_scope_directory"
+    rm -rf "$suite_scope_directory"
+    exit "$status"
+}
