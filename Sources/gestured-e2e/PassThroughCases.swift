@@ -493,11 +493,6 @@ private final class BareForwarder: @unchecked Sendable {
     }
 }
 
-/// An `activity` line's phase; nil for any other line.
-private func activityPhase(_ received: Received) -> ActivityPhase? {
-    if case .activity(let activity)? = received.message { activity.phase } else { nil }
-}
-
 /// `value`, or a failure naming what is missing.
 private func required<Value>(_ value: Value?, _ what: String) throws(CaseFailure) -> Value {
     guard let value else { throw CaseFailure("no \(what)") }
