@@ -31,4 +31,19 @@ static inline int gestured_rename_noreplace(int olddirfd, const char *oldname, i
     extern int renameat2(int, const char *, int, const char *, unsigned int);
     return renameat2(olddirfd, oldname, newdirfd, newname, 1 /* RENAME_NOREPLACE */);
 }
+
+/* pipe2 with O_CLOEXEC: both ends close-on-exec from the start (no window in which another
+   thread's spawn could inherit them); 0 or -1 with errno. */
+static inline int gestured_pipe_cloexec(int ends[2]) {
+    extern int pipe2(int[2], int);
+    return pipe2(ends, O_CLOEXEC);
+}
+
+#include <spawn.h>
+/* glibc 2.34's posix_spawn_file_actions_addclosefrom_np: the child closes every descriptor
+   from `from` on after the other file actions; 0 or an errno value. */
+static inline int gestured_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
 #endif

@@ -126,6 +126,11 @@ struct ConfigurationDecoder {
                 "wake-swallow", "needs pass-through = true: only a touch the daemon passes on can be swallowed",
                 line: table["wake-swallow"]?.line ?? table.line)
         }
+        if device.passThroughPointer && !device.passThrough {
+            throw place.invalid(
+                "pass-through-pointer", "needs pass-through = true: it describes the pass-through clone",
+                line: table["pass-through-pointer"]?.line ?? table.line)
+        }
         if device.passThrough && table["grab"] != nil && !device.grab {
             throw place.invalid(
                 "grab", "cannot be false with pass-through = true, which grabs the device", line: table["grab"]?.line ?? table.line)

@@ -275,7 +275,7 @@ enum Schema {
         deviceMatch.map { $0.lifted(\DeviceSettings.match) }
             + [
                 .boolean("enabled", \.enabled), .boolean("grab", \.grab), .boolean("pass-through", \.passThrough),
-                .boolean("wake-swallow", \.wakeSwallow),
+                .boolean("wake-swallow", \.wakeSwallow), .boolean("pass-through-pointer", \.passThroughPointer),
             ]
             + geometry.map { $0.lifted(\DeviceSettings.geometry) }
     }

@@ -134,12 +134,18 @@ public final class EvdevSource: InputSource {
     /// read without a grab (`grabWanted`), so the compositor keeps every touch rather than none.
     private func applyPassThrough(_ settings: ResolvedDeviceSettings, now: Timestamp?) {
         switch (settings.passThrough, passThrough) {
+        case (true, let output?) where output.keepsPointer != settings.passThroughPointer:
+            // The clone's capabilities cannot change: a new clone replaces it.
+            retire(output.finish(at: now ?? .zero))
+            passThrough = nil
+            applyPassThrough(settings, now: now)
         case (true, let output?):
             output.reconfigure(PassThroughPolicy(settings))
         case (true, nil):
             do {
                 passThrough = try PassThroughOutput(
-                    original: evdev.description, current: evdev.snapshot(), policy: PassThroughPolicy(settings), logger: logger)
+                    original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, current: evdev.snapshot(),
+                    policy: PassThroughPolicy(settings), logger: logger)
             } catch {
                 logger.error(
                     "cannot create the pass-through clone; reading the device without grabbing it, so the compositor still sees every touch",
@@ -191,6 +197,7 @@ public final class LiveDevices {
     /// for their linger, so readers can read their lifts, then destroyed.
     public func releaseRetiredClones() {
         retirement?.waitAndRelease()
+        CloneGuard.reapAll()
     }
 
     /// The daemon went idle (no touch for `idle-timeout`): every pass-through device with

@@ -11,6 +11,12 @@ import SystemCalls
 final class PassThroughOutput {
     /// The clone, e.g. `/dev/input/event9`; removed when this is released.
     let clone: UinputDevice
+    /// Whether the clone keeps the original's pointer capabilities (`pass-through-pointer`):
+    /// a reload that changes it makes a new clone.
+    let keepsPointer: Bool
+    /// Lifts the clone's touches if the daemon dies without doing it; nil when no guard
+    /// could be started (logged).
+    private var cloneGuard: CloneGuard?
     private var filter: PassThroughFilter
     private let logger: Logger
     private let deviceName: String
@@ -20,8 +26,22 @@ final class PassThroughOutput {
     /// uinput in this kernel, `EACCES`: the daemon may not create input devices).
     /// `current`: the original's state now (it may have touches down, and the kernel will
     /// not repeat axes that do not change).
-    init(original: DeviceDescription, current: EvdevSnapshot, policy: PassThroughPolicy, logger: Logger) throws(SystemError) {
-        clone = try UinputDevice(PassThroughClone.description(cloning: original))
+    /// `node`: the original's node (the clone's `phys` names it); `keepPointer`: the clone
+    /// keeps the original's pointer buttons and relative axes (`pass-through-pointer`).
+    init(
+        original: DeviceDescription, node: String, keepPointer: Bool, current: EvdevSnapshot, policy: PassThroughPolicy,
+        logger: Logger
+    ) throws(SystemError) {
+        let description = PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer)
+        clone = try UinputDevice(description)
+        keepsPointer = keepPointer
+        do {
+            cloneGuard = try CloneGuard(clone: clone, description: description)
+        } catch {
+            logger.warning(
+                "cannot start the pass-through clone's guard; if the daemon is killed, touches down at that moment may stay down in the compositor",
+                metadata: ["device": "\(original.name)", "error": "\(error)"])
+        }
         filter = PassThroughFilter(device: original, policy: policy, current: current)
         deviceName = original.name
         self.logger = logger
@@ -33,6 +53,7 @@ final class PassThroughOutput {
             metadata: [
                 "device": "\(original.name)", "clone": "\(clone.devnode)", "reserved-regions": "\(policy.reserved.map(\.name))",
                 "wake-swallow": "\(policy.wakeSwallow)",
+                "pointer": keepPointer || !PassThroughClone.hasPointerCapabilities(original) ? "as the device" : "removed (touch only)",
             ])
     }
 
@@ -55,6 +76,7 @@ final class PassThroughOutput {
     /// `LiveDevices` to keep a moment longer (`CloneRetirement`) before it is destroyed.
     func finish(at time: Timestamp) -> UinputDevice {
         perform(filter.finish(at: time))
+        cloneGuard?.release()
         logger.info("pass-through clone removed", metadata: ["device": "\(deviceName)", "clone": "\(clone.devnode)"])
         return clone
     }

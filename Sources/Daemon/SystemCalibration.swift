@@ -54,3 +54,24 @@ public enum SystemCalibration {
         return found.matrix
     }
 }
+
+/// What udev's database says about a device node: the properties its rules and hwdb gave it
+/// (`ID_INPUT_TOUCHSCREEN`, `ID_INPUT_MOUSE`, `LIBINPUT_CALIBRATION_MATRIX`, …), read through
+/// sd-device: what a compositor's libinput sees of the device.
+public enum UdevDatabase {
+    /// Every property of `devnode`; empty without a udev database (a container, a system
+    /// without udev) or for a node udev has not processed.
+    public static func properties(devnode: String) -> [String: String] {
+        var device: OpaquePointer?
+        guard sd_device_new_from_devname(&device, devnode) >= 0, let device else { return [:] }
+        defer { sd_device_unref(device) }
+        var properties: [String: String] = [:]
+        var value: UnsafePointer<CChar>?
+        var key = sd_device_get_property_first(device, &value)
+        while let name = key {
+            properties[String(cString: name)] = value.map { String(cString: $0) } ?? ""
+            key = sd_device_get_property_next(device, &value)
+        }
+        return properties
+    }
+}

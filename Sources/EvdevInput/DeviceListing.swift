@@ -15,14 +15,18 @@ public struct DeviceReport: Sendable, Hashable {
     public var calibrationSource: CalibrationSource?
     /// udev's calibration property when it is there but unusable (shown, not applied).
     public var rejectedSystemCalibration: String?
+    /// What udev's database says of the node (the caller looks it up; empty without udev):
+    /// the device as a compositor's libinput classifies it.
+    public var udevProperties: [String: String] = [:]
 
     /// `systemCalibration`: udev's matrix for the node (the caller looks it up), applied
     /// when the configuration gives none.
     public init(
         node: DeviceNode, opened: Result<DeviceDescription, SystemError>, configuration: Configuration,
-        systemCalibration: [Double]? = nil, rejectedSystemCalibration: String? = nil
+        systemCalibration: [Double]? = nil, rejectedSystemCalibration: String? = nil, udevProperties: [String: String] = [:]
     ) {
         self.node = node
+        self.udevProperties = udevProperties
         self.opened = opened
         self.decision = configuration.useDecision(for: opened, paths: node.allPaths, systemCalibration: systemCalibration)
         self.rejectedSystemCalibration = rejectedSystemCalibration
@@ -40,7 +44,7 @@ public struct DeviceReport: Sendable, Hashable {
     /// Opens the node just long enough to read its description, then reports on it.
     public static func probe(
         _ node: DeviceNode, configuration: Configuration, systemCalibration: [Double]? = nil,
-        rejectedSystemCalibration: String? = nil
+        rejectedSystemCalibration: String? = nil, udevProperties: [String: String] = [:]
     ) -> DeviceReport {
         let opened: Result<DeviceDescription, SystemError>
         do {
@@ -50,7 +54,7 @@ public struct DeviceReport: Sendable, Hashable {
         }
         return DeviceReport(
             node: node, opened: opened, configuration: configuration, systemCalibration: systemCalibration,
-            rejectedSystemCalibration: rejectedSystemCalibration)
+            rejectedSystemCalibration: rejectedSystemCalibration, udevProperties: udevProperties)
     }
 }
 
@@ -83,6 +87,12 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
     public var calibrationSource: String?
     /// udev's calibration property when it is unusable (and not applied), with why.
     public var rejectedCalibration: String?
+    /// The udev properties a compositor's libinput goes by (`DeviceListing.udevIdentityKeys`),
+    /// as udev's database has them; nil without udev.
+    public var udev: [String: String]?
+    /// The identifier sway's `input` lines match (`vendor:product:name`, decimal ids, blanks
+    /// as `_`). A clone keeps its original's name and ids, so the two share it.
+    public var swayIdentifier: String?
     public var used: Bool
     public var reason: String?
     public var openError: String?
@@ -93,7 +103,7 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
         case width = "widthMM"
         case height = "heightMM"
         case sizeSource, slots, contacts, links, used, reason, openError
-        case passThrough, cloneNode, cloneOf, calibration, calibrationSource, rejectedCalibration
+        case passThrough, cloneNode, cloneOf, calibration, calibrationSource, rejectedCalibration, udev, swayIdentifier
     }
 
     public init(_ report: DeviceReport) {
@@ -105,11 +115,14 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
         calibration = report.calibration
         calibrationSource = report.calibrationSource?.rawValue
         rejectedCalibration = report.rejectedSystemCalibration
+        let udev = report.udevProperties.filter { DeviceListing.udevIdentityKeys.contains($0.key) }
+        self.udev = udev.isEmpty ? nil : udev
         guard case .success(let description) = report.opened else {
             if case .failure(let error) = report.opened { openError = error.description }
             return
         }
         name = description.name
+        swayIdentifier = DeviceListing.swayIdentifier(description)
         usbID = DeviceListing.hex4(description.vendor) + ":" + DeviceListing.hex4(description.product)
         kind = description.kind.rawValue
         if let size = report.configuredSize {
@@ -131,20 +144,38 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
 
 /// Text output of `gestured devices`.
 public enum DeviceListing {
-    /// One summary per report, each pass-through device paired with its clone (by name:
-    /// the clone carries the original's name plus `PassThroughClone.nameSuffix`).
+    /// One summary per report, each pass-through device paired with its clone (by node: the
+    /// clone's `phys` names its original's, `PassThroughClone.physPrefix`).
     public static func summaries(_ reports: [DeviceReport]) -> [DeviceSummary] {
         var summaries = reports.map(DeviceSummary.init)
         for (cloneIndex, report) in reports.enumerated() {
             guard case .passThroughClone(let original) = report.decision else { continue }
-            let originalIndex = summaries.indices.first {
-                summaries[$0].passThrough && summaries[$0].name.map(PassThroughClone.name(for:)) == PassThroughClone.name(for: original)
-            }
+            let originalIndex = summaries.indices.first { summaries[$0].node == original }
             guard let originalIndex else { continue }
             summaries[cloneIndex].cloneOf = summaries[originalIndex].node
             summaries[originalIndex].cloneNode = summaries[cloneIndex].node
         }
         return summaries
+    }
+
+    /// The udev properties `gestured devices` shows: how udev classified the device (what
+    /// libinput then treats it as) and the properties libinput and compositors read.
+    public static let udevIdentityKeys: Set<String> = [
+        "ID_INPUT", "ID_INPUT_TOUCHSCREEN", "ID_INPUT_TOUCHPAD", "ID_INPUT_MOUSE", "ID_INPUT_TABLET", "ID_INPUT_KEY",
+        "ID_INPUT_KEYBOARD", "ID_INPUT_JOYSTICK", "ID_INPUT_POINTINGSTICK", "ID_INPUT_WIDTH_MM", "ID_INPUT_HEIGHT_MM",
+        "LIBINPUT_CALIBRATION_MATRIX", "LIBINPUT_DEVICE_GROUP", "LIBINPUT_IGNORE_DEVICE", "ID_SEAT", "WL_SEAT", "WL_OUTPUT",
+    ]
+
+    /// sway's identifier for a device (`input <identifier> …`): vendor and product in decimal,
+    /// then the name without leading and trailing white space, each blank or unprintable
+    /// byte as `_` (sway's `input_device_get_identifier`).
+    public static func swayIdentifier(_ description: DeviceDescription) -> String {
+        let whiteSpace: Set<UInt8> = [0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d]
+        var bytes = Array(description.name.utf8)
+        while let last = bytes.last, whiteSpace.contains(last) { bytes.removeLast() }
+        let trimmed = bytes.drop { whiteSpace.contains($0) }
+        let name = String(decoding: trimmed.map { (0x21...0x7e).contains($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)
+        return "\(description.vendor):\(description.product):\(name)"
     }
 
     /// The line printed when there is no input directory at all.
@@ -167,6 +198,12 @@ public enum DeviceListing {
                 out += "  contacts: \(summary.contacts ?? "")\n"
                 out += "  calibration: \(calibrationText(summary))\n"
             }
+            if let udev = summary.udev {
+                out +=
+                    "  udev: " + udev.sorted { $0.key < $1.key }.map { "\($0.key)=\(DisplayText.escaped($0.value))" }.joined(separator: " ")
+                    + "\n"
+            }
+            if let identifier = summary.swayIdentifier { out += "  sway identifier: \(DisplayText.escaped(identifier))\n" }
             for link in summary.links { out += "  link: \(link)\n" }
             out += summary.used ? "  used: yes\n" : "  used: no — \(summary.reason ?? "")\n"
             if summary.passThrough {

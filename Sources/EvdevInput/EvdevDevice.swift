@@ -225,6 +225,7 @@ public final class EvdevDevice {
         }
         return DeviceDescription(
             name: libevdev_get_name(device).map { String(cString: $0) } ?? "",
+            phys: libevdev_get_phys(device).map { String(cString: $0) },
             bus: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(device)),
             vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(device)),
             product: UInt16(truncatingIfNeeded: libevdev_get_id_product(device)),

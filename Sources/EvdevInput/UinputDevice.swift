@@ -13,6 +13,8 @@ public final class UinputDevice {
     /// The evdev node the kernel created, e.g. `/dev/input/event7`.
     public let devnode: String
     private let uinput: OpaquePointer
+    /// The `/dev/uinput` descriptor the device lives on.
+    private let control: FileDescriptor
 
     /// The uinput control node libevdev opens.
     public static let uinputPath = "/dev/uinput"
@@ -25,34 +27,64 @@ public final class UinputDevice {
         }
         defer { libevdev_free(template) }
         Self.configure(template, from: description)
+        // Opened here rather than by libevdev (LIBEVDEV_UINPUT_OPEN_MANAGED): libevdev does not
+        // pass the template's phys on, so it is set on the descriptor before libevdev creates
+        // the device on it.
+        let control = try SystemCall.adopting("open", path: Self.uinputPath) {
+            try FileDescriptor.open(Self.uinputPath, .readWrite, options: [.closeOnExec])
+        }
         var created: OpaquePointer?
-        _ = try SystemCall.negatedErrnoBlocking("libevdev_uinput_create_from_device", path: Self.uinputPath) {
-            libevdev_uinput_create_from_device(template, Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue), &created)
+        do {
+            if let phys = description.phys {
+                try SystemCall.posixBlocking("ioctl(UI_SET_PHYS)", path: Self.uinputPath) {
+                    gestured_uinput_set_phys(control.rawValue, phys)
+                }
+            }
+            _ = try SystemCall.negatedErrnoBlocking("libevdev_uinput_create_from_device", path: Self.uinputPath) {
+                libevdev_uinput_create_from_device(template, control.rawValue, &created)
+            }
+        } catch {
+            try? control.close()
+            throw error
         }
         guard let created else {
+            try? control.close()
             throw SystemError(.noMemory, call: "libevdev_uinput_create_from_device", path: Self.uinputPath)
         }
         guard let node = libevdev_uinput_get_devnode(created) else {
             libevdev_uinput_destroy(created)
+            try? control.close()
             throw SystemError(.operationNotSupportedByDevice, call: "libevdev_uinput_get_devnode", path: Self.uinputPath)
         }
         self.uinput = created
+        self.control = control
         self.devnode = String(cString: node)
     }
 
     deinit {
+        // UI_DEV_DESTROY; the descriptor is ours to close (not opened by libevdev).
         libevdev_uinput_destroy(uinput)
+        try? control.close()
     }
 
     /// Writes events in order, in one `write(2)` (timestamps are ignored: the kernel stamps
     /// each event when it passes it on). Include the `SYN_REPORT`s: the kernel delivers a
     /// frame to readers only when it sees one.
     public func write(_ events: [InputEvent]) throws(SystemError) {
+        try Self.write(events, to: descriptor)
+    }
+
+    /// The uinput descriptor the device lives on (the device lives while any copy of it is
+    /// open, or until it is destroyed).
+    public var descriptor: FileDescriptor { control }
+
+    /// Writes events to a uinput descriptor, in one `write(2)` (the clone guard writes
+    /// through its own copy of a clone's descriptor).
+    public static func write(_ events: [InputEvent], to descriptor: FileDescriptor) throws(SystemError) {
         let raw = events.map { event in
             input_event(time: timeval(), type: event.type, code: event.code, value: event.value)
         }
-        let descriptor = FileDescriptor(rawValue: libevdev_uinput_get_fd(uinput))
-        _ = try SystemCall.adopting("write", path: Self.uinputPath) {
+        _ = try SystemCall.adopting("write", path: uinputPath) {
             try raw.withUnsafeBytes { try descriptor.writeAll($0) }
         }
     }

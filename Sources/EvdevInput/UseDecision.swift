@@ -13,8 +13,8 @@ public enum UseDecision: Sendable, Hashable {
     case ignoredByConfig(entry: Int)
     /// A touchpad, and `use-touchpads` is off (entries cannot force a touchpad in).
     case touchpadsDisabled
-    /// A pass-through clone made by gestured (`[[device]] pass-through`) of the device with
-    /// this name: its touches are already the daemon's.
+    /// A pass-through clone made by gestured (`[[device]] pass-through`) of the device at
+    /// this node (its `phys` says so): its touches are already the daemon's.
     case passThroughClone(of: String)
 
     public var isUsed: Bool {
@@ -32,7 +32,7 @@ public enum UseDecision: Sendable, Hashable {
         case .notTouchDevice(let kind): return "not a touch device (\(kind.rawValue))"
         case .ignoredByConfig(let entry): return "ignored by the configuration ([[device]] #\(entry + 1) has enabled = false)"
         case .touchpadsDisabled: return "touchpad, and use-touchpads is off"
-        case .passThroughClone(let original): return "gestured's pass-through clone of \"\(original)\""
+        case .passThroughClone(let original): return "gestured's pass-through clone of \(original)"
         }
     }
 }
@@ -49,7 +49,7 @@ extension Configuration {
     /// `systemCalibration` (udev's, looked up by the caller) applies when the
     /// configuration gives the device no `calibration`.
     public func useDecision(for description: DeviceDescription, paths: [String], systemCalibration: [Double]? = nil) -> UseDecision {
-        if let original = PassThroughClone.originalName(ofClone: description.name) { return .passThroughClone(of: original) }
+        if let original = PassThroughClone.originalNode(ofClonePhys: description.phys) { return .passThroughClone(of: original) }
         let kind = description.kind
         guard kind.isTouchDevice else { return .notTouchDevice(kind) }
         var resolved = settings(for: description, paths: paths)

@@ -62,7 +62,8 @@ struct PassThroughCases {
             guard let setup else { return }
             let original = try EvdevNode.description(setup.panel.devnode)
             let clone = try EvdevNode.description(setup.clone)
-            try expect(clone.name == PassThroughClone.name(for: original.name), "clone named \"\(clone.name)\"")
+            try expect(clone.name == original.name, "clone named \"\(clone.name)\"")
+            try expect(clone.phys == PassThroughClone.phys(cloning: setup.panel.devnode), "clone's phys \(clone.phys ?? "none")")
             try expect(clone.codes == original.codes, "codes differ: \(clone.codes) vs \(original.codes)")
             try expect(clone.properties == original.properties, "properties \(clone.properties) vs \(original.properties)")
             try expect(
@@ -197,7 +198,7 @@ struct PassThroughCases {
         harness.run("pass-through: unplugging a passed-through device removes its clone") {
             let second = try TouchPanel(descriptionFile: elanDescription, name: "e2e pass-through second")
             try awaitDevice(subscriber, second.name, .added)
-            let clone = try findClone(of: second.name)
+            let clone = try findClone(of: second.devnode)
             second.unplug()
             try awaitDevice(subscriber, second.name, .removed)
             let deadline = monotonicMicroseconds() + 10_000_000
@@ -230,7 +231,7 @@ struct PassThroughCases {
 
         harness.run("pass-through: SIGTERM with a finger down leaves no contact down on the clone") {
             // A new clone when the reload case turned pass-through off and on again.
-            let reader = try EvdevNode(try findClone(of: panel.name))
+            let reader = try EvdevNode(try findClone(of: panel.devnode))
             try panel.frame([0: Spot(0.5, 0.5)])
             try reader.read(forMilliseconds: 200)
             try expect(reader.state.slots.count == 1, "the finger did not reach the clone: \(reader.state.slots)")
@@ -377,7 +378,7 @@ struct PassThroughCases {
         let subscriber = try Subscriber(socketPath: daemon.socketPath)
         let hello = try subscriber.subscribe()
         if !hello.devices.contains(where: { $0.name == panel.name }) { try awaitDevice(subscriber, panel.name, .added) }
-        return (panel, daemon, subscriber, try findClone(of: panel.name), configPath)
+        return (panel, daemon, subscriber, try findClone(of: panel.devnode), configPath)
     }
 
     private func writeConfig(_ text: String, to path: String) throws {
@@ -386,17 +387,17 @@ struct PassThroughCases {
         }
     }
 
-    /// The node of `original`'s clone, once it exists (10 s at most).
+    /// The node of the clone of the device at `original`, once it exists (10 s at most).
     private func findClone(of original: String) throws -> String {
-        let name = PassThroughClone.name(for: original)
+        let phys = PassThroughClone.phys(cloning: original)
         let deadline = monotonicMicroseconds() + 10_000_000
         while monotonicMicroseconds() < deadline {
             if case .nodes(let nodes) = try DeviceDiscovery.scan() {
-                for node in nodes where (try? EvdevNode.description(node.path))?.name == name { return node.path }
+                for node in nodes where (try? EvdevNode.description(node.path))?.phys == phys { return node.path }
             }
             pause(milliseconds: 50)
         }
-        throw CaseFailure("no device named \"\(name)\" appeared")
+        throw CaseFailure("no clone of \(original) (phys \"\(phys)\") appeared")
     }
 
     /// `gestured devices --config CONFIG`'s output.

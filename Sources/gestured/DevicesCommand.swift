@@ -38,7 +38,8 @@ struct DevicesCommand: ParsableCommand {
                 var rejected: String?
                 if case .invalid(let value, let problem) = system { rejected = "\"\(value)\" (\(problem))" }
                 return DeviceReport.probe(
-                    node, configuration: configuration, systemCalibration: system.matrix, rejectedSystemCalibration: rejected)
+                    node, configuration: configuration, systemCalibration: system.matrix, rejectedSystemCalibration: rejected,
+                    udevProperties: UdevDatabase.properties(devnode: node.path))
             }
             if json {
                 let encoder = JSONEncoder()

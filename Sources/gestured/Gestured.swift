@@ -12,6 +12,6 @@ struct Gestured: ParsableCommand {
         commandName: "gestured",
         abstract: "Classifies touch input into gestures and serves them over a Unix socket.",
         version: gesturedVersion,
-        subcommands: [RunCommand.self, ReplayCommand.self, DevicesCommand.self, CheckConfigCommand.self]
+        subcommands: [RunCommand.self, ReplayCommand.self, DevicesCommand.self, CheckConfigCommand.self, GuardCloneCommand.self]
     )
 }

@@ -63,6 +63,10 @@ public struct DeviceSettings: Sendable, Hashable {
     public var passThrough: Bool = false
     /// On a pass-through device, the first touch after an idle period is reserved too.
     public var wakeSwallow: Bool = false
+    /// On a pass-through touchscreen, the clone keeps the original's pointer buttons
+    /// (`BTN_LEFT` …) and relative axes; by default it is touch-only, so that udev does not
+    /// also call it a mouse and the compositor shows no cursor for it.
+    public var passThroughPointer: Bool = false
     public var geometry = DeviceGeometry()
     /// The device's own gestures and regions; nil uses the file's top-level ones.
     public var engine: EngineConfiguration? = nil

@@ -9,19 +9,23 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     public var passThrough: Bool
     /// Reserve the first touch after an idle period (pass-through devices only).
     public var wakeSwallow: Bool
+    /// The clone keeps the original's pointer buttons and relative axes (pass-through
+    /// touchscreens only; by default their clone is touch-only).
+    public var passThroughPointer: Bool
     public var geometry: DeviceGeometry
     public var engine: EngineConfiguration
     /// Index into `Configuration.devices` of the entry that applied; nil when none matched.
     public var matchedEntry: Int?
 
     public init(
-        enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false,
+        enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false, passThroughPointer: Bool = false,
         geometry: DeviceGeometry, engine: EngineConfiguration, matchedEntry: Int?
     ) {
         self.enabled = enabled
         self.grab = grab || passThrough
         self.passThrough = passThrough
         self.wakeSwallow = wakeSwallow
+        self.passThroughPointer = passThroughPointer
         self.geometry = geometry
         self.engine = engine
         self.matchedEntry = matchedEntry
@@ -45,6 +49,7 @@ extension Configuration {
                 grab: entry.grab,
                 passThrough: entry.passThrough,
                 wakeSwallow: entry.wakeSwallow,
+                passThroughPointer: entry.passThroughPointer,
                 geometry: entry.geometry,
                 engine: entry.engine ?? engine,
                 matchedEntry: index

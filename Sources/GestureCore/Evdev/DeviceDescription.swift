@@ -22,6 +22,10 @@ public struct AbsInfo: Sendable, Hashable {
 /// libevdev on a live node, an evemu/evtest header, or are inferred from a recording's data.
 public struct DeviceDescription: Sendable, Hashable {
     public var name: String
+    /// The kernel's physical path (`phys`, e.g. `usb-0000:00:14.0-1/input0`); nil when the
+    /// device has none or the source does not say (recordings rarely do). gestured marks its
+    /// pass-through clones by their `phys` (`PassThroughClone.physPrefix`).
+    public var phys: String?
     public var bus: UInt16
     public var vendor: UInt16
     public var product: UInt16
@@ -34,10 +38,11 @@ public struct DeviceDescription: Sendable, Hashable {
     public var absInfo: [UInt16: AbsInfo]
 
     public init(
-        name: String, bus: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, version: UInt16 = 0,
+        name: String, phys: String? = nil, bus: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, version: UInt16 = 0,
         properties: Set<UInt16> = [], codes: [UInt16: Set<UInt16>] = [:], absInfo: [UInt16: AbsInfo] = [:]
     ) {
         self.name = name
+        self.phys = phys
         self.bus = bus
         self.vendor = vendor
         self.product = product

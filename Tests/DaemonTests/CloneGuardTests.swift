@@ -1,0 +1,96 @@
+import Foundation
+import GestureCore
+import GestureTestSupport
+import Glibc
+import SystemCalls
+import SystemPackage
+import Testing
+
+@testable import Daemon
+
+/// The clone guard as the daemon runs it: the real `gestured guard-clone` process, a pipe
+/// standing in for the clone's uinput descriptor (the host has no uinput; the kiosk VM tier
+/// kills the daemon with a finger down on a real clone under a real compositor).
+@Suite struct CloneGuardTests {
+    let frame = PassThroughClone.releaseFrame(
+        for: DeviceDescription(
+            name: "panel", properties: [INPUTPROP.direct],
+            codes: [EV.abs: [ABS.mtSlot, ABS.mtTrackingID, ABS.mtPositionX, ABS.mtPositionY], EV.key: [BTN.touch]],
+            absInfo: [
+                ABS.mtSlot: AbsInfo(minimum: 0, maximum: 1), ABS.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535),
+                ABS.mtPositionX: AbsInfo(minimum: 0, maximum: 100), ABS.mtPositionY: AbsInfo(minimum: 0, maximum: 100),
+            ]))
+
+    /// (type, code, value) of each 24-byte `struct input_event` written to the pipe.
+    private func events(in bytes: [UInt8]) -> [InputEvent] {
+        stride(from: 0, to: bytes.count - bytes.count % 24, by: 24).map { offset in
+            func field<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T {
+                bytes[(offset + at)..<(offset + at + MemoryLayout<T>.size)].reversed().reduce(T.zero) { $0 << 8 | T($1) }
+            }
+            return InputEvent(time: .zero, type: field(16, UInt16.self), code: field(18, UInt16.self), value: field(20, Int32.self))
+        }
+    }
+
+    /// Reads `descriptor` until every writer has closed it.
+    private func readToEnd(_ descriptor: FileDescriptor) throws -> [UInt8] {
+        var all: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+            if count == 0 { return all }
+            all += buffer[..<count]
+        }
+    }
+
+    @Test func theDaemonsDeathLiftsEveryTouch() throws {
+        let clone = try Subprocess.pipe()
+        let cloneGuard = try CloneGuard(
+            cloneDescriptor: clone.write, devnode: "/dev/input/event9", release: frame, executable: try builtExecutable("gestured"))
+        try clone.write.close()
+        cloneGuard.abandon()  // what SIGKILL does to the daemon's end
+        let written = try readToEnd(clone.read)
+        try clone.read.close()
+        Subprocess.reap(cloneGuard.processID)
+        #expect(events(in: written) == frame)
+    }
+
+    @Test func aReleasedCloneIsLeftAlone() throws {
+        let clone = try Subprocess.pipe()
+        let cloneGuard = try CloneGuard(
+            cloneDescriptor: clone.write, devnode: "/dev/input/event9", release: frame, executable: try builtExecutable("gestured"))
+        try clone.write.close()
+        cloneGuard.release()
+        // The guard held the only other writer: the pipe ends when it exits, with nothing in it.
+        #expect(try readToEnd(clone.read).isEmpty)
+        try clone.read.close()
+        CloneGuard.reapAll()
+    }
+
+    /// The guard inherits only its two descriptors, even ones not close-on-exec: a grabbed
+    /// evdev node or systemd's listening socket would otherwise outlive the daemon in it.
+    @Test func theGuardHoldsNothingElse() throws {
+        let clone = try Subprocess.pipe()
+        let unrelated = try Subprocess.pipe()
+        _ = fcntl(unrelated.write.rawValue, F_SETFD, 0)  // as a descriptor systemd passes
+        let cloneGuard = try CloneGuard(
+            cloneDescriptor: clone.write, devnode: "/dev/input/event9", release: frame, executable: try builtExecutable("gestured"))
+        // posix_spawn returns once the child has executed: its table is the guard's own.
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(cloneGuard.processID)/fd").compactMap { Int($0) }
+        #expect(descriptors.sorted() == [0, 1, 2, 3, 4])
+        try unrelated.write.close()
+        try unrelated.read.close()
+        try clone.write.close()
+        cloneGuard.release()
+        _ = try readToEnd(clone.read)
+        try clone.read.close()
+        CloneGuard.reapAll()
+    }
+
+    @Test func releaseFramesRoundTripAndBadOnesAreRefused() {
+        #expect(CloneGuard.decode(CloneGuard.encode(frame)) == frame)
+        #expect(CloneGuard.decode("") == nil)
+        #expect(CloneGuard.decode("3:57:-1") == nil)  // no SYN_REPORT at the end
+        #expect(CloneGuard.decode("3:57:x,0:0:0") == nil)
+        #expect(CloneGuard.decode("3:57,0:0:0") == nil)
+    }
+}
