@@ -337,15 +337,15 @@ private final class KioskRun {
         _ = client.drain(quiet: 0.3)
     }
 
-    /// The node of `panel`'s clone: another device with the panel's name (a clone keeps
-    /// it) or the clone's name of older releases.
+    /// The node of `panel`'s clone: the device whose `phys` names the panel's node as its
+    /// original (the clone keeps the panel's name).
     func cloneNode(of panel: TouchPanel, timeout: Double = 15) throws(CaseFailure) -> String {
-        let names = [panel.name, PassThroughClone.name(for: panel.name)]
+        let phys = PassThroughClone.phys(cloning: panel.devnode)
         let deadline = monotonicMicroseconds() + UInt64(timeout * 1_000_000)
         while monotonicMicroseconds() < deadline {
             if case .nodes(let nodes)? = try? DeviceDiscovery.scan() {
                 for node in nodes where node.path != panel.devnode {
-                    if let name = try? EvdevDevice(path: node.path).description.name, names.contains(name) { return node.path }
+                    if (try? EvdevDevice(path: node.path).description)?.phys == phys { return node.path }
                 }
             }
             client.settle(milliseconds: 50, alongside: subscriber)
@@ -493,6 +493,7 @@ private final class KioskRun {
         if outcome == .nothing {
             try startDaemonKeepingFinger()
             outcome = release(of: id, since: mark, timeout: 15)
+            if outcome == .released { say("  NOTE: the client's touch was lifted only after gestured was restarted") }
         }
         let what = signal == SIGTERM ? "SIGTERM" : "SIGKILL"
         switch outcome {

@@ -137,8 +137,10 @@ final class WaylandClientLog {
     /// Reads whatever arrives for `milliseconds`.
     func settle(milliseconds: Double, alongside subscriber: Subscriber? = nil) {
         let deadline = monotonicMicroseconds() + UInt64(milliseconds * 1000)
-        while monotonicMicroseconds() < deadline {
-            pump(milliseconds: Int32(max(1, (deadline - monotonicMicroseconds()) / 1000)), alongside: subscriber)
+        while true {
+            let now = monotonicMicroseconds()
+            guard now < deadline else { return }
+            pump(milliseconds: Int32(max(1, (deadline - now) / 1000)), alongside: subscriber)
         }
     }
 
