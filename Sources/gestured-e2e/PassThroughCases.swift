@@ -25,14 +25,15 @@ struct PassThroughCases {
     /// The reserved region: the top tenth of the screen.
     static let edgeHeight = 0.1
 
-    /// The daemon's configuration; `passThrough: false` is what the reload case turns to.
-    static func config(passThrough: Bool = true) -> String {
+    /// The daemon's configuration for the devices `matchName` matches; `passThrough: false`
+    /// is what the reload cases turn to. The kiosk tier uses it too.
+    static func config(passThrough: Bool = true, matchName: String = "e2e pass-through *") -> String {
         """
         [daemon]
         log-level = "info"
 
         [[device]]
-        match-name = "e2e pass-through *"
+        match-name = "\(matchName)"
         pass-through = \(passThrough)
 
         [[device.region]]
@@ -259,13 +260,15 @@ struct PassThroughCases {
     /// A daemon of its own for `wake-swallow` (the reserved-region daemon has no idle timeout:
     /// its cases would lose their first touch after every pause). `trace` logs the filter's
     /// decisions ("idle, the next touch is the wake touch"), shown when the case fails.
-    static let wakeConfig = """
+    /// The kiosk tier uses it too, for its own devices.
+    static func wakeConfig(matchName: String = wakeDeviceName) -> String {
+        """
         [daemon]
         log-level = "trace"
         idle-timeout = \(idleTimeout)
 
         [[device]]
-        match-name = "\(wakeDeviceName)"
+        match-name = "\(matchName)"
         pass-through = true
         wake-swallow = true
 
@@ -273,6 +276,7 @@ struct PassThroughCases {
         match-name = "*"
         enabled = false
         """
+    }
 
     /// `wake-swallow` through the whole chain in the daemon: its idle timer (`activity`
     /// `idle` on the socket) → `Daemon.wentIdle` → `LiveDevices` → the device's pass-through
@@ -285,7 +289,9 @@ struct PassThroughCases {
         var started: (panel: TouchPanel, daemon: DaemonProcess, subscriber: Subscriber, clone: String, configPath: String)?
         var attempt = 0
         harness.run(name) {
-            if started == nil { started = try start(config: Self.wakeConfig, files: "pass-through-wake", deviceName: Self.wakeDeviceName) }
+            if started == nil {
+                started = try start(config: Self.wakeConfig(), files: "pass-through-wake", deviceName: Self.wakeDeviceName)
+            }
             guard let started else { return }
             let (panel, daemon, subscriber, clonePath, _) = started
             attempt += 1

@@ -37,45 +37,13 @@ struct KioskCases {
         KERNEL=="event*", ATTRS{name}=="\(calibratedName)", ENV{LIBINPUT_CALIBRATION_MATRIX}="\(matrix)"
 
         """
-    /// The reserved region: the top tenth.
-    static let edgeHeight = 0.1
-
+    /// The daemon's configuration: the e2e pass-through cases' (a reserved top edge for
+    /// swipes) for the tier's devices.
     static func config(passThrough: Bool = true) -> String {
-        """
-        [daemon]
-        log-level = "info"
-
-        [[device]]
-        match-name = "\(namePrefix) *"
-        pass-through = \(passThrough)
-
-        [[device.region]]
-        name = "exit-edge"
-        rect = [0.0, 0.0, 1.0, \(edgeHeight)]
-        enabled = ["swipe"]
-        reserve = true
-
-        [[device]]
-        match-name = "*"
-        enabled = false
-        """
+        PassThroughCases.config(passThrough: passThrough, matchName: "\(namePrefix) *")
     }
 
-    static let idleTimeout = 1.0
-    static let wakeConfig = """
-        [daemon]
-        log-level = "info"
-        idle-timeout = \(idleTimeout)
-
-        [[device]]
-        match-name = "\(namePrefix) *"
-        pass-through = true
-        wake-swallow = true
-
-        [[device]]
-        match-name = "*"
-        enabled = false
-        """
+    static let wakeConfig = PassThroughCases.wakeConfig(matchName: "\(namePrefix) *")
 
     func run(_ harness: Harness) {
         var system: KioskSystem?
@@ -569,7 +537,7 @@ private final class KioskRun {
         var attempt = 0
         while true {
             attempt += 1
-            try subscriber.next("the idle line", timeout: 10 + KioskCases.idleTimeout) { activityPhase($0) == .idle }
+            try subscriber.next("the idle line", timeout: 10 + PassThroughCases.idleTimeout) { activityPhase($0) == .idle }
             let mark = client.touches.count
             try tap(panel, Spot(0.35, 0.35))
             client.settle(milliseconds: 100, alongside: subscriber)
