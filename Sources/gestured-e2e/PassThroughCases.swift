@@ -78,7 +78,7 @@ struct PassThroughCases {
                     copy?.minimum == info.minimum && copy?.maximum == info.maximum && copy?.resolution == info.resolution,
                     "axis \(code): \(String(describing: copy)) vs \(info)")
             }
-            let listing = try devicesListing(config: setup.configPath)
+            let listing = try devicesListing(gestured: gestured, config: setup.configPath, work: work)
             try expect(listing.contains("pass-through: clone \(setup.clone)"), "gestured devices does not name the clone: \(listing)")
             try expect(listing.contains("clone of: \(setup.panel.devnode)"), "gestured devices does not pair the clone: \(listing)")
         }
@@ -404,14 +404,6 @@ struct PassThroughCases {
             pause(milliseconds: 50)
         }
         throw CaseFailure("no clone of \(original) (phys \"\(phys)\") appeared")
-    }
-
-    /// `gestured devices --config CONFIG`'s output.
-    private func devicesListing(config: String) throws -> String {
-        let output = "\(work)/devices.txt"
-        let pid = try spawn(gestured, ["devices", "--config", config], logPath: "\(work)/devices.log", stdoutPath: output)
-        guard waitForExit(pid, timeout: 30) == 0 else { throw CaseFailure("gestured devices failed: \(tail("\(work)/devices.log"))") }
-        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 
     private func readCount(_ reader: EvdevDevice) throws -> Int {

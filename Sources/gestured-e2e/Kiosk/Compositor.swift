@@ -64,6 +64,8 @@ final class Compositor {
     let pid: pid_t
     let client: WaylandClientLog
     let logPath: String
+    /// The compositor's `XDG_RUNTIME_DIR` (its Wayland socket, sway's IPC socket).
+    let runtimeDirectory: String
 
     init(_ kind: CompositorKind, work: String) throws(CaseFailure) {
         self.kind = kind
@@ -71,6 +73,7 @@ final class Compositor {
         guard let nobody = getpwnam("nobody") else { throw CaseFailure("no user nobody") }
         let (uid, gid) = (nobody.pointee.pw_uid, nobody.pointee.pw_gid)
         let runtime = "\(work)/xdg-\(kind.rawValue)"
+        runtimeDirectory = runtime
         mkdir(runtime, 0o700)
         guard chown(runtime, uid, gid) == 0 else { throw CaseFailure("chown \(runtime): \(errorText(errno))") }
         client = try WaylandClientLog(fifo: "\(work)/wev-\(kind.rawValue).fifo")
@@ -107,6 +110,24 @@ final class Compositor {
             }
             client.pump(milliseconds: 200)
         }
+    }
+
+    /// sway's identifiers (`vendor:product:name`, what its `input` lines match) of the touch
+    /// devices it has, from `swaymsg -t get_inputs`; nil under cage.
+    func swayTouchIdentifiers(work: String) throws(CaseFailure) -> [String]? {
+        guard kind == .sway else { return nil }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
+        guard let socket = entries.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }) else {
+            throw CaseFailure("no sway IPC socket in \(runtimeDirectory): \(entries)")
+        }
+        let output = "\(work)/swaymsg.json"
+        let pid = try spawn(
+            "/usr/bin/swaymsg", ["-s", "\(runtimeDirectory)/\(socket)", "-r", "-t", "get_inputs"], logPath: "\(work)/swaymsg.log",
+            stdoutPath: output)
+        guard waitForExit(pid, timeout: 30) == 0, let data = FileManager.default.contents(atPath: output),
+            let inputs = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { throw CaseFailure("swaymsg -t get_inputs failed: \(tail("\(work)/swaymsg.log"))") }
+        return inputs.filter { $0["type"] as? String == "touch" }.compactMap { $0["identifier"] as? String }
     }
 
     /// SIGTERM (cage may abort on it: harmless), SIGKILL after 10 s.

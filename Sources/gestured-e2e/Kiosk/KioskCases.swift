@@ -142,7 +142,11 @@ private final class KioskRun {
         harness.run(name("an exit swipe from the reserved edge reaches the subscriber as a swipe and never the client")) {
             try reservedSwipe()
         }
-        harness.run(name("a panel that also advertises BTN_LEFT: udev calls it a mouse, its clone a touchscreen only")) {
+        harness.run(
+            name(
+                "a panel that also advertises BTN_LEFT: udev calls it a mouse, its clone a touchscreen only; gestured devices shows both identities and sway's identifier"
+            )
+        ) {
             try pointerCapabilities(extra: [EV.key: [BTN.left]], label: "buttons")
         }
         harness.run(name("a panel that also advertises REL_X/REL_Y and BTN_LEFT: udev calls it a mouse, its clone a touchscreen only")) {
@@ -373,6 +377,30 @@ private final class KioskRun {
             cloned["ID_INPUT_TOUCHSCREEN"] == "1" && pointerKeys.isEmpty,
             "udevadm info on the clone \(clone): \(cloned.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })")
         try probe(pointer, "\(pointer.name) through its clone")
+        try identities(original: pointer.devnode, clone: clone)
+    }
+
+    /// `gestured devices` shows the clone's udev identity next to the original's (the
+    /// original a mouse too, the clone a touchscreen only) and one sway identifier for both,
+    /// which is the one sway itself gives the device (under sway).
+    func identities(original: String, clone: String) throws(CaseFailure) {
+        let listing = try devicesListing(gestured: cases.gestured, config: configPath, work: cases.work)
+        let originalLines = listingBlock(listing, node: original)
+        let cloneLines = listingBlock(listing, node: clone)
+        func udevLine(_ lines: [String]) -> String { lines.first { $0.hasPrefix("  udev: ") } ?? "(no udev line)" }
+        try expect(
+            udevLine(originalLines).contains("ID_INPUT_MOUSE=1") && udevLine(cloneLines).contains("ID_INPUT_TOUCHSCREEN=1")
+                && !udevLine(cloneLines).contains("ID_INPUT_MOUSE"),
+            "gestured devices: original \(udevLine(originalLines)); clone \(udevLine(cloneLines))")
+        try expect(
+            cloneLines.contains("  clone of: \(original)"), "gestured devices does not pair \(clone) with \(original): \(cloneLines)")
+        let prefix = "  sway identifier: "
+        let identifiers = (originalLines + cloneLines).filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+        try expect(
+            identifiers.count == 2 && identifiers[0] == identifiers[1], "sway identifiers in gestured devices: \(identifiers)")
+        if let sway = try compositor.swayTouchIdentifiers(work: cases.work) {
+            try expect(sway.contains(identifiers[0]), "sway calls its touch devices \(sway), gestured devices \(identifiers[0])")
+        }
     }
 
     /// `udevadm info --query=property` of `node`, once udev has processed it (`ID_INPUT`).
