@@ -22,6 +22,9 @@ public final class EvdevSource: InputSource {
     private let evdev: EvdevDevice
     private var pipeline: DevicePipeline
     private var passThrough: PassThroughOutput?
+    /// Pass-through settings that wait for the device's touches to lift before the clone is
+    /// made and the device grabbed (`applyPassThrough`); nil when nothing waits.
+    private var passThroughAfterLift: ResolvedDeviceSettings?
     /// Takes a finished clone (its touches lifted) to destroy it a moment later.
     private let retire: (UinputDevice) -> Void
     private let logger: Logger
@@ -73,6 +76,14 @@ public final class EvdevSource: InputSource {
         } catch {
             pipeline.cancelAll(at: now, into: &sink)
             return .finished(reason: "read failed: \(error)")
+        }
+        if let settings = passThroughAfterLift, !evdev.snapshot().hasTouchDown {
+            applyPassThrough(settings, now: now)
+            do {
+                try applyGrab(grabWanted(settings))
+            } catch {
+                logger.warning("cannot grab the device", metadata: ["device": "\(device.name)", "error": "\(error)"])
+            }
         }
         switch outcome {
         case .drained(_, let resyncs):
@@ -132,7 +143,15 @@ public final class EvdevSource: InputSource {
     /// Creates, reconfigures or removes the clone as `settings` say. `now` is nil at start
     /// (no clone to finish yet). A clone that cannot be created is logged; the device is then
     /// read without a grab (`grabWanted`), so the compositor keeps every touch rather than none.
+    ///
+    /// While a touch is down on the device (the daemon starts, or restarts after a crash,
+    /// or a reload turns pass-through on, with a finger on the screen), the compositor has
+    /// that touch from the device itself: a grab now would cut it off before its lift, and
+    /// the app would keep it down forever. So the clone is made and the device grabbed only
+    /// once every touch has lifted (`passThroughAfterLift`); until then the device is read
+    /// ungrabbed, its gestures recognised as usual.
     private func applyPassThrough(_ settings: ResolvedDeviceSettings, now: Timestamp?) {
+        passThroughAfterLift = nil
         switch (settings.passThrough, passThrough) {
         case (true, let output?) where output.keepsPointer != settings.passThroughPointer:
             // The clone's capabilities cannot change: a new clone replaces it.
@@ -142,9 +161,17 @@ public final class EvdevSource: InputSource {
         case (true, let output?):
             output.reconfigure(PassThroughPolicy(settings))
         case (true, nil):
+            let current = evdev.snapshot()
+            guard !current.hasTouchDown else {
+                passThroughAfterLift = settings
+                logger.notice(
+                    "pass-through waits for the touches on the device to lift before grabbing it (the compositor has them already)",
+                    metadata: ["device": "\(device.name)"])
+                return
+            }
             do {
                 passThrough = try PassThroughOutput(
-                    original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, current: evdev.snapshot(),
+                    original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, current: current,
                     policy: PassThroughPolicy(settings), logger: logger)
             } catch {
                 logger.error(

@@ -113,6 +113,28 @@ struct PassThroughSlottedTests {
         }
     }
 
+    /// libinput 1.22 drops a finger whose frame names its tool after its tracking id when the
+    /// slot's last contact was a palm: the clone names a new touch's tool first. Fails on the
+    /// filter that wrote the id first.
+    @Test func aNewTouchsToolTypeGoesBeforeItsTrackingID() {
+        var s = EventScript()
+        s.slot(0, id: 10, x: 500, y: 250)
+        s.abs(ABS.mtToolType, MTTool.palm)
+        s.report()
+        s.frame([.slot(0, id: -1)])
+        s.slot(0, id: 11, x: 520, y: 260)
+        s.abs(ABS.mtToolType, MTTool.finger)
+        s.report()
+        var run = PassThroughRun(Devices.slotted(slots: 2, toolType: true), PassThroughPolicy())
+        run.feed(s.events)
+        let finger = run.output.firstIndex { $0.type == EV.abs && $0.code == ABS.mtTrackingID && $0.value == 11 }
+        let tool = run.output.lastIndex { $0.type == EV.abs && $0.code == ABS.mtToolType && $0.value == MTTool.finger }
+        #expect(finger != nil && tool != nil && tool! < finger!)
+        var original = EvdevReader()
+        original.read(s.events)
+        #expect(run.reader.frames == original.frames)
+    }
+
     @Test func aTouchStartingInTheReservedRegionNeverReachesTheClone() {
         var s = EventScript()
         // slot 0: the middle finger; slot 1: an edge swipe down from the top edge.

@@ -245,6 +245,77 @@ kill -STOP "$pid"
 check "a hung daemon is killed by the watchdog and restarted" restarted_after_watchdog "$pid" "$restarts"
 check "clients reconnect after the watchdog's restart" reconnects
 
+# --- pass-through under the real unit: the clone's guard after SIGKILL ----------------------
+# The daemon, sandboxed as the unit says, clones the touchscreen; killed with SIGKILL while a
+# finger is down on it, its clone's guard (a process it started, in the same sandbox) lifts
+# the finger on the clone; systemd restarts the daemon, which waits for the finger on the
+# panel to lift before it grabs the panel again, then makes a new clone.
+clone_node() {
+    local event phys
+    for event in /sys/class/input/event*; do
+        phys=$(cat "$event/device/phys" 2>/dev/null)
+        [[ $phys == "gestured-pass-through:$node" ]] && { echo "/dev/input/${event##*/}"; return 0; }
+    done
+    return 1
+}
+finger() {  # finger down|up: one contact in slot 0 in the middle of the panel, or its lift
+    if [[ $1 == down ]]; then
+        evemu-event "$node" --type EV_ABS --code ABS_MT_SLOT --value 0
+        evemu-event "$node" --type EV_ABS --code ABS_MT_TRACKING_ID --value 77
+        evemu-event "$node" --type EV_ABS --code ABS_MT_POSITION_X --value 1000
+        evemu-event "$node" --type EV_ABS --code ABS_MT_POSITION_Y --value 600
+        evemu-event "$node" --type EV_KEY --code BTN_TOUCH --value 1 --sync
+    else
+        evemu-event "$node" --type EV_ABS --code ABS_MT_TRACKING_ID --value -1
+        evemu-event "$node" --type EV_KEY --code BTN_TOUCH --value 0 --sync
+    fi
+}
+guard_running() {
+    local procs
+    procs=$(cat "/sys/fs/cgroup$(property gestured.service ControlGroup)/cgroup.procs")
+    (($(wc -l <<<"$procs") == 2)) || fail "processes in the unit: $procs" || return 1
+    pgrep -f "gestured guard-clone --clone $clone" >/dev/null || fail "no guard-clone for $clone: $(ps -ef | grep gestured)"
+}
+# recorded TYPE CODE: the values of that event in the clone's recording (evemu-record's
+# `E: TIME TYPE CODE VALUE` lines, type and code in hex), one per line.
+recorded() { awk -v type="$1" -v code="$2" '$1 == "E:" && $3 == type && $4 == code { print $5 + 0 }' "$work/clone.rec"; }
+finger_on_clone() { recorded 0003 0039 | grep -qx 77; }
+guard_lifted() {
+    finger_on_clone || fail "the finger never reached the clone: $(tail -n 5 "$work/clone.rec")" || return 1
+    wait_for 30 eval 'recorded 0003 0039 | grep -qx -- -1' || fail "the clone's reader saw no lift: $(tail -n 5 "$work/clone.rec")" || return 1
+    [[ $(recorded 0001 014a | tail -n 1) == 0 ]] || fail "BTN_TOUCH not released on the clone: $(recorded 0001 014a | tr '\n' ' ')" || return 1
+    wait_for 30 journal_has "lifted every touch on the pass-through clone" || { journal | tail -n 5; return 1; }
+}
+waits_for_lift() {
+    local restarted
+    restarted() { local now; now=$(main_pid); [[ $now != 0 && $now != "$pid" ]] && is_active gestured.service; }
+    wait_for 60 restarted || fail "not restarted: MainPID $(main_pid), $(systemctl is-active gestured.service)" || return 1
+    wait_for 30 journal_has "pass-through waits for the touches on the device to lift" || { journal | tail -n 5; return 1; }
+    ! clone_node >/dev/null || fail "a clone exists while the finger is still down: $(clone_node)"
+}
+cp /etc/gestured/gestured.toml "$work/config.before-pass-through"
+printf '\n[[device]]\nmatch-name = "ELAN Touchscreen"\npass-through = true\n' >> /etc/gestured/gestured.toml
+systemctl reload gestured.service
+wait_for 30 clone_node
+clone=$(clone_node)
+check "pass-through under the unit: the clone and its guard run in the service's sandbox" guard_running
+stdbuf -oL evemu-record "$clone" > "$work/clone.rec" 2>&1 &
+record_pid=$!
+wait_for 10 grep -q "^#" "$work/clone.rec"
+sleep 1
+finger down
+wait_for 10 finger_on_clone
+pid=$(main_pid)
+kill -KILL "$pid"
+check "SIGKILL with a finger down: the guard lifts it on the clone and says so in the journal" guard_lifted
+check "the restarted daemon waits for the finger to lift before grabbing the panel again" waits_for_lift
+finger up
+check "after the lift the panel is cloned again" wait_for 30 clone_node
+kill "$record_pid" 2>/dev/null
+cp "$work/config.before-pass-through" /etc/gestured/gestured.toml
+systemctl reload gestured.service
+wait_for 30 journal_has "pass-through clone removed"
+
 # --- stop ------------------------------------------------------------------------------------
 stop_said_goodbye() {
     wait_for 20 gone "$stop_pid" || fail "still connected" || return 1

@@ -103,7 +103,8 @@ struct EvdevState: Sendable, Hashable {
 
     /// The events that take a reader from `self` to `target`, without the frame's
     /// `SYN_REPORT`: per slot that changed, `ABS_MT_SLOT` (when another slot is current) and
-    /// its tracking id and axes (a new touch's id first, a lift's last); protocol A's contact
+    /// its tracking id and axes (a new touch's tool type, then its id, first; a lift's id
+    /// last); protocol A's contact
     /// list when it changed or is not empty; then axes and keys. Values the reader already
     /// has are not written (the kernel would drop them anyway).
     func events(to target: EvdevState, _ layout: EvdevLayout, at time: Timestamp) -> [InputEvent] {
@@ -120,8 +121,18 @@ struct EvdevState: Sendable, Hashable {
                 current = index
             }
             let idChanged = from.trackingID != to.trackingID
+            // A new touch's tool type goes before its tracking id: libinput 1.22 takes the
+            // tool type current when the id arrives, so a finger whose frame names the
+            // tool after the id, in a slot whose last contact was a palm, is dropped whole.
+            var toolFirst: Int?
+            if idChanged && to.isDown, let tool = layout.slotAxes.firstIndex(of: ABS.mtToolType),
+                from.values[tool] != to.values[tool]
+            {
+                abs(ABS.mtToolType, to.values[tool])
+                toolFirst = tool
+            }
             if idChanged && to.isDown { abs(ABS.mtTrackingID, to.trackingID) }
-            for axis in layout.slotAxes.indices where from.values[axis] != to.values[axis] {
+            for axis in layout.slotAxes.indices where from.values[axis] != to.values[axis] && axis != toolFirst {
                 abs(layout.slotAxes[axis], to.values[axis])
             }
             if idChanged && !to.isDown { abs(ABS.mtTrackingID, to.trackingID) }
@@ -168,6 +179,12 @@ public struct EvdevSnapshot: Sendable, Hashable {
         self.currentSlot = currentSlot
         self.axes = axes
         self.keys = keys
+    }
+
+    /// Whether a touch is down: a slot with a tracking id, or `BTN_TOUCH` (protocol A and
+    /// single-touch devices).
+    public var hasTouchDown: Bool {
+        slots.contains { ($0[ABS.mtTrackingID] ?? -1) >= 0 } || (keys[BTN.touch] ?? 0) != 0
     }
 }
 
