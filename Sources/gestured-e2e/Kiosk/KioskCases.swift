@@ -479,7 +479,12 @@ private final class KioskRun {
         let what = signal == SIGTERM ? "SIGTERM" : "SIGKILL"
         let signalled = monotonicMicroseconds()
         running.signal(signal)
-        let status = waitForExit(running.pid, timeout: 15)
+        // The client is read meanwhile, so that its lines are stamped when they come.
+        var status: Int32?
+        while status == nil, monotonicMicroseconds() < signalled + 15_000_000 {
+            status = waitForExit(running.pid, timeout: 0)
+            if status == nil { client.pump(milliseconds: 10) }
+        }
         let exited = monotonicMicroseconds()
         daemon = nil
         subscriber = nil
