@@ -2,10 +2,12 @@
 # Installs the Debian packages gestured builds and tests against. Idempotent: does
 # nothing when everything is present. Needs root (or sudo) only when something is missing.
 #
-#   scripts/install-deps.sh [--with-vm] [--with-package] [--with-lintian] [--with-python]
-#                           [--with-chromium]
+#   scripts/install-deps.sh [--with-vm] [--with-kiosk] [--with-package] [--with-lintian]
+#                           [--with-python] [--with-chromium]
 #
 #   --with-vm       the VM tier (qemu and what vm/setup.sh assembles the guest from)
+#   --with-kiosk    the kiosk VM tier (vm/test-kiosk.sh): the compositors, their Wayland client
+#                   and seat, run inside the guest from the host's root
 #   --with-package  building the .deb (scripts/package-deb.sh: dpkg-shlibdeps, objdump)
 #   --with-lintian  checking the .deb (scripts/test-deb.sh)
 #   --with-python   the Python client's tests (clients/python/test.sh works in a venv)
@@ -18,6 +20,10 @@ for option in "$@"; do
         # udev: the VM tier starts its systemd-udevd in the guest (hot-plug through sd-device);
         # installing it never starts it (not in containers, nor where policy-rc.d forbids).
         --with-vm) packages+=(qemu-system-x86 busybox-static cpio python3 udev) ;;
+        # cage exits without xwayland ("Cannot find Xwayland binary"); wev is the Wayland
+        # client that prints every wl_touch event; libinput-tools for `libinput list-devices`
+        # when a kiosk case needs looking into.
+        --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools) ;;
         --with-package) packages+=(dpkg-dev binutils) ;;
         --with-lintian) packages+=(lintian) ;;
         --with-python) packages+=(python3 python3-venv) ;;

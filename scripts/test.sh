@@ -8,7 +8,9 @@
 # (once, scripts/build-release.sh), the Debian package made from it (scripts/package-deb.sh)
 # and checked on this machine (scripts/test-deb.sh);
 # then the VM tiers (each skipped with a message where qemu cannot run): the end-to-end
-# tier (vm/test.sh) and that package under a real systemd (vm/test-systemd.sh).
+# tier (vm/test.sh), the kiosk tier (vm/test-kiosk.sh: gestured between a touchscreen and
+# cage and sway with a Wayland client) and that package under a real systemd
+# (vm/test-systemd.sh).
 # Installs the Debian packages it needs first. Before anything is built, the sources must
 # be formatted as .swift-format says (the toolchain's `swift format`; any finding fails).
 # Nothing the run creates outlives it (scripts/suite-scope.sh): its temporary files and
@@ -20,7 +22,7 @@ cd "$(dirname "$0")/.."
 source scripts/suite-scope.sh
 suite_scope_begin
 
-./scripts/install-deps.sh --with-vm --with-package --with-lintian --with-python --with-chromium
+./scripts/install-deps.sh --with-vm --with-kiosk --with-package --with-lintian --with-python --with-chromium
 # Format: `swift format format -i -r Sources Tests` fixes what this finds.
 swift format lint --strict --recursive Sources Tests
 swift build --build-tests
@@ -34,4 +36,5 @@ deb=$(scripts/package-deb.sh --bin-path "$release_bin" | tail -n 1)
 scripts/test-deb.sh "$deb"
 
 vm/test.sh
+vm/test-kiosk.sh
 vm/test-systemd.sh --deb "$deb"

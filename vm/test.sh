@@ -36,13 +36,8 @@ set +e; vm/setup.sh; rc=$?; set -e
 ((rc == 77)) && skip "qemu is not available (see above)"
 ((rc == 0)) || { echo "vm/test: vm/setup.sh failed ($rc)" >&2; exit "$rc"; }
 
-corpus=${GESTURED_CORPUS:+$(cd "$GESTURED_CORPUS" && pwd -P)}
-if [[ -z "$corpus" ]]; then
-    for c in "$root/../shared/corpus" /work/shared/corpus; do
-        [[ -d "$c" ]] && { corpus=$(cd "$c" && pwd -P); break; }
-    done
-fi
-[[ -n "$corpus" ]] || { echo "vm/test: no corpus (set GESTURED_CORPUS or put it at ../shared/corpus)" >&2; exit 1; }
+# shellcheck source=vm/corpus.sh
+source vm/corpus.sh
 
 step "building the guest programs on the host"
 bin=vm/cache/smoke

@@ -151,3 +151,22 @@ final class DaemonProcess {
 
     deinit { stop() }
 }
+
+/// `gestured devices --config CONFIG`'s output (its files in `work`).
+func devicesListing(gestured: String, config: String, work: String) throws(CaseFailure) -> String {
+    let output = "\(work)/devices.txt"
+    let pid = try spawn(gestured, ["devices", "--config", config], logPath: "\(work)/devices.log", stdoutPath: output)
+    guard waitForExit(pid, timeout: 30) == 0 else { throw CaseFailure("gestured devices failed: \(tail("\(work)/devices.log"))") }
+    return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+}
+
+/// The lines `gestured devices` prints for `node`: its own line and the indented ones below.
+func listingBlock(_ listing: String, node: String) -> [String] {
+    var block: [String] = []
+    var inside = false
+    for line in listing.split(separator: "\n", omittingEmptySubsequences: false) {
+        if !line.hasPrefix(" ") { inside = line.hasPrefix(node + " ") || line == node }
+        if inside { block.append(String(line)) }
+    }
+    return block
+}

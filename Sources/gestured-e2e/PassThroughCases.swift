@@ -25,14 +25,15 @@ struct PassThroughCases {
     /// The reserved region: the top tenth of the screen.
     static let edgeHeight = 0.1
 
-    /// The daemon's configuration; `passThrough: false` is what the reload case turns to.
-    static func config(passThrough: Bool = true) -> String {
+    /// The daemon's configuration for the devices `matchName` matches; `passThrough: false`
+    /// is what the reload cases turn to. The kiosk tier uses it too.
+    static func config(passThrough: Bool = true, matchName: String = "e2e pass-through *") -> String {
         """
         [daemon]
         log-level = "info"
 
         [[device]]
-        match-name = "e2e pass-through *"
+        match-name = "\(matchName)"
         pass-through = \(passThrough)
 
         [[device.region]]
@@ -77,7 +78,7 @@ struct PassThroughCases {
                     copy?.minimum == info.minimum && copy?.maximum == info.maximum && copy?.resolution == info.resolution,
                     "axis \(code): \(String(describing: copy)) vs \(info)")
             }
-            let listing = try devicesListing(config: setup.configPath)
+            let listing = try devicesListing(gestured: gestured, config: setup.configPath, work: work)
             try expect(listing.contains("pass-through: clone \(setup.clone)"), "gestured devices does not name the clone: \(listing)")
             try expect(listing.contains("clone of: \(setup.panel.devnode)"), "gestured devices does not pair the clone: \(listing)")
         }
@@ -259,13 +260,15 @@ struct PassThroughCases {
     /// A daemon of its own for `wake-swallow` (the reserved-region daemon has no idle timeout:
     /// its cases would lose their first touch after every pause). `trace` logs the filter's
     /// decisions ("idle, the next touch is the wake touch"), shown when the case fails.
-    static let wakeConfig = """
+    /// The kiosk tier uses it too, for its own devices.
+    static func wakeConfig(matchName: String = wakeDeviceName) -> String {
+        """
         [daemon]
         log-level = "trace"
         idle-timeout = \(idleTimeout)
 
         [[device]]
-        match-name = "\(wakeDeviceName)"
+        match-name = "\(matchName)"
         pass-through = true
         wake-swallow = true
 
@@ -273,6 +276,7 @@ struct PassThroughCases {
         match-name = "*"
         enabled = false
         """
+    }
 
     /// `wake-swallow` through the whole chain in the daemon: its idle timer (`activity`
     /// `idle` on the socket) → `Daemon.wentIdle` → `LiveDevices` → the device's pass-through
@@ -285,7 +289,9 @@ struct PassThroughCases {
         var started: (panel: TouchPanel, daemon: DaemonProcess, subscriber: Subscriber, clone: String, configPath: String)?
         var attempt = 0
         harness.run(name) {
-            if started == nil { started = try start(config: Self.wakeConfig, files: "pass-through-wake", deviceName: Self.wakeDeviceName) }
+            if started == nil {
+                started = try start(config: Self.wakeConfig(), files: "pass-through-wake", deviceName: Self.wakeDeviceName)
+            }
             guard let started else { return }
             let (panel, daemon, subscriber, clonePath, _) = started
             attempt += 1
@@ -400,14 +406,6 @@ struct PassThroughCases {
         throw CaseFailure("no clone of \(original) (phys \"\(phys)\") appeared")
     }
 
-    /// `gestured devices --config CONFIG`'s output.
-    private func devicesListing(config: String) throws -> String {
-        let output = "\(work)/devices.txt"
-        let pid = try spawn(gestured, ["devices", "--config", config], logPath: "\(work)/devices.log", stdoutPath: output)
-        guard waitForExit(pid, timeout: 30) == 0 else { throw CaseFailure("gestured devices failed: \(tail("\(work)/devices.log"))") }
-        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-    }
-
     private func readCount(_ reader: EvdevDevice) throws -> Int {
         var count = 0
         _ = try reader.readAvailable { _ in count += 1 }
@@ -492,11 +490,6 @@ private final class BareForwarder: @unchecked Sendable {
             if case .deviceGone? = outcome { return }
         }
     }
-}
-
-/// An `activity` line's phase; nil for any other line.
-private func activityPhase(_ received: Received) -> ActivityPhase? {
-    if case .activity(let activity)? = received.message { activity.phase } else { nil }
 }
 
 /// `value`, or a failure naming what is missing.

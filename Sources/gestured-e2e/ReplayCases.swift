@@ -51,6 +51,19 @@ func signature(_ g: GestureMessage) -> String? {
     return text
 }
 
+/// The signatures of what `gestured replay` gives for `recording`: the engine with the
+/// default configuration, its output decoded as a client decodes the daemon's.
+func replayedSignatures(_ recording: Recording) -> [String] {
+    var want: [String] = []
+    var replayer = Replayer(configuration: Configuration())
+    replayer.replay(recording) { bytes in
+        want += bytes.split(separator: UInt8(ascii: "\n")).compactMap {
+            Received(line: Array($0), receivedAt: 0).gesture.flatMap(signature)
+        }
+    }
+    return want
+}
+
 struct ReplayCases {
     let daemon: DaemonProcess
     let corpus: String
@@ -123,13 +136,7 @@ struct ReplayCases {
             return
         }
         let played = Recording(path: path, format: recording.format, device: recording.device, events: delivered.events)
-        var want: [String] = []
-        var replayer = Replayer(configuration: Configuration())
-        replayer.replay(played) { bytes in
-            want += bytes.split(separator: UInt8(ascii: "\n")).compactMap {
-                Received(line: Array($0), receivedAt: 0).gesture.flatMap(signature)
-            }
-        }
+        let want = replayedSignatures(played)
         try expect(
             got == want,
             "through the kernel: [\(got.joined(separator: ", "))]; the engine on the delivered events: [\(want.joined(separator: ", "))]")

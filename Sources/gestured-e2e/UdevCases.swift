@@ -17,7 +17,7 @@ struct UdevCases {
     /// The main daemon's log: it ran without udev, so it must have chosen inotify.
     let withoutUdevLog: String
 
-    static let control = "/run/udev/control"
+    static let control = udevControl
     static let label = "hot-plug via udev"
     static let withoutUdev = "without udev (no \(control)) gestured follows hot-plug through inotify"
     static let start = "udev: systemd-udevd starts, and a new gestured follows hot-plug through its sd-device monitor"
@@ -112,41 +112,5 @@ struct UdevCases {
             "gestured devices does not show udev's matrix for \(panel.devnode): \(block.prefix(400))")
         panel.unplug()
         try awaitDevice(subscriber, panel.name, .removed)
-    }
-
-    /// Starts `systemd-udevd --debug` (its log to `logPath`) and waits for its control socket.
-    private func startUdevd(logPath: String) throws(CaseFailure) -> pid_t {
-        guard access(UdevCases.control, F_OK) != 0 else { throw CaseFailure("\(UdevCases.control) exists already: is udev running?") }
-        let candidates = ["/lib/systemd/systemd-udevd", "/usr/lib/systemd/systemd-udevd"]
-        guard let udevd = candidates.first(where: { access($0, X_OK) == 0 }) else {
-            throw CaseFailure("no systemd-udevd (\(candidates.joined(separator: ", "))): install the udev package (vm/setup.sh does)")
-        }
-        let pid = try spawn(udevd, ["--debug"], logPath: logPath)
-        let deadline = monotonicMicroseconds() + 30_000_000
-        while access(UdevCases.control, F_OK) != 0 {
-            if let code = waitForExit(pid, timeout: 0) {
-                throw CaseFailure("systemd-udevd exited with \(code): \(tail(logPath))")
-            }
-            if monotonicMicroseconds() >= deadline {
-                _ = stopUdevd(pid)
-                throw CaseFailure("no \(UdevCases.control) 30 s after starting systemd-udevd: \(tail(logPath))")
-            }
-            pause(milliseconds: 20)
-        }
-        return pid
-    }
-
-    /// SIGTERM, then SIGKILL after 10 s (-1); removes a control socket it left behind so that
-    /// nothing started later takes udev for running.
-    private func stopUdevd(_ pid: pid_t) -> Int32 {
-        kill(pid, SIGTERM)
-        var status = waitForExit(pid, timeout: 10)
-        if status == nil {
-            kill(pid, SIGKILL)
-            _ = waitForExit(pid, timeout: 5)
-            status = -1
-        }
-        unlink(UdevCases.control)
-        return status ?? -1
     }
 }

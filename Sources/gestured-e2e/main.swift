@@ -53,6 +53,23 @@ struct Options: ParsableCommand {
     @Option(help: "Frames per pass-through latency run (the daemon's and the bare forwarder's).")
     var passThroughFrames = 300
 
+    @Option(
+        help: ArgumentHelp(
+            "Run the kiosk tier instead (issue 18): gestured between a uinput touchscreen and these Wayland compositors, each with wev as its client.",
+            valueName: "cage,sway"),
+        transform: { text in
+            try text.split(separator: ",").map {
+                guard let kind = CompositorKind(rawValue: String($0)) else {
+                    throw ValidationError("unknown compositor \($0): cage or sway")
+                }
+                return kind
+            }
+        })
+    var kiosk: [CompositorKind] = []
+
+    @Option(help: "Frames per kiosk latency run (with and without gestured), --interval ms apart.")
+    var kioskFrames = 300
+
     /// `--gestured`, else the `gestured` beside this program.
     var gesturedPath: String { gestured ?? Self.besideThisProgram("gestured") }
 
@@ -96,6 +113,14 @@ func main(_ options: Options) -> Int32 {
     let harness = Harness(only: options.only)
     let started = monotonicMicroseconds()
     mkdir(options.work, 0o755)
+    if !options.kiosk.isEmpty {
+        KioskCases(
+            gestured: options.gesturedPath, work: options.work,
+            elanDescription: "\(options.corpus)/evemu-devices/touchscreens/ELAN Touchscreen.desc", compositors: options.kiosk,
+            frames: options.kioskFrames, interval: options.interval
+        ).run(harness)
+        return finish(harness, started)
+    }
     let configPath = "\(options.work)/gestured.toml"
     guard FileManager.default.createFile(atPath: configPath, contents: Data(configText.utf8)) else {
         say("gestured-e2e: cannot write \(configPath)")
