@@ -38,6 +38,8 @@ public final class Bridge: Sendable {
     private let routes: Routes
     private let settings: SessionSettings
     private let registry: NIOLoopBound<SessionRegistry>
+    private let limits: NIOLoopBound<BridgeLimits>
+    private let requestTimeout: TimeAmount
     private let listeners: NIOLockedValueBox<[any Channel]> = NIOLockedValueBox([])
 
     /// - Parameters:
@@ -50,9 +52,18 @@ public final class Bridge: Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.routes = routes
         settings = SessionSettings(
-            socketPath: socketPath, clientQueue: configuration.clientQueue, slowClient: configuration.slowClient, logger: logger)
+            socketPath: socketPath, clientQueue: configuration.clientQueue, slowClient: configuration.slowClient,
+            clientMemory: configuration.clientMemory, logger: logger)
+        requestTimeout = .seconds(Int64(configuration.requestTimeout))
         let loop = group.next()
         registry = try! loop.submit { NIOLoopBound(SessionRegistry(changed: statusChanged), eventLoop: loop) }.wait()
+        limits = try! loop.submit {
+            NIOLoopBound(
+                BridgeLimits(
+                    maximumConnections: configuration.maxConnections, maximumDaemonConnections: configuration.daemonConnections,
+                    memoryLimit: configuration.bridgeMemory, logger: logger),
+                eventLoop: loop)
+        }.wait()
     }
 
     /// Listens on `addresses` and on the already listening `descriptors` (from systemd);
@@ -103,21 +114,42 @@ public final class Bridge: Sendable {
         let routes = routes
         let settings = settings
         let registry = registry
+        let limits = limits
+        let requestTimeout = requestTimeout
         return ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    // Out of descriptors (EMFILE, ENFILE), accept would fail at once again
+                    // and again: wait a second instead, and say so once.
+                    try channel.pipeline.syncOperations.addHandler(
+                        AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { error in
+                            if error.errnoCode == EMFILE || error.errnoCode == ENFILE {
+                                limits.value.bit(.descriptors, "accept failed (\(error)): pausing accepting for a second")
+                            }
+                            return .seconds(1)
+                        })
+                }
+            }
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try Self.configure(channel, routes: routes, settings: settings, registry: registry)
+                guard limits.value.openConnection() else {
+                    return channel.close()
+                }
+                channel.closeFuture.whenComplete { _ in limits.value.closeConnection() }
+                return channel.eventLoop.makeCompletedFuture {
+                    try Self.configure(
+                        channel, routes: routes, settings: settings, registry: registry, limits: limits, requestTimeout: requestTimeout)
                 }
             }
     }
 
     /// An accepted connection: NIO's HTTP/1.1 codec with its WebSocket upgrader in front of
     /// the plain HTTP handler.
-    private static func configure(
-        _ channel: any Channel, routes: Routes, settings: SessionSettings, registry: NIOLoopBound<SessionRegistry>
+    static func configure(
+        _ channel: any Channel, routes: Routes, settings: SessionSettings, registry: NIOLoopBound<SessionRegistry>,
+        limits: NIOLoopBound<BridgeLimits>, requestTimeout: TimeAmount
     ) throws {
         let peer = channel.remoteAddress.map(describe) ?? "?"
         let upgrader = NIOWebSocketServerUpgrader(
@@ -128,14 +160,19 @@ public final class Bridge: Sendable {
             },
             upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(FrameRulesHandler())
                     try channel.pipeline.syncOperations.addHandler(
                         NIOWebSocketFrameAggregator(
                             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64, maxAccumulatedFrameSize: maximumRequestSize))
-                    try channel.pipeline.syncOperations.addHandler(BrowserSession(settings: settings, registry: registry.value, peer: peer))
+                    try channel.pipeline.syncOperations.addHandler(
+                        BrowserSession(settings: settings, registry: registry.value, limits: limits.value, peer: peer))
                 }
             }
         )
         let httpHandlerName = "gestured-web.http"
+        // Nothing more is read from a connection that does not read what it is sent:
+        // pipelined requests cannot pile up responses, nor a browser's frames replies.
+        try channel.pipeline.syncOperations.addHandler(BackPressureHandler())
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (
                 upgraders: [upgrader],
@@ -145,7 +182,9 @@ public final class Bridge: Sendable {
             )
         )
         try channel.pipeline.syncOperations.addHandler(
-            HTTPHandler(routes: routes, socketPath: settings.socketPath, logger: settings.logger), name: httpHandlerName)
+            HTTPHandler(
+                routes: routes, socketPath: settings.socketPath, limits: limits.value, requestTimeout: requestTimeout,
+                logger: settings.logger), name: httpHandlerName)
     }
 
     /// The longest request a browser may send in one message: the daemon's own limit for

@@ -10,7 +10,11 @@ struct SessionSettings: Sendable {
     var socketPath: String
     var clientQueue: Int
     var slowClient: SlowClientPolicy
+    /// Bytes held for one browser at most (`client-memory`).
+    var clientMemory: Int
     var logger: Logger
+    /// How long connecting to the daemon (the second half of an upgrade) may take.
+    var daemonConnectTimeout = TimeAmount.seconds(5)
 }
 
 /// One browser's WebSocket (docs/web.md "The bridge"): its own connection to the daemon's
@@ -36,6 +40,9 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
 
     private let settings: SessionSettings
     private let registry: SessionRegistry
+    private let limits: BridgeLimits
+    /// This session holds one of `limits`' daemon connections.
+    private var holdsDaemonSlot = false
     private var daemon = Daemon.connecting(pending: [])
     private var queue: DeliveryQueue<ByteBuffer>
     private var context: ChannelHandlerContext?
@@ -43,11 +50,12 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
     private var closing = false
     private let peer: String
 
-    init(settings: SessionSettings, registry: SessionRegistry, peer: String) {
+    init(settings: SessionSettings, registry: SessionRegistry, limits: BridgeLimits, peer: String) {
         self.settings = settings
         self.registry = registry
+        self.limits = limits
         self.peer = peer
-        queue = DeliveryQueue(capacity: settings.clientQueue, policy: settings.slowClient)
+        queue = DeliveryQueue(capacity: settings.clientQueue, policy: settings.slowClient, byteLimit: settings.clientMemory)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -55,6 +63,12 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
         registry.add(self)
         // No browser frame is read before the daemon connection is up.
         context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        guard limits.openDaemonConnection() else {
+            daemon = .closed
+            close(code: Self.tryAgainLater, reason: "too many browsers: try again later")
+            return
+        }
+        holdsDaemonSlot = true
         connectDaemon(eventLoop: context.eventLoop)
     }
 
@@ -62,12 +76,17 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
         self.context = nil
         registry.remove(self)
         closeDaemon()
+        dropQueue()
     }
+
+    /// RFC 6455 7.4.1's 1013, "try again later": the bridge is at one of its limits.
+    static let tryAgainLater = WebSocketErrorCode(codeNumber: 1013)
 
     private func connectDaemon(eventLoop: any EventLoop) {
         let session = NIOLoopBound(self, eventLoop: eventLoop)
         let path = settings.socketPath
         ClientBootstrap(group: eventLoop)
+            .connectTimeout(settings.daemonConnectTimeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineDecoder()))
@@ -110,17 +129,47 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
 
     /// One line from the daemon.
     func daemonLine(_ line: ByteBuffer) {
+        deliver(line, kind: BridgeMessage.kind(of: line))
+    }
+
+    /// A line for the browser (or, for `.controlPong`, a pong frame's payload) goes
+    /// through the queue. A line to be held is copied out of the daemon's read buffer, so
+    /// that a held line keeps its own bytes alive, not the whole buffer it was read into.
+    private func deliver(_ line: ByteBuffer, kind: DeliveryQueue<ByteBuffer>.Kind) {
         guard let context else { return }
-        switch queue.arrived(line, kind: BridgeMessage.kind(of: line), size: line.readableBytes, writable: context.channel.isWritable) {
+        let writable = context.channel.isWritable
+        var line = line
+        if !writable || !queue.isFlowing {
+            line = context.channel.allocator.buffer(buffer: line)
+        }
+        let heldBefore = queue.heldBytes
+        let arrival = queue.arrived(line, kind: kind, size: line.readableBytes, writable: writable)
+        guard limits.memoryChanged(from: heldBefore, to: queue.heldBytes) else {
+            close(code: Self.tryAgainLater, reason: "the bridge holds too much for its browsers: try again later")
+            return
+        }
+        switch arrival {
         case .send(let line):
-            writeText(line, context: context)
+            if kind == .controlPong {
+                writeFrame(.pong, line, context: context)
+            } else {
+                writeText(line, context: context)
+            }
         case .held:
             break
         case .disconnect(let reason):
+            limits.bit(.clientMemory, "a browser that does not read was closed (1008): \(reason)")
             settings.logger.notice("closing a slow browser: \(reason)", metadata: ["peer": "\(peer)"])
             writeText(context.channel.allocator.buffer(string: BridgeMessage.goodbye(reason: reason)), context: context)
             close(code: .policyViolation, reason: reason)
         }
+    }
+
+    /// Gives the queue's bytes back to the bridge's budget.
+    private func dropQueue() {
+        let held = queue.heldBytes
+        queue.close()
+        _ = limits.memoryChanged(from: held, to: 0)
     }
 
     /// The daemon's read burst ended: what was written goes out.
@@ -150,6 +199,10 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
             channel.close(promise: nil)
         }
         daemon = .closed
+        if holdsDaemonSlot {
+            holdsDaemonSlot = false
+            limits.closeDaemonConnection()
+        }
     }
 
     // MARK: browser → daemon
@@ -162,13 +215,15 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
         case .binary:
             close(code: .unacceptableData, reason: "text frames only: one JSON request each")
         case .ping:
+            // Through the queue like every reply: a browser that pings without reading
+            // holds one pong, not one per ping.
             guard !closing else { return }
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+            deliver(frame.unmaskedData, kind: .controlPong)
+            context.flush()
         case .connectionClose:
-            // The browser closes: answer with its own code (RFC 6455 5.5.1), then go.
-            var data = frame.unmaskedData
-            let code = data.readWebSocketErrorCode() ?? .normalClosure
-            close(code: code, reason: "")
+            // The browser closes: answer with its own code (RFC 6455 5.5.1), or 1002 for a
+            // code a peer may not send, then go.
+            close(code: FrameRules.answer(toClose: frame.unmaskedData), reason: "")
         case .pong, .continuation:
             break
         default:
@@ -210,13 +265,17 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
+            let heldBefore = queue.heldBytes
             let outgoing = queue.becameWritable()
+            _ = limits.memoryChanged(from: heldBefore, to: queue.heldBytes)
             for item in outgoing {
                 switch item {
                 case .overflow(let dropped):
                     writeText(context.channel.allocator.buffer(string: BridgeMessage.overflow(dropped: dropped)), context: context)
                 case .line(let line):
                     writeText(line, context: context)
+                case .controlPong(let data):
+                    writeFrame(.pong, data, context: context)
                 }
             }
             if !outgoing.isEmpty {
@@ -228,14 +287,18 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         settings.logger.debug("browser disconnected", metadata: ["peer": "\(peer)"])
-        queue.close()
+        dropQueue()
         closeDaemon()
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         settings.logger.debug("browser connection error: \(error)", metadata: ["peer": "\(peer)"])
-        queue.close()
+        if let code = FrameRules.closeCode(for: error) {
+            close(code: code, reason: "\(error)")
+            return
+        }
+        dropQueue()
         closeDaemon()
         context.close(promise: nil)
     }
@@ -243,8 +306,12 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
     // MARK: writing
 
     private func writeText(_ line: ByteBuffer, context: ChannelHandlerContext) {
+        writeFrame(.text, line, context: context)
+    }
+
+    private func writeFrame(_ opcode: WebSocketOpcode, _ data: ByteBuffer, context: ChannelHandlerContext) {
         guard !closing else { return }
-        context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: line)), promise: nil)
+        context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: data)), promise: nil)
     }
 
     /// Sends a close frame (the reason cut to the 123 bytes a control frame holds) and
@@ -252,7 +319,7 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
     func close(code: WebSocketErrorCode, reason: String) {
         guard let context, !closing else { return }
         closing = true
-        queue.close()
+        dropQueue()
         closeDaemon()
         var data = context.channel.allocator.buffer(capacity: 125)
         data.write(webSocketErrorCode: code)

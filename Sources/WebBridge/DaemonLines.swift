@@ -75,13 +75,18 @@ enum BridgeMessage {
     }
 
     /// Whether a daemon line is an event (it carries `seq` and may be dropped for a slow
-    /// browser) or a reply. The daemon writes `type` first in every message.
+    /// browser), a `pong` (only the latest is kept) or another reply. The daemon writes `type` first in every message.
     static func kind(of line: ByteBuffer) -> DeliveryQueue<ByteBuffer>.Kind {
         for prefix in eventPrefixes where line.readableBytesView.starts(with: prefix) {
             return .event
         }
+        if line.readableBytesView.starts(with: pongPrefix) {
+            return .pong
+        }
         return .reply
     }
+
+    private static let pongPrefix = Array(#"{"type":"pong""#.utf8)
 
     private static let eventPrefixes: [[UInt8]] = [#"{"type":"gesture""#, #"{"type":"touch""#, #"{"type":"device""#].map { Array($0.utf8) }
 }
