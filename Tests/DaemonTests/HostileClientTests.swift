@@ -55,4 +55,45 @@ import Testing
             for try await _ in client.received {}
         }
     }
+
+    /// Finding 7: a command that leaves a background child (`sleep 60 &`) counted as
+    /// finished at once; the child escaped `timeout` and `overlap` and kept its standard
+    /// error pipe, one descriptor of gesturectl's per trigger. Fails on the code before
+    /// issue 22 (the children lived 60 s): the command's process group goes with it.
+    @Test func aCommandsBackgroundChildrenGoWithIt() throws {
+        let directory = TemporaryDirectory()
+        let pids = directory.file("pids")
+        let actions = """
+            [[action]]
+            gesture = "tap"
+            run = ["sh", "-c", "sleep 60 & echo $! >> \(pids)"]
+            """
+        let (daemon, runner) = try ActionsRunnerTests.replayWithActions(actions, in: directory)
+        defer { runner.process.terminate() }
+        try runner.waitForLine("exited with status 0")
+        _ = try daemon.waitForExit()
+        let children = try String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").compactMap { pid_t($0) }
+        #expect(!children.isEmpty)
+        // Each child is killed once its command has exited (bounded wait: 5 s).
+        for child in children {
+            var alive = isAlive(child)
+            for _ in 0..<100 where alive {
+                usleep(50_000)
+                alive = isAlive(child)
+            }
+            #expect(!alive, "background child \(child) outlived its command")
+            if alive { kill(child, SIGKILL) }
+        }
+        // No pipe of a finished command stays open in gesturectl.
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(runner.process.processIdentifier)/fd")
+        #expect(descriptors.count < 20, "gesturectl holds \(descriptors.count) descriptors")
+    }
+
+    /// Alive and not a zombie waiting for its reaper.
+    private func isAlive(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(close, offsetBy: 2)] != "Z"
+    }
 }
