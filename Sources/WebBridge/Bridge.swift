@@ -121,18 +121,24 @@ public final class Bridge: Sendable {
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    // Out of descriptors (EMFILE, ENFILE), accept would fail at once again
-                    // and again: wait a second instead, and say so once.
-                    try channel.pipeline.syncOperations.addHandler(
-                        AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { error in
-                            if error.errnoCode == EMFILE || error.errnoCode == ENFILE {
-                                limits.value.bit(.descriptors, "accept failed (\(error)): pausing accepting for a second")
-                            }
-                            return .seconds(1)
-                        })
+                    try channel.pipeline.syncOperations.addHandler(AcceptPause(limits: limits.value))
                 }
             }
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            // A fixed kernel send buffer (the kernel doubles it), not one autotuned up to
+            // 4 MiB: a browser that stops reading becomes unwritable after about 100 KiB
+            // (this, doubled by the kernel, and NIO's 32 KiB), so the bridge stops reading its requests and pings at once instead of
+            // answering megabytes of them first (docs/web.md "Limits"). A live view needs
+            // far less: 1 000 lines/s of 200 bytes at a 100 ms round trip is 20 KiB.
+            .childChannelOption(ChannelOptions.socketOption(.so_sndbuf), value: Self.socketSendBuffer)
+            // NIO's own buffer of unsent data per connection before it counts as unwritable
+            // (the default is 64 KiB).
+            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 16 << 10, high: 32 << 10))
+            // At most 16 KiB read per turn: what a browser sends between two checks of its
+            // writability (BrowserSession's read gate) is bounded, so a browser that floods
+            // requests without reading gets a few hundred answered, not megabytes.
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            .childChannelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 16 << 10))
             .childChannelInitializer { channel in
                 guard limits.value.openConnection() else {
                     return channel.close()
@@ -187,6 +193,9 @@ public final class Bridge: Sendable {
                 logger: settings.logger), name: httpHandlerName)
     }
 
+    /// Bytes of kernel send buffer per connection (`SO_SNDBUF`).
+    static let socketSendBuffer: SocketOptionValue = 32 << 10
+
     /// The longest request a browser may send in one message: the daemon's own limit for
     /// a request line (docs/protocol.md "Transport").
     static let maximumRequestSize = 64 << 10
@@ -210,6 +219,40 @@ public final class Bridge: Sendable {
         }
         guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) == 0, value == 1 else {
             throw BridgeError(message: "descriptor \(descriptor) from systemd is not listening")
+        }
+    }
+}
+
+/// Out of descriptors (EMFILE, ENFILE) or memory for a socket, `accept` would fail at once
+/// again and again while connections wait in the backlog: the listener stops reading (its
+/// descriptor leaves epoll) for `pause`, and the first time says so once. NIO's own
+/// `AcceptBackoffHandler` only holds back `read()`, which leaves the listener registered:
+/// measured, it spun at 30–40 % CPU with 256 connections under a limit of 256 descriptors.
+final class AcceptPause: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = any Channel
+
+    static let pause = TimeAmount.seconds(1)
+
+    private let limits: BridgeLimits
+    private var paused = false
+
+    init(limits: BridgeLimits) {
+        self.limits = limits
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let error = error as? IOError, [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode) else {
+            context.fireErrorCaught(error)
+            return
+        }
+        limits.bit(.descriptors, "accept failed (\(error)): the listener pauses for a second each time")
+        guard !paused, let options = context.channel.syncOptions else { return }
+        paused = true
+        try? options.setOption(ChannelOptions.autoRead, value: false)
+        let channel = context.channel
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.pause) { [self] in
+            paused = false
+            try? channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
         }
     }
 }

@@ -22,8 +22,15 @@ struct SessionSettings: Sendable {
 /// `DeliveryQueue`; every text frame the browser sends becomes one request line.
 ///
 /// Runs on the browser channel's event loop; the daemon connection is made on the same loop.
-final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
+///
+/// A browser's frames are read only while they can be acted on: the daemon connection is
+/// up and takes requests, and the browser's own connection takes what is written to it
+/// with nothing held. A browser that stops reading is not read from either, so its pings
+/// and requests cost nothing until it reads again (issue 22, finding 1). The gate is on
+/// `read` (not `autoRead`, whose setter reads at once, past the gate).
+final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     private enum Daemon {
@@ -48,6 +55,10 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
     private var context: ChannelHandlerContext?
     /// The close frame has been sent: nothing more is written.
     private var closing = false
+    /// A read was asked for while the gate was shut: done when it opens.
+    private var readPending = false
+    /// The daemon connection takes requests.
+    private var daemonWritable = true
     private let peer: String
 
     init(settings: SessionSettings, registry: SessionRegistry, limits: BridgeLimits, peer: String) {
@@ -61,8 +72,6 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         registry.add(self)
-        // No browser frame is read before the daemon connection is up.
-        context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
         guard limits.openDaemonConnection() else {
             daemon = .closed
             close(code: Self.tryAgainLater, reason: "too many browsers: try again later")
@@ -112,8 +121,7 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
             for request in pending {
                 forwardRequest(request, context: context)
             }
-            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
-            context.read()
+            resumeReading()
         case (.success(let channel), .connected), (.success(let channel), .closed):
             channel.close(promise: nil)
         case (.failure(let error), .connecting):
@@ -191,7 +199,29 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The daemon takes requests again (or not): the browser's frames are read accordingly.
     func daemonWritabilityChanged(isWritable: Bool) {
-        context?.channel.setOption(ChannelOptions.autoRead, value: isWritable).whenComplete { _ in }
+        daemonWritable = isWritable
+        resumeReading()
+    }
+
+    // MARK: the read gate
+
+    func read(context: ChannelHandlerContext) {
+        if mayRead(context) {
+            context.read()
+        } else {
+            readPending = true
+        }
+    }
+
+    private func mayRead(_ context: ChannelHandlerContext) -> Bool {
+        guard case .connected = daemon else { return false }
+        return daemonWritable && context.channel.isWritable && queue.isFlowing
+    }
+
+    private func resumeReading() {
+        guard let context, readPending, mayRead(context) else { return }
+        readPending = false
+        context.read()
     }
 
     private func closeDaemon() {
@@ -258,9 +288,7 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
         line.writeImmutableBuffer(text)
         line.writeInteger(UInt8(ascii: "\n"))
         channel.writeAndFlush(line, promise: nil)
-        if !channel.isWritable {
-            context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
-        }
+        daemonWritable = channel.isWritable
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -281,6 +309,7 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
             if !outgoing.isEmpty {
                 context.flush()
             }
+            resumeReading()
         }
         context.fireChannelWritabilityChanged()
     }
