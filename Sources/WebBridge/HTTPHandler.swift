@@ -24,6 +24,9 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let requestTimeout: TimeAmount
     private var head: HTTPRequestHead?
     private var timeout: Scheduled<Void>?
+    /// A complete request that waits for the connection to take data again before it is
+    /// answered (NIO's pipelining handler passes on one request at a time).
+    private var waiting: HTTPRequestHead?
 
     init(routes: Routes, socketPath: String, limits: BridgeLimits, requestTimeout: TimeAmount, logger: Logger) {
         self.routes = routes
@@ -71,8 +74,22 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.head = nil
             timeout?.cancel()
             timeout = nil
+            // A client that does not read its responses gets no more of them: at most one
+            // response (and NIO's 32 KiB) waits for it, however many requests it pipelines.
+            guard context.channel.isWritable else {
+                waiting = head
+                return
+            }
             respond(to: head, context: context)
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let head = waiting {
+            waiting = nil
+            respond(to: head, context: context)
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {

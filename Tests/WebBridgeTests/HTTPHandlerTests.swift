@@ -59,6 +59,27 @@ struct HTTPHandlerTests {
         #expect(!channel.isActive)
     }
 
+    /// Finding 2: 100 000 pipelined `GET /live.js` from a client that never reads grew the
+    /// bridge to 1.58 GB: every request was answered into NIO's buffer. Fails on the code
+    /// before issue 22 (the response was written at once): a request that arrives while
+    /// the connection does not take data waits, unanswered, until it does.
+    @Test("a request is not answered while the connection does not take data")
+    func noResponseWhileUnwritable() throws {
+        let channel = try channel()
+        channel.isWritable = false
+        channel.pipeline.fireChannelWritabilityChanged()
+        try channel.writeInbound(head("/"))
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil)
+        channel.isWritable = true
+        channel.pipeline.fireChannelWritabilityChanged()
+        guard case .head(let response)? = try channel.readOutbound(as: HTTPServerResponsePart.self) else {
+            Issue.record("no response once writable")
+            return
+        }
+        #expect(response.status == .notFound)
+    }
+
     /// Finding 3 and 2: each limit of the bridge refuses past its maximum, gives room back
     /// when released, and the memory budget refuses the browser whose bytes take the total
     /// past it. Fails on the code before issue 22 (no such limits).
