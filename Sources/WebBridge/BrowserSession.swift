@@ -59,6 +59,17 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
     private var readPending = false
     /// The daemon connection takes requests.
     private var daemonWritable = true
+    /// Requests forwarded whose reply has not come back from the daemon yet.
+    private var repliesOwed = 0
+    /// Requests that came in the same read as others while `maximumRequestsInFlight` were
+    /// at the daemon: forwarded as replies come back (at most one read's worth, since
+    /// nothing more is read meanwhile).
+    private var waitingRequests = CircularBuffer<ByteBuffer>()
+
+    /// Requests a browser may have at the daemon at once: past them its frames are not
+    /// read until replies come back, so a browser that floods pings has at most this many
+    /// answered ahead of its reading, not a socket buffer's worth.
+    static let maximumRequestsInFlight = 16
     private let peer: String
 
     init(settings: SessionSettings, registry: SessionRegistry, limits: BridgeLimits, peer: String) {
@@ -137,6 +148,15 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// One line from the daemon.
     func daemonLine(_ line: ByteBuffer) {
+        if repliesOwed > 0, BridgeMessage.isReply(line) {
+            repliesOwed -= 1
+            if case .connected(let channel) = daemon {
+                while repliesOwed < Self.maximumRequestsInFlight, let next = waitingRequests.popFirst() {
+                    send(next, to: channel)
+                }
+            }
+            resumeReading()
+        }
         deliver(line, kind: BridgeMessage.kind(of: line))
     }
 
@@ -215,7 +235,8 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func mayRead(_ context: ChannelHandlerContext) -> Bool {
         guard case .connected = daemon else { return false }
-        return daemonWritable && context.channel.isWritable && queue.isFlowing
+        return daemonWritable && repliesOwed < Self.maximumRequestsInFlight && waitingRequests.isEmpty && context.channel.isWritable
+            && queue.isFlowing
     }
 
     private func resumeReading() {
@@ -280,15 +301,27 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
         }
         if text.readableBytesView.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
             let reply = context.channel.allocator.buffer(string: BridgeMessage.error("a request is one line of JSON: no line breaks"))
-            daemonLine(reply)
+            deliver(reply, kind: .reply)  // the bridge's own reply: owes nothing to the daemon's count
             context.flush()
             return
         }
+        guard repliesOwed < Self.maximumRequestsInFlight, waitingRequests.isEmpty else {
+            waitingRequests.append(context.channel.allocator.buffer(buffer: text))
+            return
+        }
+        send(text, to: channel)
+    }
+
+    /// One request line to the daemon, counted when it will be answered.
+    private func send(_ text: ByteBuffer, to channel: any Channel) {
         var line = channel.allocator.buffer(capacity: text.readableBytes + 1)
         line.writeImmutableBuffer(text)
         line.writeInteger(UInt8(ascii: "\n"))
         channel.writeAndFlush(line, promise: nil)
         daemonWritable = channel.isWritable
+        if BridgeMessage.expectsReply(text) {
+            repliesOwed += 1
+        }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {

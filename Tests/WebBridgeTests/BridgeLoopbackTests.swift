@@ -185,6 +185,29 @@ final class LoopbackBridge {
         _ = try bridge.start(addresses: [], descriptors: [listener])
     }
 
+    /// The bridge's next connection to the daemon (waits up to 5 s); -1 when none came.
+    func acceptDaemonConnection() -> Int32 {
+        guard let daemonListener else { return -1 }
+        var poller = pollfd(fd: daemonListener, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 5_000) == 1 else { return -1 }
+        return accept(daemonListener, nil, nil)
+    }
+
+    /// The lines the bridge writes to the daemon connection `fd` until none comes for
+    /// `quiet` milliseconds (bounded: at most 10 000 reads).
+    static func lines(from fd: Int32, quiet: Int32 = 500) -> [String] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        for _ in 0..<10_000 {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, quiet) == 1 else { break }
+            let got = recv(fd, &chunk, chunk.count, 0)
+            if got <= 0 { break }
+            bytes += chunk[..<got]
+        }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
     deinit {
         bridge.stop(reason: "test over", grace: .milliseconds(200))
         if let daemonListener { close(daemonListener) }
@@ -261,6 +284,27 @@ struct BridgeLoopbackTests {
         let third = try LoopbackClient(port: bridge.port)
         #expect(third.upgrade(port: bridge.port).hasPrefix("HTTP/1.1 101"))
         #expect(third.closeCode() == 1013)
+    }
+
+    /// Finding 1: a browser's requests were forwarded as fast as it sent them, however far
+    /// behind the replies were, so a browser flooding pings had a socket buffer's worth of
+    /// them answered (thousands) before anything held it back. Fails on the code before
+    /// issue 22 (all 200 forwarded to a daemon that does not answer): now at most 16
+    /// requests are at the daemon at once; each reply lets one more through.
+    @Test func aBrowserHasAtMost16RequestsAtTheDaemon() throws {
+        let bridge = try LoopbackBridge()
+        let browser = try LoopbackClient(port: bridge.port)
+        #expect(browser.upgrade(port: bridge.port).hasPrefix("HTTP/1.1 101"))
+        let daemon = bridge.acceptDaemonConnection()
+        #expect(daemon >= 0)
+        defer { close(daemon) }
+        var pings: [UInt8] = []
+        for _ in 0..<200 { pings += frame(0x81, Array(#"{"type":"ping"}"#.utf8)) }
+        browser.send(pings)
+        #expect(LoopbackBridge.lines(from: daemon).count == BrowserSession.maximumRequestsInFlight)
+        let pong = Array(#"{"type":"pong","time":1}"#.utf8) + [UInt8(ascii: "\n")]
+        _ = pong.withUnsafeBytes { Glibc.send(daemon, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        #expect(LoopbackBridge.lines(from: daemon).count == 1)
     }
 
     /// Finding 9: unmasked frames and RSV1 frames were accepted, close codes 1005 and 999
