@@ -46,10 +46,13 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // NIO's HTTPServerProtocolErrorHandler has answered a parse error with 400 and
-        // `Connection: close`: close, as it says.
         logger.debug("HTTP connection error: \(error)")
-        context.close(promise: nil)
+        // NIO's HTTPServerProtocolErrorHandler has answered a parse error with 400 and
+        // `Connection: close`: close, as it says. (A refused upgrade raises an error too,
+        // and then reaches `channelRead` for its 403: that connection stays.)
+        if error is HTTPParserError {
+            context.close(promise: nil)
+        }
     }
 
     private func armTimeout(context: ChannelHandlerContext) {

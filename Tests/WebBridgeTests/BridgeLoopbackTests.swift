@@ -260,6 +260,17 @@ struct BridgeLoopbackTests {
         #expect(served)
     }
 
+    /// An upgrade from a foreign origin is refused with 403, over the wire (NIO's upgrader
+    /// raises an error for it, which must not close the connection before the answer).
+    @Test func aForeignOriginsUpgradeGets403() throws {
+        let bridge = try LoopbackBridge()
+        let browser = try LoopbackClient(port: bridge.port)
+        browser.send(
+            "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(bridge.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: http://evil.example\r\n\r\n")
+        #expect(browser.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 403"))
+    }
+
     /// Finding 9: after NIO's 400 (with `Connection: close`) the connection stayed open.
     /// Fails on the code before issue 22.
     @Test func aBadRequestIsAnsweredAndClosed() throws {
