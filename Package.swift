@@ -200,6 +200,8 @@ let package = Package(
                 "WebBridge", "ConfigFile", "GestureCore", "GestureProtocol", "GestureTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]

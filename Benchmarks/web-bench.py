@@ -27,31 +27,13 @@ from typing import List
 
 import websockets
 
+from process_figures import cpu_seconds, free_port, status_kib
+
 TIME = re.compile(rb'"time":(\d+)')
 
 
 def monotonic_us() -> int:
     return time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
-
-
-def status_kib(pid: int, field: str) -> int:
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
-
-
-def cpu_seconds(pid: int) -> float:
-    with open("/proc/%d/stat" % pid) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def percentile(values: List[int], p: float) -> float:

@@ -16,6 +16,19 @@ public struct WebConfiguration: Sendable, Equatable {
     /// The daemon's configuration file, read for the live view's region outlines
     /// (`daemon-config`).
     public var daemonConfig = ConfigLoader.defaultPath
+    /// Bytes held for one browser that does not read, events, replies and pongs together
+    /// (`client-memory`, given in KiB).
+    public var clientMemory = 1 << 20
+    /// Bytes held for all browsers together (`bridge-memory`, given in MiB).
+    public var bridgeMemory = 64 << 20
+    /// Connections (HTTP and WebSocket) held open at once (`max-connections`).
+    public var maxConnections = 512
+    /// Connections to the daemon at once, one per browser and one per scrape in progress
+    /// (`daemon-connections`): keep it below the daemon's `max-clients`.
+    public var daemonConnections = 32
+    /// Seconds an HTTP connection may take to send a complete request, after connecting or
+    /// after its last response (`request-timeout`).
+    public var requestTimeout = 10
 
     public init() {}
 }
@@ -169,6 +182,15 @@ public enum WebConfigLoader {
                 }
             },
             .integer("client-queue", \.clientQueue, 1...1_000_000),
+            Field(key: "client-memory") { (configuration: inout WebConfiguration, node: TOMLNode, place: Place) throws(ConfigError) in
+                configuration.clientMemory = try Values.integer(node, key: "client-memory", range: 16...1_048_576, place: place) << 10
+            },
+            Field(key: "bridge-memory") { (configuration: inout WebConfiguration, node: TOMLNode, place: Place) throws(ConfigError) in
+                configuration.bridgeMemory = try Values.integer(node, key: "bridge-memory", range: 1...4096, place: place) << 20
+            },
+            .integer("max-connections", \.maxConnections, 1...1_000_000),
+            .integer("daemon-connections", \.daemonConnections, 1...65_536),
+            .integer("request-timeout", \.requestTimeout, 1...3600),
             .choice("slow-client", \.slowClient, SlowClientPolicy.allCases.map { ($0.rawValue, $0) }),
             Field(key: "daemon-config") { (configuration: inout WebConfiguration, node: TOMLNode, place: Place) throws(ConfigError) in
                 let path = try Values.string(node, key: "daemon-config", place: place)

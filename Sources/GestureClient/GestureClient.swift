@@ -22,6 +22,8 @@ public final class GestureClient: @unchecked Sendable {
     }
 
     private let fd: FileDescriptor
+    /// The socket's path, for errors.
+    public let path: String
     /// Every line the server sends, in order, with the message decoded from it; ends when
     /// the server closes. One reader per client: iterate this or `messages`, not both.
     public let received: AsyncThrowingStream<ReceivedLine, Error>
@@ -31,8 +33,9 @@ public final class GestureClient: @unchecked Sendable {
         received.map(\.message)
     }
 
-    private init(fd: FileDescriptor, received: AsyncThrowingStream<ReceivedLine, Error>) {
+    private init(fd: FileDescriptor, path: String, received: AsyncThrowingStream<ReceivedLine, Error>) {
         self.fd = fd
+        self.path = path
         self.received = received
     }
 
@@ -60,7 +63,7 @@ public final class GestureClient: @unchecked Sendable {
             try? fd.close()
             throw .failed(path: path, reason: "cannot start the reader thread: \(String(cString: strerror(started)))")
         }
-        return GestureClient(fd: fd, received: received)
+        return GestureClient(fd: fd, path: path, received: received)
     }
 
     /// Chooses the events to receive; nil means all. `regions` may contain nil for
@@ -81,7 +84,7 @@ public final class GestureClient: @unchecked Sendable {
     public func send(_ request: ClientRequest) throws(ConnectionError) {
         let line = WireEncoder.encode(request)
         let sent = line.withUnsafeBytes { Glibc.send(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        if sent != line.count { throw ConnectionError.failed(path: "", reason: "send: \(String(cString: strerror(errno)))") }
+        if sent != line.count { throw ConnectionError.failed(path: path, reason: "send: \(String(cString: strerror(errno)))") }
     }
 }
 
@@ -135,29 +138,24 @@ private final class LineReader: @unchecked Sendable {
         return 0
     }
 
-    /// Reads until the server closes; a line that is not a valid message ends the stream
-    /// with its `ProtocolError`.
+    /// Reads until the server closes; a line that is not a valid message, or longer than
+    /// `LineFramer.defaultMaximumLength`, ends the stream with its error.
     func run() {
-        var buffer: [UInt8] = []
+        var framer = LineFramer()
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = chunk.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, 0) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
-            buffer.append(contentsOf: chunk[..<n])
-            var start = 0
-            while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = buffer[start..<newline]
-                start = newline + 1
-                do {
+            do {
+                for line in try framer.append(chunk[..<n]) {
                     let message = try WireDecoder.message(line)
                     continuation.yield(ReceivedLine(text: String(decoding: line, as: UTF8.self), message: message))
-                } catch {
-                    continuation.finish(throwing: error)
-                    return
                 }
+            } catch {
+                continuation.finish(throwing: error)
+                return
             }
-            buffer.removeSubrange(..<start)
         }
         continuation.finish()
     }

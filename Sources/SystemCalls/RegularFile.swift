@@ -71,6 +71,18 @@ public enum RegularFile {
         return bytes
     }
 
+    /// What tells one version of a file from the next without reading it (device, inode,
+    /// size, modification and change times, from `stat`): a cache of what was parsed from
+    /// the file is kept while this stays the same. Nil when the file cannot be statted.
+    public static func identity(path: String) -> FileIdentity? {
+        guard let info = try? FilePath(path).stat() else { return nil }
+        let raw = info.rawValue
+        return FileIdentity(
+            device: UInt64(raw.st_dev), inode: UInt64(raw.st_ino), size: Int64(raw.st_size),
+            modified: Int64(raw.st_mtim.tv_sec) * 1_000_000_000 + Int64(raw.st_mtim.tv_nsec),
+            changed: Int64(raw.st_ctim.tv_sec) * 1_000_000_000 + Int64(raw.st_ctim.tv_nsec))
+    }
+
     /// "1 MiB", "300 KiB", "512 bytes".
     public static func size(_ bytes: Int) -> String {
         if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
@@ -93,4 +105,14 @@ public enum RegularFile {
         default: errno.description.lowercased()
         }
     }
+}
+
+/// One version of a file, as `RegularFile.identity(path:)` sees it.
+public struct FileIdentity: Sendable, Hashable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    /// Nanoseconds since the epoch.
+    public var modified: Int64
+    public var changed: Int64
 }

@@ -38,6 +38,8 @@ public final class Bridge: Sendable {
     private let routes: Routes
     private let settings: SessionSettings
     private let registry: NIOLoopBound<SessionRegistry>
+    private let limits: NIOLoopBound<BridgeLimits>
+    private let requestTimeout: TimeAmount
     private let listeners: NIOLockedValueBox<[any Channel]> = NIOLockedValueBox([])
 
     /// - Parameters:
@@ -50,9 +52,18 @@ public final class Bridge: Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.routes = routes
         settings = SessionSettings(
-            socketPath: socketPath, clientQueue: configuration.clientQueue, slowClient: configuration.slowClient, logger: logger)
+            socketPath: socketPath, clientQueue: configuration.clientQueue, slowClient: configuration.slowClient,
+            clientMemory: configuration.clientMemory, logger: logger)
+        requestTimeout = .seconds(Int64(configuration.requestTimeout))
         let loop = group.next()
         registry = try! loop.submit { NIOLoopBound(SessionRegistry(changed: statusChanged), eventLoop: loop) }.wait()
+        limits = try! loop.submit {
+            NIOLoopBound(
+                BridgeLimits(
+                    maximumConnections: configuration.maxConnections, maximumDaemonConnections: configuration.daemonConnections,
+                    memoryLimit: configuration.bridgeMemory, logger: logger),
+                eventLoop: loop)
+        }.wait()
     }
 
     /// Listens on `addresses` and on the already listening `descriptors` (from systemd);
@@ -103,21 +114,48 @@ public final class Bridge: Sendable {
         let routes = routes
         let settings = settings
         let registry = registry
+        let limits = limits
+        let requestTimeout = requestTimeout
         return ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
+            .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try Self.configure(channel, routes: routes, settings: settings, registry: registry)
+                    try channel.pipeline.syncOperations.addHandler(AcceptPause(limits: limits.value))
+                }
+            }
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            // A fixed kernel send buffer (the kernel doubles it), not one autotuned up to
+            // 4 MiB: a browser that stops reading becomes unwritable after about 100 KiB
+            // (this, doubled by the kernel, and NIO's 32 KiB), so the bridge stops reading its requests and pings at once instead of
+            // answering megabytes of them first (docs/web.md "Limits"). A live view needs
+            // far less: 1 000 lines/s of 200 bytes at a 100 ms round trip is 20 KiB.
+            .childChannelOption(ChannelOptions.socketOption(.so_sndbuf), value: Self.socketSendBuffer)
+            // NIO's own buffer of unsent data per connection before it counts as unwritable
+            // (the default is 64 KiB).
+            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 16 << 10, high: 32 << 10))
+            // At most 16 KiB read per turn: what a browser sends between two checks of its
+            // writability (BrowserSession's read gate) is bounded, so a browser that floods
+            // requests without reading gets a few hundred answered, not megabytes.
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            .childChannelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 16 << 10))
+            .childChannelInitializer { channel in
+                guard limits.value.openConnection() else {
+                    return channel.close()
+                }
+                channel.closeFuture.whenComplete { _ in limits.value.closeConnection() }
+                return channel.eventLoop.makeCompletedFuture {
+                    try Self.configure(
+                        channel, routes: routes, settings: settings, registry: registry, limits: limits, requestTimeout: requestTimeout)
                 }
             }
     }
 
     /// An accepted connection: NIO's HTTP/1.1 codec with its WebSocket upgrader in front of
     /// the plain HTTP handler.
-    private static func configure(
-        _ channel: any Channel, routes: Routes, settings: SessionSettings, registry: NIOLoopBound<SessionRegistry>
+    static func configure(
+        _ channel: any Channel, routes: Routes, settings: SessionSettings, registry: NIOLoopBound<SessionRegistry>,
+        limits: NIOLoopBound<BridgeLimits>, requestTimeout: TimeAmount
     ) throws {
         let peer = channel.remoteAddress.map(describe) ?? "?"
         let upgrader = NIOWebSocketServerUpgrader(
@@ -128,14 +166,19 @@ public final class Bridge: Sendable {
             },
             upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(FrameRulesHandler())
                     try channel.pipeline.syncOperations.addHandler(
                         NIOWebSocketFrameAggregator(
                             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64, maxAccumulatedFrameSize: maximumRequestSize))
-                    try channel.pipeline.syncOperations.addHandler(BrowserSession(settings: settings, registry: registry.value, peer: peer))
+                    try channel.pipeline.syncOperations.addHandler(
+                        BrowserSession(settings: settings, registry: registry.value, limits: limits.value, peer: peer))
                 }
             }
         )
         let httpHandlerName = "gestured-web.http"
+        // Nothing more is read from a connection that does not read what it is sent:
+        // pipelined requests cannot pile up responses, nor a browser's frames replies.
+        try channel.pipeline.syncOperations.addHandler(BackPressureHandler())
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (
                 upgraders: [upgrader],
@@ -145,8 +188,13 @@ public final class Bridge: Sendable {
             )
         )
         try channel.pipeline.syncOperations.addHandler(
-            HTTPHandler(routes: routes, socketPath: settings.socketPath, logger: settings.logger), name: httpHandlerName)
+            HTTPHandler(
+                routes: routes, socketPath: settings.socketPath, limits: limits.value, requestTimeout: requestTimeout,
+                logger: settings.logger), name: httpHandlerName)
     }
+
+    /// Bytes of kernel send buffer per connection (`SO_SNDBUF`).
+    static let socketSendBuffer: SocketOptionValue = 32 << 10
 
     /// The longest request a browser may send in one message: the daemon's own limit for
     /// a request line (docs/protocol.md "Transport").
@@ -171,6 +219,40 @@ public final class Bridge: Sendable {
         }
         guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) == 0, value == 1 else {
             throw BridgeError(message: "descriptor \(descriptor) from systemd is not listening")
+        }
+    }
+}
+
+/// Out of descriptors (EMFILE, ENFILE) or memory for a socket, `accept` would fail at once
+/// again and again while connections wait in the backlog: the listener stops reading (its
+/// descriptor leaves epoll) for `pause`, and the first time says so once. NIO's own
+/// `AcceptBackoffHandler` only holds back `read()`, which leaves the listener registered:
+/// measured, it spun at 30–40 % CPU with 256 connections under a limit of 256 descriptors.
+final class AcceptPause: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = any Channel
+
+    static let pause = TimeAmount.seconds(1)
+
+    private let limits: BridgeLimits
+    private var paused = false
+
+    init(limits: BridgeLimits) {
+        self.limits = limits
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let error = error as? IOError, [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode) else {
+            context.fireErrorCaught(error)
+            return
+        }
+        limits.bit(.descriptors, "accept failed (\(error)): the listener pauses for a second each time")
+        guard !paused, let options = context.channel.syncOptions else { return }
+        paused = true
+        try? options.setOption(ChannelOptions.autoRead, value: false)
+        let channel = context.channel
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.pause) { [self] in
+            paused = false
+            try? channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
         }
     }
 }

@@ -10,7 +10,11 @@ struct SessionSettings: Sendable {
     var socketPath: String
     var clientQueue: Int
     var slowClient: SlowClientPolicy
+    /// Bytes held for one browser at most (`client-memory`).
+    var clientMemory: Int
     var logger: Logger
+    /// How long connecting to the daemon (the second half of an upgrade) may take.
+    var daemonConnectTimeout = TimeAmount.seconds(5)
 }
 
 /// One browser's WebSocket (docs/web.md "The bridge"): its own connection to the daemon's
@@ -18,8 +22,15 @@ struct SessionSettings: Sendable {
 /// `DeliveryQueue`; every text frame the browser sends becomes one request line.
 ///
 /// Runs on the browser channel's event loop; the daemon connection is made on the same loop.
-final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
+///
+/// A browser's frames are read only while they can be acted on: the daemon connection is
+/// up and takes requests, and the browser's own connection takes what is written to it
+/// with nothing held. A browser that stops reading is not read from either, so its pings
+/// and requests cost nothing until it reads again (issue 22, finding 1). The gate is on
+/// `read` (not `autoRead`, whose setter reads at once, past the gate).
+final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     private enum Daemon {
@@ -36,25 +47,48 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
 
     private let settings: SessionSettings
     private let registry: SessionRegistry
+    private let limits: BridgeLimits
+    /// This session holds one of `limits`' daemon connections.
+    private var holdsDaemonSlot = false
     private var daemon = Daemon.connecting(pending: [])
     private var queue: DeliveryQueue<ByteBuffer>
     private var context: ChannelHandlerContext?
     /// The close frame has been sent: nothing more is written.
     private var closing = false
+    /// A read was asked for while the gate was shut: done when it opens.
+    private var readPending = false
+    /// The daemon connection takes requests.
+    private var daemonWritable = true
+    /// Requests forwarded whose reply has not come back from the daemon yet.
+    private var repliesOwed = 0
+    /// Requests that came in the same read as others while `maximumRequestsInFlight` were
+    /// at the daemon: forwarded as replies come back (at most one read's worth, since
+    /// nothing more is read meanwhile).
+    private var waitingRequests = CircularBuffer<ByteBuffer>()
+
+    /// Requests a browser may have at the daemon at once: past them its frames are not
+    /// read until replies come back, so a browser that floods pings has at most this many
+    /// answered ahead of its reading, not a socket buffer's worth.
+    static let maximumRequestsInFlight = 16
     private let peer: String
 
-    init(settings: SessionSettings, registry: SessionRegistry, peer: String) {
+    init(settings: SessionSettings, registry: SessionRegistry, limits: BridgeLimits, peer: String) {
         self.settings = settings
         self.registry = registry
+        self.limits = limits
         self.peer = peer
-        queue = DeliveryQueue(capacity: settings.clientQueue, policy: settings.slowClient)
+        queue = DeliveryQueue(capacity: settings.clientQueue, policy: settings.slowClient, byteLimit: settings.clientMemory)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         registry.add(self)
-        // No browser frame is read before the daemon connection is up.
-        context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        guard limits.openDaemonConnection() else {
+            daemon = .closed
+            close(code: Self.tryAgainLater, reason: "too many browsers: try again later")
+            return
+        }
+        holdsDaemonSlot = true
         connectDaemon(eventLoop: context.eventLoop)
     }
 
@@ -62,12 +96,17 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
         self.context = nil
         registry.remove(self)
         closeDaemon()
+        dropQueue()
     }
+
+    /// RFC 6455 7.4.1's 1013, "try again later": the bridge is at one of its limits.
+    static let tryAgainLater = WebSocketErrorCode(codeNumber: 1013)
 
     private func connectDaemon(eventLoop: any EventLoop) {
         let session = NIOLoopBound(self, eventLoop: eventLoop)
         let path = settings.socketPath
         ClientBootstrap(group: eventLoop)
+            .connectTimeout(settings.daemonConnectTimeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineDecoder()))
@@ -93,8 +132,7 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
             for request in pending {
                 forwardRequest(request, context: context)
             }
-            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
-            context.read()
+            resumeReading()
         case (.success(let channel), .connected), (.success(let channel), .closed):
             channel.close(promise: nil)
         case (.failure(let error), .connecting):
@@ -110,17 +148,56 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
 
     /// One line from the daemon.
     func daemonLine(_ line: ByteBuffer) {
+        if repliesOwed > 0, BridgeMessage.isReply(line) {
+            repliesOwed -= 1
+            if case .connected(let channel) = daemon {
+                while repliesOwed < Self.maximumRequestsInFlight, let next = waitingRequests.popFirst() {
+                    send(next, to: channel)
+                }
+            }
+            resumeReading()
+        }
+        deliver(line, kind: BridgeMessage.kind(of: line))
+    }
+
+    /// A line for the browser (or, for `.controlPong`, a pong frame's payload) goes
+    /// through the queue. A line to be held is copied out of the daemon's read buffer, so
+    /// that a held line keeps its own bytes alive, not the whole buffer it was read into.
+    private func deliver(_ line: ByteBuffer, kind: DeliveryQueue<ByteBuffer>.Kind) {
         guard let context else { return }
-        switch queue.arrived(line, kind: BridgeMessage.kind(of: line), size: line.readableBytes, writable: context.channel.isWritable) {
+        let writable = context.channel.isWritable
+        var line = line
+        if !writable || !queue.isFlowing {
+            line = context.channel.allocator.buffer(buffer: line)
+        }
+        let heldBefore = queue.heldBytes
+        let arrival = queue.arrived(line, kind: kind, size: line.readableBytes, writable: writable)
+        guard limits.memoryChanged(from: heldBefore, to: queue.heldBytes) else {
+            close(code: Self.tryAgainLater, reason: "the bridge holds too much for its browsers: try again later")
+            return
+        }
+        switch arrival {
         case .send(let line):
-            writeText(line, context: context)
+            if kind == .controlPong {
+                writeFrame(.pong, line, context: context)
+            } else {
+                writeText(line, context: context)
+            }
         case .held:
             break
         case .disconnect(let reason):
+            limits.bit(.clientMemory, "a browser that does not read was closed (1008): \(reason)")
             settings.logger.notice("closing a slow browser: \(reason)", metadata: ["peer": "\(peer)"])
             writeText(context.channel.allocator.buffer(string: BridgeMessage.goodbye(reason: reason)), context: context)
             close(code: .policyViolation, reason: reason)
         }
+    }
+
+    /// Gives the queue's bytes back to the bridge's budget.
+    private func dropQueue() {
+        let held = queue.heldBytes
+        queue.close()
+        _ = limits.memoryChanged(from: held, to: 0)
     }
 
     /// The daemon's read burst ended: what was written goes out.
@@ -142,7 +219,30 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The daemon takes requests again (or not): the browser's frames are read accordingly.
     func daemonWritabilityChanged(isWritable: Bool) {
-        context?.channel.setOption(ChannelOptions.autoRead, value: isWritable).whenComplete { _ in }
+        daemonWritable = isWritable
+        resumeReading()
+    }
+
+    // MARK: the read gate
+
+    func read(context: ChannelHandlerContext) {
+        if mayRead(context) {
+            context.read()
+        } else {
+            readPending = true
+        }
+    }
+
+    private func mayRead(_ context: ChannelHandlerContext) -> Bool {
+        guard case .connected = daemon else { return false }
+        return daemonWritable && repliesOwed < Self.maximumRequestsInFlight && waitingRequests.isEmpty && context.channel.isWritable
+            && queue.isFlowing
+    }
+
+    private func resumeReading() {
+        guard let context, readPending, mayRead(context) else { return }
+        readPending = false
+        context.read()
     }
 
     private func closeDaemon() {
@@ -150,6 +250,10 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
             channel.close(promise: nil)
         }
         daemon = .closed
+        if holdsDaemonSlot {
+            holdsDaemonSlot = false
+            limits.closeDaemonConnection()
+        }
     }
 
     // MARK: browser → daemon
@@ -162,13 +266,15 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
         case .binary:
             close(code: .unacceptableData, reason: "text frames only: one JSON request each")
         case .ping:
+            // Through the queue like every reply: a browser that pings without reading
+            // holds one pong, not one per ping.
             guard !closing else { return }
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+            deliver(frame.unmaskedData, kind: .controlPong)
+            context.flush()
         case .connectionClose:
-            // The browser closes: answer with its own code (RFC 6455 5.5.1), then go.
-            var data = frame.unmaskedData
-            let code = data.readWebSocketErrorCode() ?? .normalClosure
-            close(code: code, reason: "")
+            // The browser closes: answer with its own code (RFC 6455 5.5.1), or 1002 for a
+            // code a peer may not send, then go.
+            close(code: FrameRules.answer(toClose: frame.unmaskedData), reason: "")
         case .pong, .continuation:
             break
         default:
@@ -195,47 +301,66 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
         }
         if text.readableBytesView.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
             let reply = context.channel.allocator.buffer(string: BridgeMessage.error("a request is one line of JSON: no line breaks"))
-            daemonLine(reply)
+            deliver(reply, kind: .reply)  // the bridge's own reply: owes nothing to the daemon's count
             context.flush()
             return
         }
+        guard repliesOwed < Self.maximumRequestsInFlight, waitingRequests.isEmpty else {
+            waitingRequests.append(context.channel.allocator.buffer(buffer: text))
+            return
+        }
+        send(text, to: channel)
+    }
+
+    /// One request line to the daemon, counted when it will be answered.
+    private func send(_ text: ByteBuffer, to channel: any Channel) {
         var line = channel.allocator.buffer(capacity: text.readableBytes + 1)
         line.writeImmutableBuffer(text)
         line.writeInteger(UInt8(ascii: "\n"))
         channel.writeAndFlush(line, promise: nil)
-        if !channel.isWritable {
-            context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        daemonWritable = channel.isWritable
+        if BridgeMessage.expectsReply(text) {
+            repliesOwed += 1
         }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
+            let heldBefore = queue.heldBytes
             let outgoing = queue.becameWritable()
+            _ = limits.memoryChanged(from: heldBefore, to: queue.heldBytes)
             for item in outgoing {
                 switch item {
                 case .overflow(let dropped):
                     writeText(context.channel.allocator.buffer(string: BridgeMessage.overflow(dropped: dropped)), context: context)
                 case .line(let line):
                     writeText(line, context: context)
+                case .controlPong(let data):
+                    writeFrame(.pong, data, context: context)
                 }
             }
             if !outgoing.isEmpty {
                 context.flush()
             }
+            resumeReading()
         }
         context.fireChannelWritabilityChanged()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         settings.logger.debug("browser disconnected", metadata: ["peer": "\(peer)"])
-        queue.close()
+        dropQueue()
         closeDaemon()
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         settings.logger.debug("browser connection error: \(error)", metadata: ["peer": "\(peer)"])
-        queue.close()
+        if let code = FrameRules.closeCode(for: error) {
+            close(code: code, reason: "\(error)")
+            return
+        }
+        dropQueue()
         closeDaemon()
         context.close(promise: nil)
     }
@@ -243,8 +368,12 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
     // MARK: writing
 
     private func writeText(_ line: ByteBuffer, context: ChannelHandlerContext) {
+        writeFrame(.text, line, context: context)
+    }
+
+    private func writeFrame(_ opcode: WebSocketOpcode, _ data: ByteBuffer, context: ChannelHandlerContext) {
         guard !closing else { return }
-        context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: line)), promise: nil)
+        context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: data)), promise: nil)
     }
 
     /// Sends a close frame (the reason cut to the 123 bytes a control frame holds) and
@@ -252,7 +381,7 @@ final class BrowserSession: ChannelInboundHandler, RemovableChannelHandler {
     func close(code: WebSocketErrorCode, reason: String) {
         guard let context, !closing else { return }
         closing = true
-        queue.close()
+        dropQueue()
         closeDaemon()
         var data = context.channel.allocator.buffer(capacity: 125)
         data.write(webSocketErrorCode: code)

@@ -75,13 +75,36 @@ enum BridgeMessage {
     }
 
     /// Whether a daemon line is an event (it carries `seq` and may be dropped for a slow
-    /// browser) or a reply. The daemon writes `type` first in every message.
+    /// browser), a `pong` (only the latest is kept) or another reply. The daemon writes `type` first in every message.
     static func kind(of line: ByteBuffer) -> DeliveryQueue<ByteBuffer>.Kind {
         for prefix in eventPrefixes where line.readableBytesView.starts(with: prefix) {
             return .event
         }
+        if line.readableBytesView.starts(with: pongPrefix) {
+            return .pong
+        }
         return .reply
     }
+
+    private static let pongPrefix = Array(#"{"type":"pong""#.utf8)
+
+    /// Whether a daemon line answers a request (`pong`, `status`, `metrics`, `error`).
+    static func isReply(_ line: ByteBuffer) -> Bool {
+        replyPrefixes.contains { line.readableBytesView.starts(with: $0) }
+    }
+
+    /// Whether a request the bridge forwards gets a reply from the daemon: everything but
+    /// `subscribe` (as the JS client and the live view write it) and blank lines
+    /// (docs/protocol.md "Requests").
+    static func expectsReply(_ request: ByteBuffer) -> Bool {
+        let bytes = request.readableBytesView
+        return !bytes.starts(with: subscribePrefix) && bytes.contains { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+    }
+
+    private static let replyPrefixes = [#"{"type":"pong""#, #"{"type":"status""#, #"{"type":"metrics""#, #"{"type":"error""#].map {
+        Array($0.utf8)
+    }
+    private static let subscribePrefix = Array(#"{"type":"subscribe""#.utf8)
 
     private static let eventPrefixes: [[UInt8]] = [#"{"type":"gesture""#, #"{"type":"touch""#, #"{"type":"device""#].map { Array($0.utf8) }
 }

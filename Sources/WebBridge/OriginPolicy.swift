@@ -32,14 +32,11 @@ public struct OriginPolicy: Sendable {
 
     /// Decides on a request from its `Origin` and `Host` header values (nil when absent).
     public func decide(origin: String?, host: String?) -> Decision {
-        guard let host else {
+        if case .refused(let reason) = decide(host: host) {
+            return .refused(reason)
+        }
+        guard let host, let bridge = HostAndPort(parsing: host) else {
             return .refused("the request has no Host header")
-        }
-        guard let bridge = HostAndPort(parsing: host) else {
-            return .refused("Host '\(host)' is not host[:port]")
-        }
-        guard Self.isAddressLiteral(bridge.host) || bridge.host == "localhost" || allowedHosts.contains(bridge.host) else {
-            return .refused("Host '\(host)' is not an address of this bridge (an IP address, localhost, or a name in allowed-hosts)")
         }
         guard let origin else {
             return .allowed
@@ -55,6 +52,21 @@ public struct OriginPolicy: Sendable {
             return .allowed
         }
         return .refused("Origin '\(origin)' is neither the bridge's own (\(own)) nor in allowed-origins")
+    }
+
+    /// Decides on a request to any route from its `Host` header value alone (nil when
+    /// absent): what keeps a DNS-rebinding page from reading `/metrics` or `/regions`.
+    public func decide(host: String?) -> Decision {
+        guard let host else {
+            return .refused("the request has no Host header")
+        }
+        guard let bridge = HostAndPort(parsing: host) else {
+            return .refused("Host '\(host)' is not host[:port]")
+        }
+        guard Self.isAddressLiteral(bridge.host) || bridge.host == "localhost" || allowedHosts.contains(bridge.host) else {
+            return .refused("Host '\(host)' is not an address of this bridge (an IP address, localhost, or a name in allowed-hosts)")
+        }
+        return .allowed
     }
 
     /// An IPv4 address in dotted decimal or a bracketed IPv6 address.

@@ -1,6 +1,7 @@
 import ConfigFile
 import GestureCore
 import GestureProtocol
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import SystemCalls
@@ -12,6 +13,8 @@ public struct HTTPReply: Sendable {
     public var body: [UInt8]
     /// Why the request was refused (403), for the log.
     public var refusal: String?
+    /// Headers besides the ones every reply has.
+    public var headers: [(String, String)] = []
 
     init(_ status: HTTPResponseStatus, contentType: String = "text/plain; charset=utf-8", body: [UInt8]) {
         self.status = status
@@ -39,6 +42,9 @@ public struct Routes: Sendable {
     /// given): the page `GET /` answers when `webRoot` has no `index.html` lists them.
     public let searched: [String]
 
+    /// The parsed daemon configuration and the `/regions` answers made from it.
+    private let regionsCache = RegionsCache()
+
     public init(policy: OriginPolicy, webRoot: String, daemonConfig: String, searched: [String] = []) {
         self.policy = policy
         self.webRoot = webRoot
@@ -53,10 +59,21 @@ public struct Routes: Sendable {
     /// Largest static file served (the live view's files are a few KiB).
     static let maximumFileSize = 4 << 20
 
-    /// Whether a WebSocket upgrade of `head` may go ahead (path and origin); a refused
-    /// upgrade reaches `reply`, which answers it.
+    /// Whether a WebSocket upgrade of `head` may go ahead (path, origin, and RFC 6455
+    /// 4.2.1: a GET of HTTP/1.1 or later, `Sec-WebSocket-Version: 13`); a refused upgrade
+    /// reaches `reply`, which answers it.
     public func mayUpgrade(_ head: HTTPRequestHead) -> Bool {
-        Self.path(of: head.uri) == Self.webSocketPath && decision(for: head) == .allowed
+        Self.path(of: head.uri) == Self.webSocketPath && Self.isValidUpgrade(head) && decision(for: head) == .allowed
+    }
+
+    /// HTTP/1.1 or later.
+    static func isHTTP11(_ version: HTTPVersion) -> Bool {
+        version.major > 1 || version.major == 1 && version.minor >= 1
+    }
+
+    static func isValidUpgrade(_ head: HTTPRequestHead) -> Bool {
+        head.method == .GET && isHTTP11(head.version)
+            && head.headers[canonicalForm: "sec-websocket-version"].map(String.init) == ["13"]
     }
 
     /// The origin check's verdict on `head`.
@@ -77,9 +94,16 @@ public struct Routes: Sendable {
                 reply.refusal = reason
                 return reply
             }
-            return HTTPReply(
+            if !Self.isHTTP11(head.version) {
+                return HTTPReply(.badRequest, text: "a WebSocket upgrade needs HTTP/1.1")
+            }
+            var reply = HTTPReply(
                 .upgradeRequired,
-                text: "\(Self.webSocketPath) is a WebSocket (RFC 6455): connect with new WebSocket(\"ws://…\(Self.webSocketPath)\")")
+                text:
+                    "\(Self.webSocketPath) is a WebSocket (RFC 6455, version 13): connect with new WebSocket(\"ws://…\(Self.webSocketPath)\")"
+            )
+            reply.headers = [("sec-websocket-version", "13"), ("upgrade", "websocket")]
+            return reply
         case "/regions":
             return regions(query: Self.query(of: head.uri))
         case "/":
@@ -164,11 +188,24 @@ public struct Routes: Sendable {
     /// `/regions?device=NAME&path=PATH`: the regions the daemon's configuration gives that
     /// device (the first `[[device]]` entry whose `match-name` and `match-path` fit; entries
     /// matched by `match-id` only are not known here), or the top-level regions without
-    /// `device`. Read afresh for each request, so a reloaded configuration shows.
+    /// `device`. Served from a cache: the file is parsed again only when it changed (its
+    /// `stat` identity: inode, size, times), so an edited configuration shows at the next
+    /// request and a request costs one `stat`, not a parse on the event loop.
     func regions(query: [String: String]) -> HTTPReply {
+        let key = (query["device"] ?? "") + "\u{0}" + (query["path"] ?? "") + "\u{0}" + (query["device"] == nil ? "" : "d")
+        return regionsCache.reply(
+            identity: RegularFile.identity(path: daemonConfig), key: key,
+            load: { [daemonConfig] in Result { () throws(ConfigError) in try ConfigLoader.load(path: daemonConfig) } },
+            render: { regions(query: query, configuration: $0) })
+    }
+
+    /// How often `/regions` parsed the daemon's configuration (for tests).
+    var regionsParses: Int { regionsCache.parses }
+
+    private func regions(query: [String: String], configuration: Result<Configuration, ConfigError>) -> HTTPReply {
         var json = #"{"config":"# + BridgeMessage.jsonString(daemonConfig)
         do {
-            let configuration = try ConfigLoader.load(path: daemonConfig)
+            let configuration = try configuration.get()
             let engine: EngineConfiguration
             if let device = query["device"] {
                 let paths = query["path"].map { [$0] } ?? []
@@ -228,5 +265,60 @@ public struct Routes: Sendable {
             }
         }
         return String(validating: bytes, as: UTF8.self)
+    }
+}
+
+/// `/regions` answers by query, valid while the configuration file keeps its identity; at
+/// most `maximumEntries` of them (a query with a new device name beyond that empties it).
+final class RegionsCache: Sendable {
+    static let maximumEntries = 64
+
+    private struct State {
+        var identity: FileIdentity?
+        var configuration: Result<Configuration, ConfigError>?
+        var replies: [String: HTTPReply] = [:]
+        var parses = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    var parses: Int { state.withLockedValue { $0.parses } }
+
+    /// The answer for `key`: cached while the file's identity stays; else `render`ed from
+    /// the cached configuration, which is `load`ed again only when the identity changed (or
+    /// the file cannot be statted).
+    func reply(
+        identity: FileIdentity?, key: String, load: () -> Result<Configuration, ConfigError>,
+        render: (Result<Configuration, ConfigError>) -> HTTPReply
+    ) -> HTTPReply {
+        let cached = state.withLockedValue { state -> (HTTPReply?, Result<Configuration, ConfigError>?) in
+            guard let identity, state.identity == identity else { return (nil, nil) }
+            return (state.replies[key], state.configuration)
+        }
+        if let reply = cached.0 {
+            return reply
+        }
+        let configuration: Result<Configuration, ConfigError>
+        if let known = cached.1 {
+            configuration = known
+        } else {
+            configuration = load()
+        }
+        let reply = render(configuration)
+        state.withLockedValue { state in
+            if cached.1 == nil {
+                state.parses += 1
+                state.identity = identity
+                state.configuration = identity == nil ? nil : configuration
+                state.replies = [:]
+            }
+            if state.replies.count >= Self.maximumEntries {
+                state.replies = [:]
+            }
+            if identity != nil {
+                state.replies[key] = reply
+            }
+        }
+        return reply
     }
 }

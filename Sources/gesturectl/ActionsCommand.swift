@@ -161,7 +161,6 @@ struct ActionConnection {
             let client: GestureClient
             do {
                 client = try GestureClient.connect(path: socketPath)
-                try client.subscribe(gestures: file.subscribedGestures)
             } catch {
                 if !reportedDown {
                     printError("actions: \(error); trying again until it answers")
@@ -170,20 +169,42 @@ struct ActionConnection {
                 try await Task.sleep(for: backoff.failed())
                 continue
             }
+            do {
+                try client.subscribe(gestures: file.subscribedGestures)
+            } catch {
+                // Refused (too many clients, not allowed): the daemon said why and closed.
+                if !reportedDown {
+                    printError("actions: \(await refusal(of: client) ?? "\(error)"); trying again until it answers")
+                    reportedDown = true
+                }
+                try await Task.sleep(for: backoff.failed())
+                continue
+            }
             // Throws only when standard output is gone (--dry-run): that ends the command.
-            try await serve(client, backoff: &backoff, reportedDown: &reportedDown)
-            printError("actions: connection to \(DisplayText.escaped(socketPath)) closed")
+            if try await serve(client, backoff: &backoff, reportedDown: &reportedDown) {
+                printError("actions: connection to \(DisplayText.escaped(socketPath)) closed")
+            }
             try await Task.sleep(for: backoff.failed())
         }
     }
 
     /// Acts on every message of one connection until it ends; a line the client cannot
-    /// decode ends it with an error (the caller connects again).
-    private func serve(_ client: GestureClient, backoff: inout ReconnectBackoff, reportedDown: inout Bool) async throws {
+    /// decode ends it with an error (the caller connects again). False when the daemon
+    /// refused the connection (said once, until a connection succeeds).
+    private func serve(_ client: GestureClient, backoff: inout ReconnectBackoff, reportedDown: inout Bool) async throws -> Bool {
+        var greeted = false
         do {
             for try await received in client.received {
+                if !greeted, let reason = refusal(received.message, path: socketPath) {
+                    if !reportedDown {
+                        printError("actions: \(reason); trying again until it answers")
+                        reportedDown = true
+                    }
+                    return false
+                }
                 switch received.message {
                 case .hello(let hello):
+                    greeted = true
                     backoff.connected()
                     reportedDown = false
                     printError(
@@ -200,8 +221,9 @@ struct ActionConnection {
         } catch let exit as ExitCode {
             throw exit  // standard output is gone (--dry-run): nothing left to do
         } catch {
-            printError("actions: connection lost: \(error)")
+            printError("actions: connection to \(DisplayText.escaped(socketPath)) lost: \(error)")
         }
+        return true
     }
 }
 

@@ -9,7 +9,14 @@ import Synchronization
 
 /// Runs the commands of `run` actions on a thread of its own: starts them as
 /// `RunScheduler` decides (overlap, timeout), signals them, logs their exit status and the
-/// first lines of their standard error. One `poll` loop owns every child and the
+/// first lines of their standard error.
+///
+/// A command's process group is the unit: when the command itself exits, whatever it left
+/// behind in its group (`sh -c "sleep 60 &"`) is killed with it (SIGKILL) and its standard
+/// error pipe is closed, so a run never outlives its command, escapes `timeout` or
+/// `overlap`, or keeps a descriptor of gesturectl's (README "Actions"). The log is
+/// rate-limited per kind of line and action (`LogRateLimiter`: 10 lines in 10 s, then a
+/// count of those held back), so a trigger storm is not a log storm. One `poll` loop owns every child and the
 /// scheduler; `trigger` (from any thread) and the per-child waiters (a blocking `waitpid`
 /// each, on serial dispatch queues, whose threads are not Swift's cooperative pool) only
 /// post inputs to it through a wake pipe.
@@ -41,6 +48,7 @@ final class CommandSupervisor: @unchecked Sendable {
     private var readers: [RunScheduler.RunID: StderrReader] = [:]
     /// Which action each run alive belongs to.
     private var runActions: [RunScheduler.RunID: Int] = [:]
+    private var logLimiter = LogRateLimiter()
 
     init(actions: [Action]) throws(ChildProcess.SpawnError) {
         self.actions = actions
@@ -91,8 +99,12 @@ final class CommandSupervisor: @unchecked Sendable {
                 case .trigger(let action, let event):
                     carryOut(scheduler.triggered(action: action, event: event, now: now()))
                 case .exited(let id, let status):
+                    // What the command left in its group goes with it; its stderr pipe
+                    // (which such a child may hold open) is read once more and closed.
+                    processes[id]?.signal(SIGKILL)
                     processes[id] = nil
-                    printError("actions: \(id) of \(actions[actionIndex(of: id)].label) \(describe(status: status))")
+                    readStderr(id, final: true)
+                    log("exited", id, "actions: \(id) of \(actions[actionIndex(of: id)].label) \(describe(status: status))")
                     runActions[id] = nil
                     carryOut(scheduler.exited(id, now: now()))
                 }
@@ -105,24 +117,39 @@ final class CommandSupervisor: @unchecked Sendable {
         runActions[id] ?? 0
     }
 
+    /// One log line of `kind` about `id`'s action, through the rate limiter.
+    private func log(_ kind: String, _ id: RunScheduler.RunID, _ message: @autoclosure () -> String) {
+        log(kind, action: actionIndex(of: id), message())
+    }
+
+    private func log(_ kind: String, action index: Int, _ message: @autoclosure () -> String) {
+        let (seconds, attoseconds) = now().components
+        let microseconds = UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
+        guard let suppressed = logLimiter.admit("\(kind) \(index)", now: microseconds) else { return }
+        // The count first: a line's last word may be what a reader parses (the pid).
+        printError((suppressed > 0 ? "(\(suppressed) similar lines not logged) " : "") + message())
+    }
+
     private func carryOut(_ steps: [RunScheduler.Step]) {
         for step in steps {
             switch step {
             case .start(let id, let index, let event):
                 start(id, action: index, event: event)
             case .skip(let index, let alive):
-                printError(
+                log(
+                    "skip", action: index,
                     "actions: \(actions[index].label) skipped: \(alive) earlier run(s) still alive (overlap = \"\(actions[index].overlap.rawValue)\")"
                 )
             case .enqueue(let index, let waiting):
-                printError("actions: \(actions[index].label) queued (\(waiting) waiting)")
+                log("queue", action: index, "actions: \(actions[index].label) queued (\(waiting) waiting)")
             case .dropQueued(let index):
-                printError("actions: \(actions[index].label) dropped: \(RunScheduler.queueLimit) triggers already waiting")
+                log("drop", action: index, "actions: \(actions[index].label) dropped: \(RunScheduler.queueLimit) triggers already waiting")
             case .terminate(let id):
-                printError("actions: \(id) of \(actions[actionIndex(of: id)].label) timed out: SIGTERM")
+                log("timeout", id, "actions: \(id) of \(actions[actionIndex(of: id)].label) timed out: SIGTERM")
                 processes[id]?.signal(SIGTERM)
             case .kill(let id):
-                printError(
+                log(
+                    "kill", id,
                     "actions: \(id) of \(actions[actionIndex(of: id)].label) still running \(RunScheduler.killGrace) after SIGTERM: SIGKILL"
                 )
                 processes[id]?.signal(SIGKILL)
@@ -142,7 +169,8 @@ final class CommandSupervisor: @unchecked Sendable {
             let process = try ChildProcess.spawn(argv, extraEnvironment: event.environment)
             processes[id] = process
             readers[id] = StderrReader(fd: process.stderr)
-            printError(
+            log(
+                "start", id,
                 "actions: \(id) of \(action.label) started for \(DisplayText.escaped(event.summary)): \(DisplayText.escaped(argv.joined(separator: " "))), pid \(process.pid)"
             )
             DispatchQueue(label: "gesturectl.actions.\(id)").async { [self] in
@@ -151,14 +179,15 @@ final class CommandSupervisor: @unchecked Sendable {
                 post(.exited(id, status: status))
             }
         } catch {
-            printError("actions: \(action.label): \(DisplayText.escaped(error.description))")
+            log("spawn", action: index, "actions: \(action.label): \(DisplayText.escaped(error.description))")
             runActions[id] = nil
             carryOut(scheduler.exited(id, now: now()))
         }
     }
 
-    /// Reads what the command wrote to stderr; logs its first lines, closes it at the end.
-    private func readStderr(_ id: RunScheduler.RunID) {
+    /// Reads what the command wrote to stderr; logs its first lines, closes it at the end
+    /// (or at once when `final`: the command has exited).
+    private func readStderr(_ id: RunScheduler.RunID, final: Bool = false) {
         guard var reader = readers[id] else { return }
         var chunk = [UInt8](repeating: 0, count: 4096)
         var ended = false
@@ -179,7 +208,7 @@ final class CommandSupervisor: @unchecked Sendable {
             logStderr(id, reader.pending[..<newline], &reader)
             reader.pending.removeSubrange(...newline)
         }
-        if ended {
+        if ended || final {
             if reader.logged < Self.loggedStderrLines, !reader.pending.isEmpty {
                 logStderr(id, reader.pending[...], &reader)
             }
@@ -195,7 +224,7 @@ final class CommandSupervisor: @unchecked Sendable {
         let text = String(decoding: line.prefix(Self.longestStderrLine), as: UTF8.self)
         reader.logged += 1
         let more = reader.logged == Self.loggedStderrLines ? " (further lines not logged)" : ""
-        printError("actions: \(id) stderr: \(DisplayText.escaped(text))\(more)")
+        log("stderr", id, "actions: \(id) stderr: \(DisplayText.escaped(text))\(more)")
     }
 
     private func timeoutMilliseconds() -> Int32 {

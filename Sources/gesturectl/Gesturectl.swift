@@ -31,6 +31,43 @@ struct SocketOption: ParsableArguments {
             throw exitUnavailable
         }
     }
+
+    /// Sends `request`; when that fails (the daemon refused the connection and closed it),
+    /// says why, in the daemon's words when it gave some, and exits 69.
+    func send(_ request: ClientRequest, on client: GestureClient) async throws {
+        do {
+            try client.send(request)
+        } catch {
+            printError(await refusal(of: client) ?? "\(error)")
+            throw exitUnavailable
+        }
+    }
+}
+
+/// Why the daemon refused `client`'s connection, from the `error` line it sent before
+/// closing ("gestured at PATH refused the connection: too many clients (limit 64)"); nil
+/// when it sent none. Reads what is left of the closed connection.
+func refusal(of client: GestureClient) async -> String? {
+    do {
+        for try await received in client.received {
+            if let reason = refusal(received.message, path: client.path) { return reason }
+        }
+    } catch {
+        return "the connection to \(DisplayText.escaped(client.path)) failed: \(error)"
+    }
+    return nil
+}
+
+/// A daemon's `error` line before anything else is its refusal of the connection.
+func refusal(_ message: ServerMessage, path: String) -> String? {
+    guard case .error(let reason) = message else { return nil }
+    return "gestured at \(DisplayText.escaped(path)) refused the connection: \(DisplayText.escaped(reason))"
+}
+
+/// The connection ended before the answer: says so, naming the socket, and exits 69.
+func connectionEnded(_ client: GestureClient, before what: String) -> ExitCode {
+    printError("the connection to \(DisplayText.escaped(client.path)) closed before \(what)")
+    return exitUnavailable
 }
 
 struct Subscribe: AsyncParsableCommand {
@@ -61,14 +98,22 @@ struct Subscribe: AsyncParsableCommand {
 
     func run() async throws {
         let client = try connection.connect()
-        try client.subscribe(
-            gestures: gestures.isEmpty ? nil : gestures,
-            regions: regions.isEmpty ? nil : regions,
-            devices: devices.isEmpty ? nil : devices,
-            touches: touches
-        )
+        try await connection.send(
+            .subscribe(
+                SubscribeRequest(
+                    gestures: gestures.isEmpty ? nil : gestures,
+                    regions: regions.isEmpty ? nil : regions,
+                    devices: devices.isEmpty ? nil : devices,
+                    touches: touches)),
+            on: client)
+        var greeted = false
         var collapser = ChangeCollapser()
         for try await received in client.received {
+            if !greeted, let reason = refusal(received.message, path: client.path) {
+                printError(reason)
+                throw exitUnavailable
+            }
+            if case .hello = received.message { greeted = true }
             var changes = 0
             if compact {
                 switch collapser.received(received.message) {
@@ -83,8 +128,10 @@ struct Subscribe: AsyncParsableCommand {
                 // names come from devices and files
                 try printLine(DisplayText.escaped(line) + (changes > 0 ? " (\(changes) changed)" : ""))
             }
-            if case .goodbye = received.message { break }
+            if case .goodbye = received.message { return }
         }
+        // Without a goodbye the connection was dropped (or refused): not a success.
+        throw connectionEnded(client, before: greeted ? "a goodbye" : "the daemon's hello")
     }
 
 }
@@ -199,8 +246,12 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         let client = try connection.connect()
-        try client.requestStatus()
+        try await connection.send(.status, on: client)
         for try await received in client.received {
+            if let reason = refusal(received.message, path: client.path) {
+                printError(reason)
+                throw exitUnavailable
+            }
             guard case .status(let status) = received.message else { continue }
             if json {
                 try printLine(received.text)
@@ -219,7 +270,7 @@ struct Status: AsyncParsableCommand {
             }
             return
         }
-        throw exitUnavailable
+        throw connectionEnded(client, before: "the status")
     }
 }
 
@@ -238,13 +289,17 @@ struct Ping: AsyncParsableCommand {
 
     func run() async throws {
         let client = try connection.connect()
-        try client.ping()
+        try await connection.send(.ping, on: client)
         for try await message in client.messages {
+            if let reason = refusal(message, path: client.path) {
+                printError(reason)
+                throw exitUnavailable
+            }
             if case .pong = message {
                 try printLine("pong")
                 return
             }
         }
-        throw exitUnavailable
+        throw connectionEnded(client, before: "the pong")
     }
 }

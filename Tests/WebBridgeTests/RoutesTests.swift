@@ -31,13 +31,17 @@ struct RoutesTests {
         }
     }
 
-    private func request(_ uri: String, origin: String? = nil, host: String? = "127.0.0.1:7412", method: HTTPMethod = .GET)
+    private func request(
+        _ uri: String, origin: String? = nil, host: String? = "127.0.0.1:7412", method: HTTPMethod = .GET,
+        version: HTTPVersion = .http1_1, webSocketVersion: String? = "13"
+    )
         -> HTTPRequestHead
     {
         var headers = HTTPHeaders()
         if let host { headers.add(name: "Host", value: host) }
         if let origin { headers.add(name: "Origin", value: origin) }
-        return HTTPRequestHead(version: .http1_1, method: method, uri: uri, headers: headers)
+        if let webSocketVersion { headers.add(name: "Sec-WebSocket-Version", value: webSocketVersion) }
+        return HTTPRequestHead(version: version, method: method, uri: uri, headers: headers)
     }
 
     private func routes(_ scratch: Scratch) -> Routes {
@@ -63,6 +67,45 @@ struct RoutesTests {
         #expect(routes.mayUpgrade(own))
         #expect(routes.reply(to: own).status == .upgradeRequired)
         #expect(!routes.mayUpgrade(request("/", origin: "http://127.0.0.1:7412")))
+    }
+
+    /// Issue 22, finding 9: upgrades by POST or over HTTP/1.0 were accepted. RFC 6455
+    /// 4.2.1: a GET of HTTP/1.1 with `Sec-WebSocket-Version: 13`, else 400 or 426 (with the
+    /// version the bridge speaks). Fails on the code before issue 22 (mayUpgrade was true).
+    @Test("only a GET of HTTP/1.1 with version 13 upgrades")
+    func upgradeRequirements() {
+        let scratch = Scratch()
+        let routes = routes(scratch)
+        let post = request("/ws", method: .POST)
+        #expect(!routes.mayUpgrade(post))
+        #expect(routes.reply(to: post).status == .methodNotAllowed)
+        let old = request("/ws", version: .http1_0)
+        #expect(!routes.mayUpgrade(old))
+        #expect(routes.reply(to: old).status == .badRequest)
+        let twelve = request("/ws", webSocketVersion: "12")
+        #expect(!routes.mayUpgrade(twelve))
+        let reply = routes.reply(to: twelve)
+        #expect(reply.status == .upgradeRequired)
+        #expect(reply.headers.contains { $0.0 == "sec-websocket-version" && $0.1 == "13" })
+    }
+
+    /// Issue 22, finding 8: `/regions` parsed the daemon's configuration on the event loop
+    /// for every request (a 1 024-region file: WebSocket p99 from 2.4 to 124 ms at 116
+    /// requests/s). Fails on the code before issue 22 (no cache: 50 parses): now it is
+    /// parsed once per version of the file, and an edit shows at the next request.
+    @Test("/regions parses the configuration once per version of the file")
+    func regionsAreCached() {
+        let scratch = Scratch()
+        let routes = routes(scratch)
+        scratch.write("gestured.toml", "[[region]]\nname = \"a\"\nrect = [0.0, 0.0, 0.5, 0.5]\n")
+        for index in 0..<50 {
+            let body = text(routes.reply(to: request(index % 2 == 0 ? "/regions" : "/regions?device=X")))
+            #expect(body.contains(#""name":"a""#))
+        }
+        #expect(routes.regionsParses == 1)
+        scratch.write("gestured.toml", "[[region]]\nname = \"bb\"\nrect = [0.0, 0.0, 0.5, 0.5]\n")
+        #expect(text(routes.reply(to: request("/regions"))).contains(#""name":"bb""#))
+        #expect(routes.regionsParses == 2)
     }
 
     @Test("static files come from the web root only, with their content type")

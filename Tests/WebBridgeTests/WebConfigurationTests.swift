@@ -24,6 +24,11 @@ struct WebConfigurationTests {
             client-queue = 64
             slow-client = "disconnect"
             daemon-config = "/srv/gestured.toml"
+            client-memory = 256
+            bridge-memory = 16
+            max-connections = 100
+            daemon-connections = 8
+            request-timeout = 3
             """
         let configuration = try WebConfigLoader.parse(text: text, path: "web.toml")
         #expect(
@@ -34,6 +39,9 @@ struct WebConfigurationTests {
         #expect(configuration.clientQueue == 64)
         #expect(configuration.slowClient == .disconnect)
         #expect(configuration.daemonConfig == "/srv/gestured.toml")
+        #expect(configuration.clientMemory == 256 << 10 && configuration.bridgeMemory == 16 << 20)
+        #expect(configuration.maxConnections == 100 && configuration.daemonConnections == 8)
+        #expect(configuration.requestTimeout == 3)
     }
 
     @Test("the configuration shipped in config/gestured-web.toml is the defaults")
