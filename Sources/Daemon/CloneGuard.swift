@@ -56,13 +56,20 @@ public final class CloneGuard {
             pid = try Subprocess.spawn(
                 executable: executable,
                 arguments: ["gestured", Self.subcommand, "--clone", devnode, "--release", Self.encode(release)],
-                descriptors: [cloneDescriptor, ends.read])
+                options: Self.guardOptions(cloneDescriptor, ends.read))
         } catch {
             try? ends.write.close()
             throw error
         }
         pipe = ends.write
         Self.reapExited()
+    }
+
+    /// The guard's descriptors: the clone's, then the pipe's read end (3 and 4).
+    private static func guardOptions(_ clone: FileDescriptor, _ pipe: FileDescriptor) -> Subprocess.Options {
+        var options = Subprocess.Options()
+        options.descriptors = [clone, pipe]
+        return options
     }
 
     /// Ends the pipe without the mark, as the daemon's death would (tests).

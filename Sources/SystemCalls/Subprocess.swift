@@ -7,22 +7,45 @@ import SystemPackage
 /// socket from systemd or a grabbed evdev node never leaks into it), every signal at its
 /// default and none blocked.
 public enum Subprocess {
-    /// A pipe whose two ends are close-on-exec.
-    public static func pipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
+    /// A pipe whose two ends are close-on-exec, each non-blocking as asked.
+    public static func pipe(nonBlocking: (read: Bool, write: Bool) = (false, false)) throws(SystemError) -> (
+        read: FileDescriptor, write: FileDescriptor
+    ) {
         var ends: [Int32] = [-1, -1]
         try SystemCall.posixBlocking("pipe2") { gestured_pipe_cloexec(&ends) }
+        for (end, wanted) in zip(ends, [nonBlocking.read, nonBlocking.write]) where wanted {
+            let flags = try SystemCall.posixBlocking("fcntl") { fcntl(end, F_GETFL) }
+            try SystemCall.posixBlocking("fcntl") { fcntl(end, F_SETFL, flags | O_NONBLOCK) }
+        }
         return (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
     }
 
-    /// Starts `executable` with `arguments` (the first is the child's `argv[0]`) and this
-    /// process's environment. `descriptors[i]` becomes the child's descriptor `3 + i`;
-    /// standard input, output and error are inherited; nothing else is. Returns the pid.
-    public static func spawn(
-        executable: String, arguments: [String], descriptors: [FileDescriptor]
-    ) throws(SystemError) -> pid_t {
+    /// How a child starts, besides its program and arguments.
+    public struct Options {
+        /// Look the program up in `PATH` when it has no slash (`posix_spawnp`).
+        public var searchPath = false
+        /// `NAME=value` entries; nil: this process's environment.
+        public var environment: [String]? = nil
+        /// A process group of its own (so signals to the group reach what it starts too).
+        public var ownProcessGroup = false
+        /// Standard input from `/dev/null` rather than this process's.
+        public var nullStandardInput = false
+        /// Standard error to this descriptor rather than this process's.
+        public var standardError: FileDescriptor? = nil
+        /// `descriptors[i]` becomes the child's descriptor `3 + i`.
+        public var descriptors: [FileDescriptor] = []
+
+        public init() {}
+    }
+
+    /// Starts `executable` with `arguments` (the first is the child's `argv[0]`). Standard
+    /// output is inherited, standard input and error too unless `options` say otherwise,
+    /// `options.descriptors` become 3, 4, …, and nothing else is inherited. Returns the pid.
+    public static func spawn(executable: String, arguments: [String], options: Options = Options()) throws(SystemError) -> pid_t {
         // Copies above every target first, so that no dup2 source is also a target (a dup2
         // onto itself would keep close-on-exec) and no target is overwritten before use.
         let firstTarget: Int32 = 3
+        let descriptors = options.descriptors
         var copies: [Int32] = []
         defer { for copy in copies { _ = Glibc.close(copy) } }
         for descriptor in descriptors {
@@ -32,6 +55,13 @@ public enum Subprocess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        if options.nullStandardInput {
+            try check(
+                posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0), "posix_spawn_file_actions_addopen")
+        }
+        if let standardError = options.standardError {
+            try check(posix_spawn_file_actions_adddup2(&actions, standardError.rawValue, STDERR_FILENO), "posix_spawn_file_actions_adddup2")
+        }
         for (offset, copy) in copies.enumerated() {
             try check(posix_spawn_file_actions_adddup2(&actions, copy, firstTarget + Int32(offset)), "posix_spawn_file_actions_adddup2")
         }
@@ -40,19 +70,44 @@ public enum Subprocess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
+        // A clean start: no signal blocked, every signal at its default.
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         var allSignals = sigset_t()
         sigfillset(&allSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if options.ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         var pid: pid_t = 0
-        let arguments = arguments.map { strdup($0) } + [nil]
-        defer { for argument in arguments { free(argument) } }
-        try check(posix_spawn(&pid, executable, &actions, &attributes, arguments, environ), "posix_spawn", path: executable)
+        let argv = arguments.map { strdup($0) } + [nil]
+        var environment = (options.environment ?? Self.environment()).map { strdup($0) } + [nil]
+        defer {
+            for argument in argv { free(argument) }
+            for entry in environment { free(entry) }
+        }
+        let result =
+            options.searchPath
+            ? posix_spawnp(&pid, executable, &actions, &attributes, argv, &environment)
+            : posix_spawn(&pid, executable, &actions, &attributes, argv, &environment)
+        try check(result, options.searchPath ? "posix_spawnp" : "posix_spawn", path: executable)
         return pid
+    }
+
+    /// This process's environment as `NAME=value` entries.
+    public static func environment() -> [String] {
+        var entries: [String] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            entries.append(String(cString: entry))
+            cursor += 1
+        }
+        return entries
     }
 
     /// Reaps `pid` if it has exited: true when it had (or is not our child any more).

@@ -2,6 +2,7 @@ import Actions
 import Dispatch
 import GestureCore
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -53,9 +54,13 @@ final class CommandSupervisor: @unchecked Sendable {
     init(actions: [Action]) throws(ChildProcess.SpawnError) {
         self.actions = actions
         scheduler = RunScheduler(actions: actions)
-        guard let ends = makePipe(nonBlocking: [true, true]) else { throw ChildProcess.SpawnError(program: "pipe", errno: errno) }
-        wakeRead = ends[0]
-        wakeWrite = ends[1]
+        do throws(SystemError) {
+            let ends = try Subprocess.pipe(nonBlocking: (read: true, write: true))
+            wakeRead = ends.read.rawValue
+            wakeWrite = ends.write.rawValue
+        } catch {
+            throw ChildProcess.SpawnError(program: "pipe", errno: error.errno.rawValue)
+        }
     }
 
     /// Starts the supervisor's loop on a thread of its own.
