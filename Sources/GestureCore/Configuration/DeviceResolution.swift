@@ -11,12 +11,15 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     public var wakeSwallow: Bool
     public var geometry: DeviceGeometry
     public var engine: EngineConfiguration
+    /// Touch hygiene (`[touch]`, overridden key by key by the entry's own keys).
+    public var touch: TouchHygieneSettings
     /// Index into `Configuration.devices` of the entry that applied; nil when none matched.
     public var matchedEntry: Int?
 
     public init(
         enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false,
-        geometry: DeviceGeometry, engine: EngineConfiguration, matchedEntry: Int?
+        geometry: DeviceGeometry, engine: EngineConfiguration, touch: TouchHygieneSettings = TouchHygieneSettings(),
+        matchedEntry: Int?
     ) {
         self.enabled = enabled
         self.grab = grab || passThrough
@@ -24,6 +27,7 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
         self.wakeSwallow = wakeSwallow
         self.geometry = geometry
         self.engine = engine
+        self.touch = touch
         self.matchedEntry = matchedEntry
     }
 }
@@ -47,10 +51,12 @@ extension Configuration {
                 wakeSwallow: entry.wakeSwallow,
                 geometry: entry.geometry,
                 engine: entry.engine ?? engine,
+                touch: entry.touch.applied(to: touch),
                 matchedEntry: index
             )
         }
-        return ResolvedDeviceSettings(enabled: true, grab: false, geometry: defaultGeometry, engine: engine, matchedEntry: nil)
+        return ResolvedDeviceSettings(
+            enabled: true, grab: false, geometry: defaultGeometry, engine: engine, touch: touch, matchedEntry: nil)
     }
 }
 

@@ -62,6 +62,12 @@ public enum PassThroughDecision: Sendable, Hashable {
 /// touches) and returns the difference as one frame. Nothing is held beyond the frame being
 /// read. On `SYN_DROPPED` the partial frame is dropped and libevdev's resync delta applies as
 /// a frame like any other, so the clone ends in the state of the visible touches.
+///
+/// Touch hygiene (`TouchHygiene`, in the device's pipeline) hides touches too: the caller
+/// passes its `hidden` sources with each event and when they change at a deadline. A hidden
+/// touch is kept off the clone like a reserved one; one that stops being hidden (a held
+/// touch accepted) touches down on the clone then, where it is; one that becomes hidden (a
+/// stuck touch ended) is lifted on the clone then, and stays off it until it lifts.
 public struct PassThroughFilter {
     /// What to do after one input.
     public enum Action: Sendable, Hashable {
@@ -112,6 +118,8 @@ public struct PassThroughFilter {
     private var nextOrder: UInt64 = 0
     /// Events of the frame that carry no state (`EV_MSC`…), passed along with it.
     private var frameExtras: [InputEvent] = []
+    /// The touches touch hygiene hides (slot, protocol-A contact of the frame, 0: single touch).
+    private var hidden = HiddenTouches.none
     /// Receives one line per decision and state change; nil: no strings are built.
     public var log: ((String) -> Void)?
 
@@ -138,10 +146,28 @@ public struct PassThroughFilter {
             || singleDecision?.decision.isReserved == true
     }
 
+    /// Whether any touch down now is kept off the clone (reserved, or hidden by touch hygiene).
+    private var hidesTouch: Bool {
+        if holdsReservedTouch { return true }
+        guard !hidden.isEmpty else { return false }
+        switch layout.mode {
+        case .slotted: return slotDecisions.indices.contains { slotDecisions[$0] != nil && hidden.contains($0) }
+        case .unslotted: return contactDecisions.indices.contains { hidden.contains($0) }
+        case .singleTouch: return singleDecision != nil && hidden.contains(0)
+        }
+    }
+
+    /// Whether the touch of `source` is kept off the clone.
+    private func isHidden(_ decision: PassThroughDecision, source: Int) -> Bool {
+        decision.isReserved || hidden.contains(source)
+    }
+
     // MARK: - Inputs
 
-    /// One event of the original device.
-    public mutating func feed(_ event: InputEvent) -> Action {
+    /// One event of the original device; `hidden`: the touches touch hygiene hides after
+    /// the pipeline has seen the same event (read at `SYN_REPORT`).
+    public mutating func feed(_ event: InputEvent, hidden: HiddenTouches = .none) -> Action {
+        if event.type == EV.syn && event.code == SYN.report { self.hidden = hidden }
         switch state {
         case .finished:
             return .none
@@ -167,6 +193,16 @@ public struct PassThroughFilter {
             frameExtras.append(event)
         }
         return .none
+    }
+
+    /// Touch hygiene changed what it hides between frames (at a deadline): the clone shows
+    /// the device's last complete frame without the hidden touches.
+    public mutating func hiddenTouchesChanged(_ hidden: HiddenTouches, at time: Timestamp) -> Action {
+        guard hidden != self.hidden, state == .reading else { return .none }
+        self.hidden = hidden
+        log?("pass-through: touch hygiene changed what it hides")
+        if hidesTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
+        return write(cloneTarget(of: committed), at: time, extras: [])
     }
 
     /// The configuration changed: new reserved regions, geometry or wake-swallow apply to
@@ -270,10 +306,10 @@ public struct PassThroughFilter {
             began = decideSingleTouch(touchKey: touchKey)
         }
         if began && wakeArmed { wakeArmed = false }
-        if holdsReservedTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
+        if hidesTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
         resyncing = false
         committed = working
-        let target = cloneTarget()
+        let target = cloneTarget(of: committed)
         let extras = frameExtras
         frameExtras.removeAll(keepingCapacity: true)
         return write(target, at: time, extras: extras)
@@ -387,16 +423,16 @@ public struct PassThroughFilter {
         }
     }
 
-    /// The original device as it is, without the reserved touches.
-    private func cloneTarget() -> EvdevState {
-        var target = working
+    /// The original device as `device` has it, without the reserved and hidden touches.
+    private func cloneTarget(of device: EvdevState) -> EvdevState {
+        var target = device
         target.currentSlot = clone.currentSlot
         // An empty slot's axes mean nothing to readers: the clone's stay as they are, so the
         // last positions of a reserved touch are never written there.
         for index in target.slots.indices where !target.slots[index].isDown {
             target.slots[index].values = clone.slots[index].values
         }
-        guard holdsReservedTouch else {
+        guard hidesTouch else {
             if pointerFrozen {
                 for index in [layout.x, layout.y].compactMap({ $0 }) { target.axes[index] = clone.axes[index] }
             }
@@ -408,7 +444,7 @@ public struct PassThroughFilter {
         case .slotted:
             for index in target.slots.indices {
                 guard let decision = slotDecisions[index] else { continue }
-                if decision.isReserved {
+                if isHidden(decision, source: index) {
                     // The slot stays empty on the clone, its axes as the clone last had them.
                     target.slots[index] = SlotState(trackingID: -1, values: clone.slots[index].values)
                 } else {
@@ -422,13 +458,13 @@ public struct PassThroughFilter {
             }
         case .unslotted:
             target.contacts = []
-            for (index, contact) in working.contacts.enumerated() where !contactDecisions[index].decision.isReserved {
+            for (index, contact) in device.contacts.enumerated() where !isHidden(contactDecisions[index].decision, source: index) {
                 target.contacts.append(contact)
                 func value(_ code: UInt16) -> Int32? { contact.events.last { $0.code == code }?.value }
                 passed.append((contactDecisions[index].order, value(ABS.mtPositionX), value(ABS.mtPositionY), value(ABS.mtPressure)))
             }
         case .singleTouch:
-            // The one touch is reserved: no key down, pressure 0, the pointer where it was.
+            // The one touch is reserved or hidden: no key down, pressure 0, the pointer where it was.
             for index in layout.keys.indices where EvdevLayout.digitizerKeys.contains(layout.keys[index]) || layout.keys[index] == BTN.left
             {
                 target.keys[index] = 0
