@@ -87,7 +87,10 @@ let shippedConfigPath = repositoryFile("config/gestured.toml")
                 current?.append(line)
             }
         }
-        #expect(blocks.count == 6)
+        #expect(blocks.count == 7)
+        let kioskHygiene = try ConfigLoader.parse(text: blocks.removeFirst(), path: "touch hygiene on public kiosks")
+        #expect(
+            kioskHygiene.touch == TouchHygieneSettings(debounce: .milliseconds(60), stuckAfter: .seconds(30), phantom: .suppress))
         let selection = try ConfigLoader.parse(text: blocks[0], path: "selection example")
         let wanted = selection.settings(
             forDevice: "ELAN Touchscreen", vendor: 0x04f3, product: 0x010c,
