@@ -120,19 +120,23 @@ public final class SocketServer {
     /// a phantom series is logged when its first touch is dropped, not per touch.
     public func touchFiltered(_ filtered: TouchFiltered, device: String) {
         metrics.countFiltered(filtered.reason, device: device)
-        let metadata: Logger.Metadata = [
-            "device": "\(device)", "reason": "\(filtered.reason.rawValue)",
-            "location": "\(filtered.location.x) \(filtered.location.y)",
-        ]
+        // The metadata is built only for a line that is written (an autoclosure).
         switch filtered.reason {
         case .phantom:
             guard let period = filtered.seriesPeriod else { return }
-            var series = metadata
-            series["period-ms"] = "\(period.milliseconds)"
             hygieneLog.log(
-                .notice, "touch hygiene: phantom touches repeating at one point on \(device), dropped until the series breaks", series)
+                .notice, "touch hygiene: phantom touches repeating at one point on \(device), dropped until the series breaks",
+                [
+                    "device": "\(device)", "reason": "phantom", "location": "\(filtered.location.x) \(filtered.location.y)",
+                    "period-ms": "\(period.milliseconds)",
+                ])
         case .bounce, .repeat, .tooShort, .stuck:
-            hygieneLog.log(.info, "touch hygiene: touches dropped or ended on \(device) (\(filtered.reason.rawValue))", metadata)
+            hygieneLog.log(
+                .info, "touch hygiene: touches dropped or ended on \(device) (\(filtered.reason.rawValue))",
+                [
+                    "device": "\(device)", "reason": "\(filtered.reason.rawValue)",
+                    "location": "\(filtered.location.x) \(filtered.location.y)",
+                ])
         }
     }
 

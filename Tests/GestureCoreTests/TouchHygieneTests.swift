@@ -51,10 +51,10 @@ struct HygieneRig {
 
     init(
         _ device: DeviceDescription, _ touch: TouchHygieneSettings, engine: EngineConfiguration = EngineConfiguration(),
-        geometry: DeviceGeometry = DeviceGeometry()
+        geometry: DeviceGeometry = DeviceGeometry(), wakeSwallow: Bool = false
     ) {
         pipeline = DevicePipeline(device: device, geometry: geometry, configuration: engine, touch: touch)
-        filter = PassThroughFilter(device: device, policy: PassThroughPolicy(geometry: geometry))
+        filter = PassThroughFilter(device: device, policy: PassThroughPolicy(geometry: geometry, wakeSwallow: wakeSwallow))
     }
 
     mutating func run(_ events: [InputEvent], until end: UInt64? = nil) {
@@ -459,6 +459,30 @@ extension EventScript {
         #expect(begins.count == 1)
         #expect(rig.sink.frames.first { $0.contacts.contains { $0.phase == .began } }?.time == Timestamp(microseconds: 1_300_000))
         #expect(rig.cloneTrackingIDs == [1])
+    }
+
+    // MARK: Wake-swallow
+
+    /// Regression: the pass-through filter armed for the wake touch gave the wake to the
+    /// first touch-down, even one touch hygiene dropped, so the next (real) touch reached
+    /// the app while waking the screen. A dropped touch wakes nothing now.
+    @Test func aDroppedTouchIsNotTheWakeTouch() {
+        var first = EventScript()
+        first.press(id: 1, x: 500, y: 250, duration: 60 * Self.ms)
+        var rig = HygieneRig(hygieneScreen, TouchHygieneSettings(debounce: .milliseconds(40)), wakeSwallow: true)
+        rig.run(first.events)
+        rig.filter.idle()
+        var then = EventScript()
+        then.at(first.time + 10 * Self.ms)
+        then.press(id: 2, x: 500, y: 250, duration: 60 * Self.ms)
+        then.at(then.time + 500 * Self.ms)
+        then.press(id: 3, x: 500, y: 250, duration: 60 * Self.ms)
+        then.at(then.time + 500 * Self.ms)
+        then.press(id: 4, x: 500, y: 250, duration: 60 * Self.ms)
+        rig.run(then.events)
+        #expect(rig.sink.reasons == [.bounce])
+        // 2 is the bounce, 3 the wake touch (reserved), 4 reaches the clone.
+        #expect(rig.cloneTrackingIDs == [1, 4])
     }
 
     // MARK: Storage

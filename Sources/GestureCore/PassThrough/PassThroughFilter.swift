@@ -305,6 +305,7 @@ public struct PassThroughFilter {
         case .singleTouch(let touchKey):
             began = decideSingleTouch(touchKey: touchKey)
         }
+        // Only a touch the clone may show is the wake touch (`decide`).
         if began && wakeArmed { wakeArmed = false }
         if hidesTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
         resyncing = false
@@ -327,10 +328,11 @@ public struct PassThroughFilter {
 
     // MARK: - Decisions
 
-    /// Decides the touch-down at `x`, `y` (device units).
-    private mutating func decide(x: Int32, y: Int32, touch: String) -> PassThroughDecision {
+    /// Decides the touch-down at `x`, `y` (device units) of `source`. A touch touch hygiene
+    /// hides at its touch-down (a phantom, a bounce) is not the wake touch: it wakes nothing.
+    private mutating func decide(x: Int32, y: Int32, source: Int, touch: String) -> PassThroughDecision {
         let decision: PassThroughDecision
-        if wakeArmed {
+        if wakeArmed && !hidden.contains(source) {
             decision = .reservedAsWakeTouch
         } else {
             let point = mapper.location(x: x, y: y)
@@ -358,9 +360,9 @@ public struct PassThroughFilter {
             } else if slotBegan[index] || slotDecisions[index] == nil {
                 slotDecisions[index] = decide(
                     x: layout.slotX.map { slot.values[$0] } ?? 0, y: layout.slotY.map { slot.values[$0] } ?? 0,
-                    touch: "slot \(index) tracking id \(slot.trackingID)")
+                    source: index, touch: "slot \(index) tracking id \(slot.trackingID)")
                 slotOrder[index] = takeOrder()
-                began = true
+                if !hidden.contains(index) { began = true }
             }
             slotBegan[index] = false
         }
@@ -383,8 +385,8 @@ public struct PassThroughFilter {
             if let previous = unslotted.matchOfReport[reportIndex], contactDecisions.indices.contains(previous) {
                 decisions.append(contactDecisions[previous])
             } else {
-                decisions.append((decide(x: report.x, y: report.y, touch: "contact \(reportIndex)"), takeOrder()))
-                began = true
+                decisions.append((decide(x: report.x, y: report.y, source: reportIndex, touch: "contact \(reportIndex)"), takeOrder()))
+                if !hidden.contains(reportIndex) { began = true }
             }
             unslotted.next.append(
                 UnslottedContacts.Tracked(
@@ -408,8 +410,8 @@ public struct PassThroughFilter {
         guard singleDecision == nil else { return false }
         let x = layout.x.map { working.axes[$0] } ?? 0
         let y = layout.y.map { working.axes[$0] } ?? 0
-        singleDecision = (decide(x: x, y: y, touch: "touch"), takeOrder())
-        return true
+        singleDecision = (decide(x: x, y: y, source: 0, touch: "touch"), takeOrder())
+        return !hidden.contains(0)
     }
 
     // MARK: - What the clone shows
