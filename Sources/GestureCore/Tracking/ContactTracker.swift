@@ -12,10 +12,12 @@ import GestureProtocol
 public struct ContactTracker: Sendable {
     /// The last completed frame; valid until the next call to `feed` or `cancelAll`.
     public private(set) var frame: TouchFrame
-    /// For each contact of `frame`, where the device reports it: its protocol-B slot, its
-    /// index among this frame's protocol-A contacts, or 0 (single touch). The pass-through
-    /// filter names touches the same way (`TouchHygiene.hidden`).
+    /// With `tracksSources`: for each contact of `frame`, where the device reports it: its
+    /// protocol-B slot, its index among this frame's protocol-A contacts, or 0 (single
+    /// touch). The pass-through filter names touches the same way (`TouchHygiene.hidden`).
     public private(set) var sources: [Int] = []
+    /// Whether `sources` is kept (touch hygiene needs it; without, it costs nothing).
+    public var tracksSources = false
     /// Size of the surface in millimetres (screen orientation) and where it came from.
     public let surface: SurfaceGeometry
 
@@ -232,7 +234,7 @@ public struct ContactTracker: Sendable {
         lastFrameTime = max(time, lastFrameTime)
         frame.time = lastFrameTime
         frame.contacts.removeAll(keepingCapacity: true)
-        sources.removeAll(keepingCapacity: true)
+        if tracksSources { sources.removeAll(keepingCapacity: true) }
     }
 
     private mutating func completeFrame(at time: Timestamp) -> Bool {
@@ -425,7 +427,7 @@ public struct ContactTracker: Sendable {
 
     @inline(__always)
     private mutating func append(_ id: UInt32, _ phase: TouchPhase, x: Int32, y: Int32, unobserved: Bool, source: Int) {
-        sources.append(source)
+        if tracksSources { sources.append(source) }
         frame.contacts.append(
             Contact(
                 id: id, phase: phase, location: mapper.location(x: x, y: y),

@@ -262,21 +262,21 @@ public struct TouchHygiene {
             orphans.append(contentsOf: previous.orphans)
             for record in previous.records { adopt(orphan: record) }
             lastLift = previous.lastLift
-            updateHidden()
         }
+        refresh()
     }
 
     /// Whether any filter is on, or a contact from before a reload still has a decision.
-    public var isActive: Bool { filtersOn || !orphans.isEmpty || !records.isEmpty }
+    /// Kept up to date by every input: read before every event (through
+    /// `DevicePipeline.nextDeadline`, inlined into other modules), it must cost one load, and
+    /// a call into this module there copied the whole struct.
+    @inlinable public var isActive: Bool { engaged }
 
     /// The earliest deadline (a held touch's acceptance, a stuck timer), nil if none.
-    public var nextDeadline: Timestamp? {
-        var earliest: Timestamp?
-        for record in records {
-            if let deadline = record.deadline, deadline < earliest ?? .distantFuture { earliest = deadline }
-        }
-        return earliest
-    }
+    @inlinable public var nextDeadline: Timestamp? { earliestDeadline }
+
+    @usableFromInline var engaged = false
+    @usableFromInline var earliestDeadline: Timestamp?
 
     // MARK: - Inputs
 
@@ -302,7 +302,7 @@ public struct TouchHygiene {
             }
         }
         frame.fingerCount = max(visibleDown, input.fingerCount - hiddenDown)
-        updateHidden()
+        refresh()
         let changed = frame.fingerCount != lastFingerCount
         lastFingerCount = frame.fingerCount
         return changed || !frame.contacts.isEmpty
@@ -335,7 +335,7 @@ public struct TouchHygiene {
         }
         frame.fingerCount = visibleDown
         lastFingerCount = visibleDown
-        updateHidden()
+        refresh()
         return true
     }
 
@@ -524,11 +524,18 @@ public struct TouchHygiene {
 
     // MARK: - Helpers
 
-    private mutating func updateHidden() {
+    /// After every input: what is hidden, whether hygiene is still needed, the next deadline.
+    private mutating func refresh() {
         var hidden = HiddenTouches.none
-        for record in records where record.verdict.isHidden { hidden.insert(record.source) }
+        var earliest: Timestamp?
+        for record in records {
+            if record.verdict.isHidden { hidden.insert(record.source) }
+            if let deadline = record.deadline, deadline < earliest ?? .distantFuture { earliest = deadline }
+        }
         for record in orphans where record.verdict.isHidden { hidden.insert(record.source) }
         self.hidden = hidden
+        earliestDeadline = earliest
+        engaged = filtersOn || !orphans.isEmpty || !records.isEmpty
     }
 
     private func contact(of record: Record, _ phase: TouchPhase) -> Contact {
