@@ -48,13 +48,19 @@ public struct DevicePipeline {
     public mutating func feed<S: GestureSink>(_ event: InputEvent, into sink: inout S, beforeEngine: (TouchFrame, inout S) -> Void) -> Bool
     {
         guard tracker.feed(event) else { return false }
-        guard hygiene.isActive else {
-            beforeEngine(tracker.frame, &sink)
-            engine.process(tracker.frame, into: &sink)
-            return true
-        }
-        // Hygiene deadlines due before the frame (a held touch accepted, a stuck one ended)
-        // come first, each a frame of its own.
+        // Out of line, so that without touch hygiene this stays as small as it was (the
+        // optimiser inlines it into every caller).
+        if hygiene.isActive { return processFiltered(into: &sink, beforeEngine: beforeEngine) }
+        beforeEngine(tracker.frame, &sink)
+        engine.process(tracker.frame, into: &sink)
+        return true
+    }
+
+    /// The tracker's frame through touch hygiene, then the engine: hygiene deadlines due
+    /// before the frame (a held touch accepted, a stuck one ended) come first, each a frame
+    /// of its own.
+    @inline(never)
+    private mutating func processFiltered<S: GestureSink>(into sink: inout S, beforeEngine: (TouchFrame, inout S) -> Void) -> Bool {
         fireHygieneDeadlines(upTo: tracker.frame.time, into: &sink, frameMade: beforeEngine)
         guard hygiene.process(tracker.frame, sources: tracker.sources, report: { sink.touchFiltered($0) }) else { return false }
         beforeEngine(hygiene.frame, &sink)
@@ -78,7 +84,8 @@ public struct DevicePipeline {
     /// copied the whole pipeline (a memcpy per event, 8 % of the engine's instructions).
     @inlinable
     public var nextDeadline: Timestamp? {
-        guard hygiene.isActive, let filter = hygiene.nextDeadline else { return engine.nextDeadline }
+        // Without touch hygiene its deadline is always nil: one load and a branch.
+        guard let filter = hygiene.nextDeadline else { return engine.nextDeadline }
         return min(filter, engine.nextDeadline ?? .distantFuture)
     }
 

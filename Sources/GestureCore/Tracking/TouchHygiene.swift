@@ -319,13 +319,13 @@ public struct TouchHygiene {
             let record = records[index]
             switch record.verdict {
             case .held:
-                transition(&records[index], "hold-duration reached", .passes)
+                Self.transition(log, &records[index], "hold-duration reached", .passes)
                 records[index].anchor = record.position
                 records[index].anchorTime = deadline
                 visibleDown += 1
                 frame.contacts.append(contact(of: record, .began))
             case .passes:
-                transition(&records[index], "stuck-after reached", .stuck)
+                Self.transition(log, &records[index], "stuck-after reached", .stuck)
                 visibleDown -= 1
                 frame.contacts.append(contact(of: record, .cancelled))
                 report(TouchFiltered(time: deadline, contact: record.contact, reason: .stuck, location: record.location))
@@ -357,14 +357,14 @@ public struct TouchHygiene {
             }
             return
         }
-        orphans.removeAll { $0.source == source }
+        forgetOrphan(at: source)
         var record = Record(
             contact: contact.id, source: source, verdict: .passes, startTime: time, start: contact.surfaceLocation,
             position: contact.surfaceLocation, location: contact.location, unobserved: contact.startedUnobserved,
             anchor: contact.surfaceLocation, anchorTime: time, stuckAfter: settings.stuckAfter)
         let verdict = contact.startedUnobserved ? Verdict.passes : judge(contact, time: time)
         if settings.phantom == .suppress && !contact.startedUnobserved { seriesBegan(contact, time: time) }
-        transition(&record, "down", verdict)
+        Self.transition(log, &record, "down", verdict)
         records.append(record)
         switch verdict {
         case .passes:
@@ -415,7 +415,7 @@ public struct TouchHygiene {
             frame.contacts.append(contact)
         case .held:
             if contact.surfaceLocation.distance(to: records[index].start) > slop {
-                transition(&records[index], "moved away", .dropped(.tooShort))
+                Self.transition(log, &records[index], "moved away", .dropped(.tooShort))
                 report(TouchFiltered(time: time, contact: contact.id, reason: .tooShort, location: contact.location))
             }
         case .dropped, .stuck:
@@ -437,7 +437,7 @@ public struct TouchHygiene {
                 seriesBegan(contact, time: time)
                 seriesEnded(record, time: time)
             }
-            transition(&record, "down and up", verdict)
+            Self.transition(log, &record, "down and up", verdict)
             if case .dropped(let reason) = verdict {
                 report(TouchFiltered(time: time, contact: contact.id, reason: reason, location: contact.location))
             } else {
@@ -451,12 +451,12 @@ public struct TouchHygiene {
         case .passes:
             visibleDown -= 1
             frame.contacts.append(contact)
-            transition(&record, "up", .passes)
+            Self.transition(log, &record, "up", .passes)
         case .held:
-            transition(&record, "up", .dropped(.tooShort))
+            Self.transition(log, &record, "up", .dropped(.tooShort))
             report(TouchFiltered(time: time, contact: contact.id, reason: .tooShort, location: contact.location))
         case .dropped, .stuck:
-            transition(&record, "up", record.verdict)
+            Self.transition(log, &record, "up", record.verdict)
         }
     }
 
@@ -476,8 +476,13 @@ public struct TouchHygiene {
     }
 
     private mutating func adopt(orphan record: Record) {
-        orphans.removeAll { $0.source == record.source }
+        forgetOrphan(at: record.source)
         orphans.append(record)
+    }
+
+    /// Removes the orphan of `source` (there is at most one per source).
+    private mutating func forgetOrphan(at source: Int) {
+        if let index = orphans.firstIndex(where: { $0.source == source }) { orphans.remove(at: index) }
     }
 
     // MARK: - Phantom series
@@ -544,7 +549,9 @@ public struct TouchHygiene {
             startedUnobserved: record.unobserved)
     }
 
-    private func transition(_ record: inout Record, _ input: StaticString, _ new: Verdict) {
+    /// Static, with the log passed in: a method of `self` called with `&records[i]` made
+    /// Swift copy the whole struct for the overlapping access (and then `records` on write).
+    private static func transition(_ log: ((String) -> Void)?, _ record: inout Record, _ input: StaticString, _ new: Verdict) {
         log?("hygiene contact \(record.contact): \(record.verdict) → \(input) → \(new)")
         record.verdict = new
     }
