@@ -63,7 +63,7 @@ public enum ConfigLoader {
 struct ConfigurationDecoder {
     let path: String
 
-    private static let topLevelKeys = ["daemon", "gestures", "geometry", "region", "device"]
+    private static let topLevelKeys = ["daemon", "gestures", "touch", "geometry", "region", "device"]
     /// Regions in one list (the top level's, or one device's). With `maximumDevices`, this
     /// bounds the regions a file can make the daemon build (every device entry with its own
     /// `[device.gestures]` gets its own copy of the top-level regions) to 65 536 + 1024.
@@ -90,6 +90,12 @@ struct ConfigurationDecoder {
             let gestures = try table(node, key: "gestures", place: top)
             try ConfigFile.decode(
                 gestures, with: Schema.gestures(prefix: "gestures"), into: &config.engine.defaults, place: top.inTable("[gestures]"))
+        }
+        if let node = root["touch"] {
+            let touch = try table(node, key: "touch", place: top)
+            var overrides = TouchHygieneOverrides()
+            try ConfigFile.decode(touch, with: Schema.touch, into: &overrides, place: top.inTable("[touch]"))
+            config.touch = overrides.applied(to: config.touch)
         }
         if let node = root["geometry"] {
             let geometry = try table(node, key: "geometry", place: top)

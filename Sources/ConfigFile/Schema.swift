@@ -271,11 +271,40 @@ enum Schema {
         ]
     }
 
+    // MARK: [touch] and [device.touch]
+
+    /// The longest `stuck-after`: a week, in seconds.
+    static let maximumStuckAfter = 604_800.0
+
+    /// Touch hygiene; each key given overrides the value below it (built-in default →
+    /// `[touch]` → `[device.touch]`).
+    static var touch: [Field<TouchHygieneOverrides>] {
+        func milliseconds(_ key: String, _ target: WritableKeyPath<TouchHygieneOverrides, TimeSpan?>) -> Field<TouchHygieneOverrides> {
+            Field(key: key) { (touch: inout TouchHygieneOverrides, node: TOMLNode, place: Place) throws(ConfigError) in
+                touch[keyPath: target] = .milliseconds(try Values.number(node, key: key, bounds: duration(.nonNegative), place: place))
+            }
+        }
+        return [
+            milliseconds("debounce", \.debounce),
+            milliseconds("ignore-repeat", \.ignoreRepeat),
+            milliseconds("hold-duration", \.holdDuration),
+            Field(key: "stuck-after") { (touch: inout TouchHygieneOverrides, node: TOMLNode, place: Place) throws(ConfigError) in
+                let seconds = try Values.number(
+                    node, key: "stuck-after", bounds: .atMost(maximumStuckAfter, .nonNegative, unit: "s"), place: place)
+                touch.stuckAfter = .seconds(seconds)
+            },
+            Field(key: "phantom") { (touch: inout TouchHygieneOverrides, node: TOMLNode, place: Place) throws(ConfigError) in
+                touch.phantom = try Values.choice(node, key: "phantom", PhantomPolicy.allCases.map { ($0.rawValue, $0) }, place: place)
+            },
+        ]
+    }
+
     static var device: [Field<DeviceSettings>] {
         deviceMatch.map { $0.lifted(\DeviceSettings.match) }
             + [
                 .boolean("enabled", \.enabled), .boolean("grab", \.grab), .boolean("pass-through", \.passThrough),
                 .boolean("wake-swallow", \.wakeSwallow), .boolean("pass-through-pointer", \.passThroughPointer),
+                .table("touch", \.touch, touch, name: "[device.touch]"),
             ]
             + geometry.map { $0.lifted(\DeviceSettings.geometry) }
     }

@@ -42,6 +42,11 @@ public struct DaemonSink: GestureSink {
         if wantsTouches { touches(frame) }
     }
 
+    /// Touch hygiene dropped or ended a touch: counted for `metrics` and logged (rate-limited).
+    public mutating func touchFiltered(_ filtered: TouchFiltered) {
+        server.touchFiltered(filtered, device: device)
+    }
+
     /// The device lost events (`SYN_DROPPED`) `count` times and resynchronised.
     public mutating func resynchronised(_ count: Int) {
         server.metrics.countSynDropped(count, device: device)
@@ -104,12 +109,23 @@ extension DevicePipeline {
             if !frame.contacts.isEmpty { sink.touched(frame) }
         }
         if completed {
-            sink.frameCompleted(tracker.frame)
+            sink.frameCompleted(frame)
         }
     }
 
-    /// A pipeline for `description` with the settings `configuration` resolves for it.
-    init(_ description: DeviceDescription, settings: ResolvedDeviceSettings) {
-        self.init(device: description, geometry: settings.geometry, configuration: settings.engine)
+    /// Fires the timers due at or before `time`; a frame touch hygiene makes at a deadline
+    /// (a held touch beginning, a stuck one cancelled) counts and goes out as raw touches too.
+    mutating func advance(to time: Timestamp, touchesInto sink: inout DaemonSink) {
+        advance(to: time, into: &sink) { frame, sink in
+            if !frame.contacts.isEmpty { sink.touched(frame) }
+            sink.frameCompleted(frame)
+        }
+    }
+
+    /// A pipeline for `description` with the settings `configuration` resolves for it;
+    /// `previous`: the one it replaces after a reload (touches down keep their hygiene decisions).
+    init(_ description: DeviceDescription, settings: ResolvedDeviceSettings, replacing previous: DevicePipeline? = nil) {
+        self.init(
+            device: description, geometry: settings.geometry, configuration: settings.engine, touch: settings.touch, replacing: previous)
     }
 }

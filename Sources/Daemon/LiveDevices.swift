@@ -70,8 +70,9 @@ public final class EvdevSource: InputSource {
         let outcome: ReadOutcome
         do {
             outcome = try evdev.readAvailable { event in
-                passThrough?.feed(event)
+                // The pipeline first: its touch hygiene says which touches the clone hides.
                 pipeline.feed(event, touchesInto: &sink)
+                passThrough?.feed(event, hidden: pipeline.hiddenTouches)
             }
         } catch {
             pipeline.cancelAll(at: now, into: &sink)
@@ -105,7 +106,8 @@ public final class EvdevSource: InputSource {
     /// press's deadline must still make a tap, and the timer must not overtake it.
     public func deadlineReached(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         if case .finished(let reason) = readAvailable(now: now, into: &sink) { return .finished(reason: reason) }
-        pipeline.advance(to: now, into: &sink)
+        pipeline.advance(to: now, touchesInto: &sink)
+        passThrough?.hiddenTouchesChanged(pipeline.hiddenTouches, at: now)
         return .active
     }
 
@@ -115,7 +117,7 @@ public final class EvdevSource: InputSource {
         switch configuration.useDecision(for: evdev.description, paths: paths, systemCalibration: system) {
         case .use(let settings):
             Self.logCalibration(settings, device: device.name, logger: logger)
-            pipeline = DevicePipeline(evdev.description, settings: settings)
+            pipeline = DevicePipeline(evdev.description, settings: settings, replacing: pipeline)
             applyPassThrough(settings, now: now)
             do {
                 try applyGrab(grabWanted(settings))

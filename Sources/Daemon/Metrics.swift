@@ -43,6 +43,8 @@ public final class DaemonMetrics {
     private var gestureCounts: [UInt64] = []
     private var touches = [UInt64](repeating: 0, count: maximumDevices + 1)
     private var synDropped = [UInt64](repeating: 0, count: maximumDevices + 1)
+    /// Per device slot, then per `TouchHygieneReason.order`.
+    private var filtered = [UInt64](repeating: 0, count: (maximumDevices + 1) * TouchHygieneReason.allCases.count)
     /// Monotonic time of the last touch-down.
     public private(set) var lastTouch: Timestamp?
     /// Non-cumulative: `latencyCounts[i]` for bound `i`, the last for larger ones.
@@ -78,6 +80,11 @@ public final class DaemonMetrics {
         guard began > 0 else { return }
         touches[deviceSlot(device)] += began
         lastTouch = frame.time
+    }
+
+    /// Counts one touch touch hygiene dropped or ended on `device`.
+    public func countFiltered(_ reason: TouchHygieneReason, device: String) {
+        filtered[deviceSlot(device) * TouchHygieneReason.allCases.count + reason.order] += 1
     }
 
     /// Counts `SYN_DROPPED` recoveries of `device`.
@@ -140,8 +147,15 @@ public final class DaemonMetrics {
             return MetricsMessage.GestureSeries(device: deviceLabel(key.device), region: regionLabel(key.region), counts: counts)
         }
         var inputs: [MetricsMessage.DeviceInputs] = []
+        let reasons = TouchHygieneReason.allCases
         for slot in 0...Self.maximumDevices where slot < deviceNames.count || touches[slot] > 0 || synDropped[slot] > 0 {
-            inputs.append(MetricsMessage.DeviceInputs(device: deviceLabel(slot), touches: touches[slot], synDropped: synDropped[slot]))
+            let counts = reasons.compactMap { reason in
+                let count = filtered[slot * reasons.count + reason.order]
+                return count > 0 ? MetricsMessage.FilteredTouches(reason: reason.rawValue, count: count) : nil
+            }
+            inputs.append(
+                MetricsMessage.DeviceInputs(
+                    device: deviceLabel(slot), touches: touches[slot], synDropped: synDropped[slot], filtered: counts))
         }
         var cumulative: UInt64 = 0
         var buckets: [MetricsMessage.LatencyHistogram.Bucket] = []

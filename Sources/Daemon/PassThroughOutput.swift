@@ -57,9 +57,15 @@ final class PassThroughOutput {
             ])
     }
 
-    /// One event of the original device.
-    func feed(_ event: InputEvent) {
-        perform(filter.feed(event))
+    /// One event of the original device; `hidden`: the touches touch hygiene hides now.
+    func feed(_ event: InputEvent, hidden: HiddenTouches = .none) {
+        perform(filter.feed(event, hidden: hidden))
+    }
+
+    /// Touch hygiene changed what it hides at a deadline (a held touch accepted, a stuck one
+    /// ended): the clone shows it now.
+    func hiddenTouchesChanged(_ hidden: HiddenTouches, at time: Timestamp) {
+        perform(filter.hiddenTouchesChanged(hidden, at: time))
     }
 
     /// New regions or wake-swallow for touches that begin from now on.

@@ -88,19 +88,19 @@ public final class ReplaySource: InputSource {
                 if timeline.monotonic(event.time) <= now {
                     // As `Replayer`: the timers due up to an event fire just before it.
                     if let deadline = pipeline.nextDeadline, deadline <= event.time {
-                        pipeline.advance(to: event.time, into: &sink)
+                        pipeline.advance(to: event.time, touchesInto: &sink)
                     }
                     pipeline.feed(event, touchesInto: &sink)
                     index += 1
                 } else if let deadline = pipeline.nextDeadline, timeline.monotonic(deadline) <= now {
-                    pipeline.advance(to: deadline, into: &sink)
+                    pipeline.advance(to: deadline, touchesInto: &sink)
                 } else {
                     return .active
                 }
             case .draining(let endTime, let timersLeft):
                 if let deadline = pipeline.nextDeadline, timersLeft > 0 {
                     guard timeline.monotonic(deadline) <= now else { return .active }
-                    pipeline.advance(to: deadline, into: &sink)
+                    pipeline.advance(to: deadline, touchesInto: &sink)
                     phase = .draining(endTime: endTime, timersLeft: timersLeft - 1)
                     continue
                 }
@@ -118,7 +118,7 @@ public final class ReplaySource: InputSource {
 
     public func reconfigure(_ configuration: Configuration, now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         pipeline.cancelAll(at: timeline.playing(now), into: &sink)
-        pipeline = DevicePipeline(description, settings: configuration.settings(for: description, paths: []))
+        pipeline = DevicePipeline(description, settings: configuration.settings(for: description, paths: []), replacing: pipeline)
         return .active
     }
 

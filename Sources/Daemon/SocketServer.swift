@@ -51,6 +51,8 @@ public final class SocketServer {
     private let version: String
     private let startTime: UInt64
     private var log: RateLimitedLogger
+    /// Touch hygiene's lines: one per device and reason a minute (phantoms: one per series).
+    private var hygieneLog: RateLimitedLogger
     private var clients: [UInt64: Client] = [:]
     /// Queued and unsent bytes of every client together (see `DaemonSettings.queueMemory`).
     public private(set) var bufferedBytes = 0
@@ -81,6 +83,8 @@ public final class SocketServer {
         self.settings = settings
         self.version = version
         log = RateLimitedLogger(logger: logger, now: { [unowned loop] in loop.now })
+        hygieneLog = RateLimitedLogger(
+            logger: logger, limiter: LogRateLimiter(interval: Self.hygieneLogInterval, burst: 1), now: { [unowned loop] in loop.now })
         startTime = monotonicMicroseconds()
         listenWatch = try loop.watch(listener.socket, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
             acceptAll()
@@ -111,6 +115,34 @@ public final class SocketServer {
     }
 
     /// Sends the contacts of one frame as `touch` events to clients that asked for them.
+    /// Touch hygiene dropped or ended a touch on `device`: counted for `metrics`, and logged
+    /// at most once a minute per device and reason (`suppressed=N` says how many were not);
+    /// a phantom series is logged when its first touch is dropped, not per touch.
+    public func touchFiltered(_ filtered: TouchFiltered, device: String) {
+        metrics.countFiltered(filtered.reason, device: device)
+        // The metadata is built only for a line that is written (an autoclosure).
+        switch filtered.reason {
+        case .phantom:
+            guard let period = filtered.seriesPeriod else { return }
+            hygieneLog.log(
+                .notice, "touch hygiene: phantom touches repeating at one point on \(device), dropped until the series breaks",
+                [
+                    "device": "\(device)", "reason": "phantom", "location": "\(filtered.location.x) \(filtered.location.y)",
+                    "period-ms": "\(period.milliseconds)",
+                ])
+        case .bounce, .repeat, .tooShort, .stuck:
+            hygieneLog.log(
+                .info, "touch hygiene: touches dropped or ended on \(device) (\(filtered.reason.rawValue))",
+                [
+                    "device": "\(device)", "reason": "\(filtered.reason.rawValue)",
+                    "location": "\(filtered.location.x) \(filtered.location.y)",
+                ])
+        }
+    }
+
+    /// Microseconds between two touch hygiene lines of one device and reason.
+    static let hygieneLogInterval: UInt64 = 60_000_000
+
     public func broadcastTouches(_ frame: TouchFrame, device: String) {
         guard wantsTouches else { return }
         for contact in frame.contacts {

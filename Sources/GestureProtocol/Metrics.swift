@@ -71,11 +71,27 @@ public struct MetricsMessage: Sendable, Hashable {
         public var touches: UInt64
         /// `SYN_DROPPED` recoveries: the kernel's buffer overflowed and events were lost.
         public var synDropped: UInt64
+        /// Touches touch hygiene dropped or ended, by reason (`bounce`, `repeat`, `too-short`,
+        /// `phantom`, `stuck`); only reasons counted at least once, in that order. On the
+        /// wire an object `"filtered":{"bounce":2}`, left out when empty.
+        public var filtered: [FilteredTouches]
 
-        public init(device: String, touches: UInt64, synDropped: UInt64) {
+        public init(device: String, touches: UInt64, synDropped: UInt64, filtered: [FilteredTouches] = []) {
             self.device = device
             self.touches = touches
             self.synDropped = synDropped
+            self.filtered = filtered
+        }
+    }
+
+    /// Touches touch hygiene dropped or ended for one reason.
+    public struct FilteredTouches: Sendable, Hashable {
+        public var reason: String
+        public var count: UInt64
+
+        public init(reason: String, count: UInt64) {
+            self.reason = reason
+            self.count = count
         }
     }
 

@@ -58,7 +58,8 @@ public struct Replayer {
     private func run<S: GestureSink>(_ recording: Recording, into sink: inout S, afterEvent: (inout S) -> Void) {
         let device = configuration.settings(
             forDevice: recording.device.name, vendor: recording.device.vendor, product: recording.device.product, paths: [])
-        var pipeline = DevicePipeline(device: recording.device, geometry: device.geometry, configuration: device.engine)
+        var pipeline = DevicePipeline(
+            device: recording.device, geometry: device.geometry, configuration: device.engine, touch: device.touch)
         pipeline.transitionLog = transitionLog
         var lastTime = Timestamp.zero
         for event in recording.events {

@@ -51,10 +51,17 @@ public enum MetricsExposition {
         }
         let touches = name("touches", unit: "total", help: "Touch-downs by device")
         let synDropped = name("syn_dropped", unit: "total", help: "SYN_DROPPED recoveries (the kernel lost input events) by device")
+        let filtered = name(
+            "touches_filtered", unit: "total",
+            help: "Touches touch hygiene dropped or ended, by reason (bounce, repeat, too-short, phantom, stuck) and device")
         for inputs in daemon.inputs {
             registry.makeCounter(descriptor: touches, labels: [("device", inputs.device)]).increment(by: Int64(clamping: inputs.touches))
             registry.makeCounter(descriptor: synDropped, labels: [("device", inputs.device)])
                 .increment(by: Int64(clamping: inputs.synDropped))
+            for count in inputs.filtered {
+                registry.makeCounter(descriptor: filtered, labels: [("device", inputs.device), ("reason", count.reason)])
+                    .increment(by: Int64(clamping: count.count))
+            }
         }
         var text = registry.emitToBuffer()
         appendHistogram(

@@ -373,7 +373,7 @@ struct PassThroughCases {
 
     /// The panel, the daemon passing it through, a subscriber, and the clone's node. `files`
     /// names the daemon's configuration, socket and log in the work directory.
-    private func start(config: String = Self.config(), files: String = "pass-through", deviceName: String = Self.deviceName) throws
+    func start(config: String = Self.config(), files: String = "pass-through", deviceName: String = Self.deviceName) throws
         -> (TouchPanel, DaemonProcess, Subscriber, String, String)
     {
         let configPath = "\(work)/\(files).toml"

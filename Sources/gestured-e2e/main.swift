@@ -211,10 +211,12 @@ func main(_ options: Options) -> Int32 {
     if harness.failed > 0 {
         say("gestured log (\(daemon.logPath)), last lines: \(tail(daemon.logPath, lines: 15))")
     }
-    PassThroughCases(
+    let passThrough = PassThroughCases(
         gestured: options.gesturedPath, work: options.work, elanDescription: elanDescription, frames: options.passThroughFrames,
         interval: options.interval
-    ).run(harness)
+    )
+    passThrough.run(harness)
+    HygieneCases(passThrough: passThrough).run(harness)
     // Last: the other cases must keep running without udev (hot-plug through inotify).
     UdevCases(
         gestured: options.gesturedPath, config: configPath, work: options.work,

@@ -30,6 +30,7 @@ struct CheckConfigCommand: ParsableCommand {
     /// A few lines saying what the file configures.
     static func summary(of configuration: Configuration) -> [String] {
         var lines = ["socket \(configuration.daemon.socketPath)", "top level: \(describe(configuration.engine))"]
+        if configuration.touch.isActive { lines.append("touch hygiene: \(describe(configuration.touch))") }
         if configuration.devices.isEmpty {
             lines.append("no [[device]] entries: every device uses the top level")
         }
@@ -45,10 +46,24 @@ struct CheckConfigCommand: ParsableCommand {
             } else {
                 line += device.grab ? "grabbed, " : ""
                 line += device.engine.map(describe) ?? "top-level gestures and regions"
+                let touch = device.touch.applied(to: configuration.touch)
+                if touch != configuration.touch { line += "; touch hygiene: \(describe(touch))" }
             }
             lines.append(line)
         }
         return lines
+    }
+
+    /// `debounce 60 ms, stuck-after 30 s, phantom suppress`, or `off`.
+    private static func describe(_ touch: TouchHygieneSettings) -> String {
+        let parts = [
+            touch.debounce == .zero ? nil : "debounce \(DeviceGeometry.shortNumber(touch.debounce.milliseconds)) ms",
+            touch.ignoreRepeat == .zero ? nil : "ignore-repeat \(DeviceGeometry.shortNumber(touch.ignoreRepeat.milliseconds)) ms",
+            touch.holdDuration == .zero ? nil : "hold-duration \(DeviceGeometry.shortNumber(touch.holdDuration.milliseconds)) ms",
+            touch.stuckAfter == .zero ? nil : "stuck-after \(DeviceGeometry.shortNumber(touch.stuckAfter.seconds)) s",
+            touch.phantom == .off ? nil : "phantom \(touch.phantom.rawValue)",
+        ].compactMap { $0 }
+        return parts.isEmpty ? "off" : parts.joined(separator: ", ")
     }
 
     private static func describe(_ engine: EngineConfiguration) -> String {

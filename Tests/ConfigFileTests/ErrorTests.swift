@@ -23,7 +23,7 @@ private func bad(_ text: String, line: Int?, _ message: String) -> BadConfig {
         bad("[daemon]\nsocket-mod = \"0660\"\n", line: 2, "unknown key 'socket-mod' in [daemon] (did you mean 'socket-mode'?)"),
         bad(
             "[deamon]\n", line: 1,
-            "unknown key 'deamon' at the top level (did you mean 'daemon'?); tables are 'daemon', 'gestures', 'geometry', 'region', 'device'"
+            "unknown key 'deamon' at the top level (did you mean 'daemon'?); tables are 'daemon', 'gestures', 'touch', 'geometry', 'region', 'device'"
         ),
         bad("[gestures]\ntaps = { slop = 1 }\n", line: 2, "unknown key 'taps' in [gestures] (did you mean 'tap'?)"),
         bad("[gestures.tap]\nwobble = 1\n", line: 2, "unknown key 'wobble' in [gestures.tap]"),

@@ -25,7 +25,7 @@ let shippedConfigPath = repositoryFile("config/gestured.toml")
             Schema.daemon.map(\.key) + Schema.gestures(prefix: "gestures").map(\.key)
             + Schema.tap.map(\.key) + Schema.longPress.map(\.key) + Schema.drag.map(\.key)
             + Schema.swipe.map(\.key) + Schema.pinch.map(\.key) + Schema.rotate.map(\.key)
-            + Schema.geometry.map(\.key)
+            + Schema.geometry.map(\.key) + Schema.touch.map(\.key)
         let tables = ["long-press", "drag", "swipe", "pinch", "rotate", "tap"]
         // Keys whose default is "unset" (calibration: udev's, else the identity) are shown
         // commented out with the value they then take.
@@ -67,6 +67,7 @@ let shippedConfigPath = repositoryFile("config/gestured.toml")
         #expect(configuration.devices[0].geometry.rotation == .quarter)
         #expect(configuration.devices[0].engine?.regions.map(\.name) == ["whole-screen"])
         #expect(configuration.devices[0].engine?.defaults.tap.slop == 4.0)
+        #expect(configuration.devices[0].touch.stuckAfter == .seconds(30))
     }
 }
 
@@ -86,7 +87,10 @@ let shippedConfigPath = repositoryFile("config/gestured.toml")
                 current?.append(line)
             }
         }
-        #expect(blocks.count == 6)
+        #expect(blocks.count == 7)
+        let kioskHygiene = try ConfigLoader.parse(text: blocks.removeFirst(), path: "touch hygiene on public kiosks")
+        #expect(
+            kioskHygiene.touch == TouchHygieneSettings(debounce: .milliseconds(60), stuckAfter: .seconds(30), phantom: .suppress))
         let selection = try ConfigLoader.parse(text: blocks[0], path: "selection example")
         let wanted = selection.settings(
             forDevice: "ELAN Touchscreen", vendor: 0x04f3, product: 0x010c,

@@ -85,6 +85,20 @@ import Testing
         #expect(message.lastTouch == expected)
     }
 
+    @Test func filteredTouchesCountPerDeviceAndReasonInReasonOrder() {
+        let metrics = DaemonMetrics()
+        for reason in [TouchHygieneReason.phantom, .bounce, .phantom, .stuck] {
+            metrics.countFiltered(reason, device: "A")
+        }
+        let message = metrics.message(uptime: 1, devices: [], clients: 0, dropped: 0, now: Timestamp(microseconds: 0), wallClock: 0)
+        #expect(
+            message.inputs == [
+                MetricsMessage.DeviceInputs(
+                    device: "A", touches: 0, synDropped: 0,
+                    filtered: [.init(reason: "bounce", count: 1), .init(reason: "phantom", count: 2), .init(reason: "stuck", count: 1)])
+            ])
+    }
+
     @Test func latencyBucketsAreCumulativeWithTheirSum() {
         let metrics = DaemonMetrics()
         for microseconds: UInt64 in [0, 100, 101, 999, 2_000_000] {

@@ -32,6 +32,17 @@ import Testing
         #expect(try WireDecoder.message(WireEncoder.encode(.metrics(touched))) == .metrics(touched))
     }
 
+    @Test func filteredTouchesRoundTripAsAnObjectByReasonAndAreLeftOutWhenNone() throws {
+        var filtered = Self.sample
+        filtered.inputs[0].filtered = [.init(reason: "bounce", count: 3), .init(reason: "too-short", count: 1)]
+        let line = String(decoding: WireEncoder.encode(.metrics(filtered)), as: UTF8.self)
+        #expect(line.contains(#""synDropped":1,"filtered":{"bounce":3,"too-short":1}}"#))
+        #expect(try WireDecoder.message(Array(line.utf8)) == .metrics(filtered))
+        #expect(!String(decoding: WireEncoder.encode(.metrics(Self.sample)), as: UTF8.self).contains("filtered"))
+        let wrongType = line.replacingOccurrences(of: #""filtered":{"bounce":3,"too-short":1}"#, with: #""filtered":[3]"#)
+        #expect(throws: ProtocolError.self) { try WireDecoder.message(Array(wrongType.utf8)) }
+    }
+
     @Test func aReplyMissingAFieldNamesIt() throws {
         let line = String(decoding: WireEncoder.encode(.metrics(Self.sample)), as: UTF8.self)
         let withoutSynDropped = line.replacingOccurrences(of: #","synDropped":1"#, with: "")

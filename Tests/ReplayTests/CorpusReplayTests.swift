@@ -31,6 +31,20 @@ struct CorpusReplayTests {
         }
     }
 
+    /// Touch hygiene switched on with a filter no recording triggers (stuck-after of a
+    /// week) runs every frame and deadline through `TouchHygiene` instead of bypassing it:
+    /// the gestures must be exactly those of the defaults (issue 19).
+    @Test("touch hygiene that drops nothing changes nothing", arguments: Corpus.files(of: .recording))
+    func touchHygieneThatDropsNothingChangesNothing(_ relative: String) throws {
+        var hygiene = Configuration()
+        hygiene.touch.stuckAfter = .seconds(604_800)
+        let plain = Replayer(configuration: Configuration())
+        let filtered = Replayer(configuration: hygiene)
+        for recording in try RecordingReader.read(path: Corpus.path(relative)) {
+            #expect(filtered.gestures(of: recording) == plain.gestures(of: recording), "\(relative)")
+        }
+    }
+
     /// The two worked examples of docs/gestures.md at once: a scrolling page of buttons, a
     /// hidden corner whose long press wins over everything, a panel whose taps fire beside
     /// its buttons' (`simultaneous`) and a dead zone that keeps its touches.

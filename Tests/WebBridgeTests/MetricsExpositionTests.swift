@@ -76,7 +76,7 @@ struct MetricsExpositionTests {
             .init(device: hostile, region: nil, counts: [.init(gesture: .tap, phase: .ended, count: 5)]),
             .init(device: hostile, region: "menu", counts: [.init(gesture: .longPress, phase: .began, count: 2)]),
         ],
-        inputs: [.init(device: hostile, touches: 9, synDropped: 1)],
+        inputs: [.init(device: hostile, touches: 9, synDropped: 1, filtered: [.init(reason: "phantom", count: 4)])],
         latency: .init(buckets: [.init(le: 100, count: 2), .init(le: 1_000_000, count: 6)], count: 7, sum: 2_500_000))
 
     @Test func everyMetricFromTheDaemonsReply() throws {
@@ -93,6 +93,7 @@ struct MetricsExpositionTests {
         #expect(Self.value(samples, "gestured_gestures_total", menu) == 2)
         #expect(Self.value(samples, "gestured_touches_total", ["device": Self.hostile]) == 9)
         #expect(Self.value(samples, "gestured_syn_dropped_total", ["device": Self.hostile]) == 1)
+        #expect(Self.value(samples, "gestured_touches_filtered_total", ["device": Self.hostile, "reason": "phantom"]) == 4)
         #expect(Self.value(samples, "gestured_delivery_latency_seconds_bucket", ["le": "0.0001"]) == 2)
         #expect(Self.value(samples, "gestured_delivery_latency_seconds_bucket", ["le": "1.0"]) == 6)
         #expect(Self.value(samples, "gestured_delivery_latency_seconds_bucket", ["le": "+Inf"]) == 7)

@@ -99,13 +99,15 @@ let benchmarks: @Sendable () -> Void = {
     steadyBenchmark("Steady: tap / double tap / long press / 2-finger tap (timers) + JSON", stream: SyntheticStream.tapLongPress(laps: 8), sink: EncodingSink(device: SyntheticStream.device.name))
     steadyBenchmark("Steady: 10-finger drag+pinch+rotate, nested regions", stream: SyntheticStream.dragPinch(laps: 4), sink: CountingSink(), configuration: nestedRegions)
     steadyBenchmark("Steady: tap / double tap / long press / 2-finger tap (timers), nested regions", stream: SyntheticStream.tapLongPress(laps: 8), sink: CountingSink(), configuration: nestedRegions)
+    steadyBenchmark("Steady: 10-finger drag+pinch+rotate, every touch filter", stream: SyntheticStream.dragPinch(laps: 4), sink: CountingSink(), touch: everyTouchFilter)
+    steadyBenchmark("Steady: tap / double tap / long press / 2-finger tap (timers), every touch filter", stream: SyntheticStream.tapLongPress(laps: 8), sink: CountingSink(), touch: everyTouchFilter)
 }
 
 /// Frames per steady-state iteration.
 let steadyFrames = 1000
 
-func steadyBenchmark<S: CountedSink>(_ name: String, stream: SyntheticStream, sink: S, configuration: EngineConfiguration = EngineConfiguration()) {
-    let steady = SteadyPipeline(stream: stream, sink: sink, configuration: configuration)
+func steadyBenchmark<S: CountedSink>(_ name: String, stream: SyntheticStream, sink: S, configuration: EngineConfiguration = EngineConfiguration(), touch: TouchHygieneSettings = TouchHygieneSettings()) {
+    let steady = SteadyPipeline(stream: stream, sink: sink, configuration: configuration, touch: touch)
     // Warm up over several laps of the stream (every buffer reaches its working size).
     steady.run(frames: stream.frames * 3)
     print("\(name): \(stream.frames) frames, \(stream.events.count) events per pass; warm-up emitted \(steady.gestureCount) gestures")

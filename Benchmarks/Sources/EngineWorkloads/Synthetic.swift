@@ -150,10 +150,13 @@ public final class SteadyPipeline<S: CountedSink> {
     private var frameIndex = 0
     private var lap: UInt64 = 0
 
-    public init(stream: SyntheticStream, sink: S, configuration: EngineConfiguration = EngineConfiguration()) {
+    public init(
+        stream: SyntheticStream, sink: S, configuration: EngineConfiguration = EngineConfiguration(),
+        touch: TouchHygieneSettings = TouchHygieneSettings()
+    ) {
         self.stream = stream
         self.sink = sink
-        pipeline = DevicePipeline(device: SyntheticStream.device, geometry: DeviceGeometry(), configuration: configuration)
+        pipeline = DevicePipeline(device: SyntheticStream.device, geometry: DeviceGeometry(), configuration: configuration, touch: touch)
     }
 
     /// Runs the next `frames` frames (wrapping to a new lap, later in time, at the end).

@@ -177,3 +177,10 @@ public let nestedRegions: EngineConfiguration = {
     regions.append(Region(name: "corner", rect: Rect(x: 0, y: 0, width: 0.3, height: 0.3), settings: corner))
     return EngineConfiguration(regions: regions)
 }()
+
+/// Every touch hygiene filter on (issue 19): what the steady workloads run with to show
+/// that touch hygiene allocates nothing per frame either. The synthetic streams' taps come
+/// 150–300 ms apart, so `ignore-repeat` drops some and `hold-duration` holds every touch.
+public let everyTouchFilter = TouchHygieneSettings(
+    debounce: .milliseconds(60), ignoreRepeat: .milliseconds(100), holdDuration: .milliseconds(50), stuckAfter: .seconds(30),
+    phantom: .suppress)

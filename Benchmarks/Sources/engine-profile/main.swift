@@ -5,7 +5,8 @@ import GestureCore
 // framework, for valgrind (see docs/performance.md):
 //   valgrind --tool=callgrind .build/release/engine-profile corpus-json 1
 // Workloads: corpus, corpus-json, drag-pinch, tap-long-press, and the same with nested
-// regions configured: corpus-regions, drag-pinch-regions, tap-long-press-regions.
+// regions configured: corpus-regions, drag-pinch-regions, tap-long-press-regions, and with
+// every touch hygiene filter on: drag-pinch-hygiene, tap-long-press-hygiene.
 let arguments = CommandLine.arguments.dropFirst()
 let workload = arguments.first ?? "corpus"
 let passes = arguments.dropFirst().first.flatMap { Int($0) } ?? 1
@@ -19,6 +20,11 @@ case "corpus-regions":
 case "drag-pinch-regions", "tap-long-press-regions":
     let stream = workload == "drag-pinch-regions" ? SyntheticStream.dragPinch(laps: 4) : SyntheticStream.tapLongPress(laps: 8)
     let steady = SteadyPipeline(stream: stream, sink: CountingSink(), configuration: nestedRegions)
+    steady.run(frames: stream.frames * passes)
+    print("\(workload): \(stream.frames * passes) frames, \(stream.events.count * passes) events -> \(steady.gestureCount) gestures")
+case "drag-pinch-hygiene", "tap-long-press-hygiene":
+    let stream = workload == "drag-pinch-hygiene" ? SyntheticStream.dragPinch(laps: 4) : SyntheticStream.tapLongPress(laps: 8)
+    let steady = SteadyPipeline(stream: stream, sink: CountingSink(), touch: everyTouchFilter)
     steady.run(frames: stream.frames * passes)
     print("\(workload): \(stream.frames * passes) frames, \(stream.events.count * passes) events -> \(steady.gestureCount) gestures")
 case "corpus", "corpus-json":
@@ -43,5 +49,5 @@ case "drag-pinch", "tap-long-press":
     steady.run(frames: stream.frames * passes)
     print("\(workload): \(stream.frames * passes) frames, \(stream.events.count * passes) events -> \(steady.gestureCount) gestures")
 default:
-    print("unknown workload \(workload): corpus, corpus-json, drag-pinch, tap-long-press, corpus-regions, drag-pinch-regions, tap-long-press-regions")
+    print("unknown workload \(workload): corpus, corpus-json, drag-pinch, tap-long-press, corpus-regions, drag-pinch-regions, tap-long-press-regions, drag-pinch-hygiene, tap-long-press-hygiene")
 }

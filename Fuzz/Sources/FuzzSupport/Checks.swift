@@ -50,9 +50,25 @@ public struct CheckedSink: GestureSink {
         requireMessageLine(line, "gesture line")
     }
 
-    /// Every touch of a frame encodes to a valid line too.
+    /// Contacts whose `touch` lines began, and those that ended or were cancelled.
+    private var begunContacts: Set<UInt32> = []
+    private var finishedContacts: Set<UInt32> = []
+
+    /// Every touch of a frame encodes to a valid line too, and each contact's lines run
+    /// `began` (or a zero-duration `ended`), `moved`…, then one `ended` or `cancelled`, and
+    /// nothing after it (touch hygiene must never show the rest of a touch it dropped or
+    /// ended).
     public mutating func touches(_ frame: TouchFrame) {
         for contact in frame.contacts {
+            if finishedContacts.contains(contact.id) { violation("touch line for contact \(contact.id) after it ended") }
+            switch contact.phase {
+            case .began:
+                if !begunContacts.insert(contact.id).inserted { violation("contact \(contact.id) began twice") }
+            case .moved:
+                if !begunContacts.contains(contact.id) { violation("contact \(contact.id) moved before it began") }
+            case .ended, .cancelled:
+                finishedContacts.insert(contact.id)
+            }
             line.removeAll(keepingCapacity: true)
             WireEncoder.append(.touch(TouchMessage(contact, time: frame.time, device: "fuzz", seq: 1)), to: &line)
             requireMessageLine(line, "touch line")

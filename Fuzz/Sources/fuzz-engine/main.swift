@@ -10,7 +10,9 @@ import Recordings
 //   header (80 bytes): device shape, axis ranges and resolution, rotation, calibration,
 //                      physical size, enabled gestures, thresholds, base time, up to 7
 //                      regions each nested in an earlier one (or the screen), with their
-//                      composition (fall-through, simultaneous, high-priority kinds)
+//                      composition (fall-through, simultaneous, high-priority kinds), and
+//                      touch hygiene ([touch]: which filters, debounce / ignore-repeat,
+//                      hold-duration, stuck-after; zeros: all off)
 //   then 9-byte events: time delta (Int16, × 50 µs, negative: backwards), type (UInt8),
 //                       code (UInt16), value (Int32), little-endian
 //
@@ -27,6 +29,7 @@ struct Scenario {
     var device: DeviceDescription
     var geometry: DeviceGeometry
     var engine: EngineConfiguration
+    var touch: TouchHygieneSettings
     var baseTime: UInt64
 
     init(_ reader: inout ByteReader) {
@@ -101,6 +104,17 @@ struct Scenario {
                                   highPriority: kinds(composition >> 4, [.drag, .longPress, .swipe, .rotate])))
         }
         engine = EngineConfiguration(defaults: defaults, regions: regions)
+
+        // Touch hygiene: bit 0 debounce, 1 ignore-repeat, 2 hold-duration, 3 stuck-after,
+        // 4 phantom; durations short enough for the events' time deltas to cross them.
+        let filters = reader.integer(UInt8.self)
+        let repeatWindow = TimeSpan.milliseconds(Double(reader.integer(UInt8.self)) * 2)
+        let hold = TimeSpan.milliseconds(Double(reader.integer(UInt8.self)) * 4)
+        let stuck = TimeSpan.milliseconds(Double(reader.integer(UInt8.self)) * 20)
+        touch = TouchHygieneSettings(
+            debounce: filters & 0x01 != 0 ? repeatWindow : .zero, ignoreRepeat: filters & 0x02 != 0 ? repeatWindow : .zero,
+            holdDuration: filters & 0x04 != 0 ? hold : .zero, stuckAfter: filters & 0x08 != 0 ? stuck : .zero,
+            phantom: filters & 0x10 != 0 ? .suppress : .off)
     }
 }
 
@@ -119,8 +133,10 @@ func run(_ input: UnsafeRawBufferPointer) {
     trace("device: \(scenario.device)\ngeometry: \(scenario.geometry)\nbase time: \(scenario.baseTime)")
     trace("defaults: \(scenario.engine.defaults)")
     for region in scenario.engine.regions { trace("region: \(region)") }
+    trace("touch: \(scenario.touch)")
     reader = ByteReader(UnsafeRawBufferPointer(rebasing: input[min(input.count, headerSize)...]))
-    var pipeline = DevicePipeline(device: scenario.device, geometry: scenario.geometry, configuration: scenario.engine)
+    var pipeline = DevicePipeline(
+        device: scenario.device, geometry: scenario.geometry, configuration: scenario.engine, touch: scenario.touch)
     if tracing { pipeline.transitionLog = { trace("  transition: \($0)") } }
     var sink = CheckedSink(scenario.engine, trace: tracing)
     var time = scenario.baseTime
@@ -131,10 +147,10 @@ func run(_ input: UnsafeRawBufferPointer) {
                                value: reader.integer(Int32.self))
         trace("event: \(event)")
         if let deadline = pipeline.nextDeadline, deadline <= event.time {
-            pipeline.advance(to: event.time, into: &sink)
+            pipeline.advance(to: event.time, into: &sink) { frame, sink in sink.touches(frame) }
         }
         if pipeline.feed(event, into: &sink) {
-            sink.touches(pipeline.tracker.frame)
+            sink.touches(pipeline.frame)
         }
         latest = max(latest, time)
     }

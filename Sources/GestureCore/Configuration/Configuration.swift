@@ -70,6 +70,8 @@ public struct DeviceSettings: Sendable, Hashable {
     public var geometry = DeviceGeometry()
     /// The device's own gestures and regions; nil uses the file's top-level ones.
     public var engine: EngineConfiguration? = nil
+    /// The entry's own `[touch]` keys (`debounce`, …), each overriding the top-level one.
+    public var touch = TouchHygieneOverrides()
 
     public init(match: DeviceMatch) {
         self.match = match
@@ -83,10 +85,30 @@ public struct Configuration: Sendable, Hashable {
     public var engine = EngineConfiguration()
     /// Geometry for devices no `[[device]]` entry matches.
     public var defaultGeometry = DeviceGeometry()
+    /// Touch hygiene (`[touch]`) for every device; `[[device]]` entries override key by key.
+    public var touch = TouchHygieneSettings()
     /// Use touchpads as well as touchscreens (touchpads usually drive the pointer).
     public var useTouchpads: Bool = false
     /// Per-device entries; the first entry that matches a device applies.
     public var devices: [DeviceSettings] = []
 
     public init() {}
+}
+
+/// The `[touch]` keys one `[[device]]` entry sets (nil: the top-level value applies).
+public struct TouchHygieneOverrides: Sendable, Hashable {
+    public var debounce: TimeSpan? = nil
+    public var ignoreRepeat: TimeSpan? = nil
+    public var holdDuration: TimeSpan? = nil
+    public var stuckAfter: TimeSpan? = nil
+    public var phantom: PhantomPolicy? = nil
+
+    public init() {}
+
+    /// `base` with every key this entry sets replaced.
+    public func applied(to base: TouchHygieneSettings) -> TouchHygieneSettings {
+        TouchHygieneSettings(
+            debounce: debounce ?? base.debounce, ignoreRepeat: ignoreRepeat ?? base.ignoreRepeat,
+            holdDuration: holdDuration ?? base.holdDuration, stuckAfter: stuckAfter ?? base.stuckAfter, phantom: phantom ?? base.phantom)
+    }
 }

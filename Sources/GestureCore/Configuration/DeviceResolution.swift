@@ -14,12 +14,15 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     public var passThroughPointer: Bool
     public var geometry: DeviceGeometry
     public var engine: EngineConfiguration
+    /// Touch hygiene (`[touch]`, overridden key by key by the entry's own keys).
+    public var touch: TouchHygieneSettings
     /// Index into `Configuration.devices` of the entry that applied; nil when none matched.
     public var matchedEntry: Int?
 
     public init(
         enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false, passThroughPointer: Bool = false,
-        geometry: DeviceGeometry, engine: EngineConfiguration, matchedEntry: Int?
+        geometry: DeviceGeometry, engine: EngineConfiguration, touch: TouchHygieneSettings = TouchHygieneSettings(),
+        matchedEntry: Int?
     ) {
         self.enabled = enabled
         self.grab = grab || passThrough
@@ -28,6 +31,7 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
         self.passThroughPointer = passThroughPointer
         self.geometry = geometry
         self.engine = engine
+        self.touch = touch
         self.matchedEntry = matchedEntry
     }
 }
@@ -52,10 +56,12 @@ extension Configuration {
                 passThroughPointer: entry.passThroughPointer,
                 geometry: entry.geometry,
                 engine: entry.engine ?? engine,
+                touch: entry.touch.applied(to: touch),
                 matchedEntry: index
             )
         }
-        return ResolvedDeviceSettings(enabled: true, grab: false, geometry: defaultGeometry, engine: engine, matchedEntry: nil)
+        return ResolvedDeviceSettings(
+            enabled: true, grab: false, geometry: defaultGeometry, engine: engine, touch: touch, matchedEntry: nil)
     }
 }
 

@@ -85,4 +85,11 @@ public struct GestureEvent: Sendable, Hashable {
 public protocol GestureSink {
     mutating func nextGestureID() -> UInt64
     mutating func emit(_ event: GestureEvent)
+    /// Touch hygiene dropped or ended a touch (counted and logged by the daemon, traced by
+    /// `gestured replay --trace`). Default: nothing.
+    mutating func touchFiltered(_ filtered: TouchFiltered)
+}
+
+extension GestureSink {
+    public mutating func touchFiltered(_ filtered: TouchFiltered) {}
 }

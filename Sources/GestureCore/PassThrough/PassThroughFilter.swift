@@ -62,6 +62,12 @@ public enum PassThroughDecision: Sendable, Hashable {
 /// touches) and returns the difference as one frame. Nothing is held beyond the frame being
 /// read. On `SYN_DROPPED` the partial frame is dropped and libevdev's resync delta applies as
 /// a frame like any other, so the clone ends in the state of the visible touches.
+///
+/// Touch hygiene (`TouchHygiene`, in the device's pipeline) hides touches too: the caller
+/// passes its `hidden` sources with each event and when they change at a deadline. A hidden
+/// touch is kept off the clone like a reserved one; one that stops being hidden (a held
+/// touch accepted) touches down on the clone then, where it is; one that becomes hidden (a
+/// stuck touch ended) is lifted on the clone then, and stays off it until it lifts.
 public struct PassThroughFilter {
     /// What to do after one input.
     public enum Action: Sendable, Hashable {
@@ -112,6 +118,8 @@ public struct PassThroughFilter {
     private var nextOrder: UInt64 = 0
     /// Events of the frame that carry no state (`EV_MSC`…), passed along with it.
     private var frameExtras: [InputEvent] = []
+    /// The touches touch hygiene hides (slot, protocol-A contact of the frame, 0: single touch).
+    private var hidden = HiddenTouches.none
     /// Receives one line per decision and state change; nil: no strings are built.
     public var log: ((String) -> Void)?
 
@@ -138,10 +146,28 @@ public struct PassThroughFilter {
             || singleDecision?.decision.isReserved == true
     }
 
+    /// Whether any touch down now is kept off the clone (reserved, or hidden by touch hygiene).
+    private var hidesTouch: Bool {
+        if holdsReservedTouch { return true }
+        guard !hidden.isEmpty else { return false }
+        switch layout.mode {
+        case .slotted: return slotDecisions.indices.contains { slotDecisions[$0] != nil && hidden.contains($0) }
+        case .unslotted: return contactDecisions.indices.contains { hidden.contains($0) }
+        case .singleTouch: return singleDecision != nil && hidden.contains(0)
+        }
+    }
+
+    /// Whether the touch of `source` is kept off the clone.
+    private func isHidden(_ decision: PassThroughDecision, source: Int) -> Bool {
+        decision.isReserved || hidden.contains(source)
+    }
+
     // MARK: - Inputs
 
-    /// One event of the original device.
-    public mutating func feed(_ event: InputEvent) -> Action {
+    /// One event of the original device; `hidden`: the touches touch hygiene hides after
+    /// the pipeline has seen the same event (read at `SYN_REPORT`).
+    public mutating func feed(_ event: InputEvent, hidden: HiddenTouches = .none) -> Action {
+        if event.type == EV.syn && event.code == SYN.report { self.hidden = hidden }
         switch state {
         case .finished:
             return .none
@@ -167,6 +193,16 @@ public struct PassThroughFilter {
             frameExtras.append(event)
         }
         return .none
+    }
+
+    /// Touch hygiene changed what it hides between frames (at a deadline): the clone shows
+    /// the device's last complete frame without the hidden touches.
+    public mutating func hiddenTouchesChanged(_ hidden: HiddenTouches, at time: Timestamp) -> Action {
+        guard hidden != self.hidden, state == .reading else { return .none }
+        self.hidden = hidden
+        log?("pass-through: touch hygiene changed what it hides")
+        if hidesTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
+        return write(cloneTarget(of: committed), at: time, extras: [])
     }
 
     /// The configuration changed: new reserved regions, geometry or wake-swallow apply to
@@ -269,11 +305,12 @@ public struct PassThroughFilter {
         case .singleTouch(let touchKey):
             began = decideSingleTouch(touchKey: touchKey)
         }
+        // Only a touch the clone may show is the wake touch (`decide`).
         if began && wakeArmed { wakeArmed = false }
-        if holdsReservedTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
+        if hidesTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
         resyncing = false
         committed = working
-        let target = cloneTarget()
+        let target = cloneTarget(of: committed)
         let extras = frameExtras
         frameExtras.removeAll(keepingCapacity: true)
         return write(target, at: time, extras: extras)
@@ -291,10 +328,11 @@ public struct PassThroughFilter {
 
     // MARK: - Decisions
 
-    /// Decides the touch-down at `x`, `y` (device units).
-    private mutating func decide(x: Int32, y: Int32, touch: String) -> PassThroughDecision {
+    /// Decides the touch-down at `x`, `y` (device units) of `source`. A touch touch hygiene
+    /// hides at its touch-down (a phantom, a bounce) is not the wake touch: it wakes nothing.
+    private mutating func decide(x: Int32, y: Int32, source: Int, touch: String) -> PassThroughDecision {
         let decision: PassThroughDecision
-        if wakeArmed {
+        if wakeArmed && !hidden.contains(source) {
             decision = .reservedAsWakeTouch
         } else {
             let point = mapper.location(x: x, y: y)
@@ -322,9 +360,9 @@ public struct PassThroughFilter {
             } else if slotBegan[index] || slotDecisions[index] == nil {
                 slotDecisions[index] = decide(
                     x: layout.slotX.map { slot.values[$0] } ?? 0, y: layout.slotY.map { slot.values[$0] } ?? 0,
-                    touch: "slot \(index) tracking id \(slot.trackingID)")
+                    source: index, touch: "slot \(index) tracking id \(slot.trackingID)")
                 slotOrder[index] = takeOrder()
-                began = true
+                if !hidden.contains(index) { began = true }
             }
             slotBegan[index] = false
         }
@@ -347,8 +385,8 @@ public struct PassThroughFilter {
             if let previous = unslotted.matchOfReport[reportIndex], contactDecisions.indices.contains(previous) {
                 decisions.append(contactDecisions[previous])
             } else {
-                decisions.append((decide(x: report.x, y: report.y, touch: "contact \(reportIndex)"), takeOrder()))
-                began = true
+                decisions.append((decide(x: report.x, y: report.y, source: reportIndex, touch: "contact \(reportIndex)"), takeOrder()))
+                if !hidden.contains(reportIndex) { began = true }
             }
             unslotted.next.append(
                 UnslottedContacts.Tracked(
@@ -372,8 +410,8 @@ public struct PassThroughFilter {
         guard singleDecision == nil else { return false }
         let x = layout.x.map { working.axes[$0] } ?? 0
         let y = layout.y.map { working.axes[$0] } ?? 0
-        singleDecision = (decide(x: x, y: y, touch: "touch"), takeOrder())
-        return true
+        singleDecision = (decide(x: x, y: y, source: 0, touch: "touch"), takeOrder())
+        return !hidden.contains(0)
     }
 
     // MARK: - What the clone shows
@@ -387,16 +425,16 @@ public struct PassThroughFilter {
         }
     }
 
-    /// The original device as it is, without the reserved touches.
-    private func cloneTarget() -> EvdevState {
-        var target = working
+    /// The original device as `device` has it, without the reserved and hidden touches.
+    private func cloneTarget(of device: EvdevState) -> EvdevState {
+        var target = device
         target.currentSlot = clone.currentSlot
         // An empty slot's axes mean nothing to readers: the clone's stay as they are, so the
         // last positions of a reserved touch are never written there.
         for index in target.slots.indices where !target.slots[index].isDown {
             target.slots[index].values = clone.slots[index].values
         }
-        guard holdsReservedTouch else {
+        guard hidesTouch else {
             if pointerFrozen {
                 for index in [layout.x, layout.y].compactMap({ $0 }) { target.axes[index] = clone.axes[index] }
             }
@@ -408,7 +446,7 @@ public struct PassThroughFilter {
         case .slotted:
             for index in target.slots.indices {
                 guard let decision = slotDecisions[index] else { continue }
-                if decision.isReserved {
+                if isHidden(decision, source: index) {
                     // The slot stays empty on the clone, its axes as the clone last had them.
                     target.slots[index] = SlotState(trackingID: -1, values: clone.slots[index].values)
                 } else {
@@ -422,13 +460,13 @@ public struct PassThroughFilter {
             }
         case .unslotted:
             target.contacts = []
-            for (index, contact) in working.contacts.enumerated() where !contactDecisions[index].decision.isReserved {
+            for (index, contact) in device.contacts.enumerated() where !isHidden(contactDecisions[index].decision, source: index) {
                 target.contacts.append(contact)
                 func value(_ code: UInt16) -> Int32? { contact.events.last { $0.code == code }?.value }
                 passed.append((contactDecisions[index].order, value(ABS.mtPositionX), value(ABS.mtPositionY), value(ABS.mtPressure)))
             }
         case .singleTouch:
-            // The one touch is reserved: no key down, pressure 0, the pointer where it was.
+            // The one touch is reserved or hidden: no key down, pressure 0, the pointer where it was.
             for index in layout.keys.indices where EvdevLayout.digitizerKeys.contains(layout.keys[index]) || layout.keys[index] == BTN.left
             {
                 target.keys[index] = 0

@@ -1,17 +1,38 @@
 import GestureProtocol
 
-/// Everything between one device's raw events and its gestures: a ContactTracker feeding a
-/// GestureEngine. The daemon keeps one per device; `gestured replay` one per recording.
-/// Pure and clock-free like its parts: time enters with the events and with `advance(to:)`.
+/// Everything between one device's raw events and its gestures: a ContactTracker feeding
+/// TouchHygiene feeding a GestureEngine. The daemon keeps one per device; `gestured replay`
+/// one per recording. Pure and clock-free like its parts: time enters with the events and
+/// with `advance(to:)`. Touch hygiene sits here, in one place, so the gestures, the `touch`
+/// lines (`frame`) and the pass-through clone (`hiddenTouches`) agree on every touch.
 public struct DevicePipeline {
     public private(set) var tracker: ContactTracker
+    public private(set) var hygiene: TouchHygiene
     public private(set) var engine: GestureEngine
 
-    public init(device: DeviceDescription, geometry: DeviceGeometry, configuration: EngineConfiguration) {
+    /// - Parameters:
+    ///   - touch: the `[touch]` filters (all off by default: the tracker's frames go to the
+    ///     engine unchanged).
+    ///   - previous: the pipeline this one replaces after a reload: touches down keep the
+    ///     hygiene decisions they began with.
+    public init(
+        device: DeviceDescription, geometry: DeviceGeometry, configuration: EngineConfiguration,
+        touch: TouchHygieneSettings = TouchHygieneSettings(), replacing previous: DevicePipeline? = nil
+    ) {
         tracker = ContactTracker(device: device, geometry: geometry)
+        hygiene = TouchHygiene(
+            settings: touch, slop: .millimetres(configuration.defaults.tap.slop), inheriting: previous?.hygiene)
+        tracker.tracksSources = hygiene.isActive
         engine = GestureEngine(
             configuration: configuration, surface: PhysicalSize(width: tracker.surface.width, height: tracker.surface.height))
     }
+
+    /// The last frame the engine saw (the tracker's, without what touch hygiene hides):
+    /// what `touch` lines and the metrics show.
+    public var frame: TouchFrame { hygiene.isActive ? hygiene.frame : tracker.frame }
+
+    /// The sources whose touch the pass-through clone must not show (dropped, held, stuck).
+    public var hiddenTouches: HiddenTouches { hygiene.hidden }
 
     /// Feeds one event; when it completes a frame, the engine classifies the frame (firing
     /// any timer due before it first). Returns true when a frame was completed.
@@ -27,26 +48,66 @@ public struct DevicePipeline {
     public mutating func feed<S: GestureSink>(_ event: InputEvent, into sink: inout S, beforeEngine: (TouchFrame, inout S) -> Void) -> Bool
     {
         guard tracker.feed(event) else { return false }
+        // Out of line, so that without touch hygiene this stays as small as it was (the
+        // optimiser inlines it into every caller).
+        if hygiene.isActive { return processFiltered(into: &sink, beforeEngine: beforeEngine) }
         beforeEngine(tracker.frame, &sink)
         engine.process(tracker.frame, into: &sink)
         return true
     }
 
-    /// Receives every recognizer state transition (nil: none are formatted).
-    public var transitionLog: ((String) -> Void)? {
-        get { engine.transitionLog }
-        set { engine.transitionLog = newValue }
+    /// The tracker's frame through touch hygiene, then the engine: hygiene deadlines due
+    /// before the frame (a held touch accepted, a stuck one ended) come first, each a frame
+    /// of its own.
+    @inline(never)
+    private mutating func processFiltered<S: GestureSink>(into sink: inout S, beforeEngine: (TouchFrame, inout S) -> Void) -> Bool {
+        fireHygieneDeadlines(upTo: tracker.frame.time, into: &sink, frameMade: beforeEngine)
+        guard hygiene.process(tracker.frame, sources: tracker.sources, report: { sink.touchFiltered($0) }) else { return false }
+        beforeEngine(hygiene.frame, &sink)
+        engine.process(hygiene.frame, into: &sink)
+        return true
     }
 
-    /// The earliest timer the engine waits for (long press, multi-tap window), if any.
+    /// Receives every recognizer state transition and every touch hygiene decision (nil:
+    /// none are formatted).
+    public var transitionLog: ((String) -> Void)? {
+        get { engine.transitionLog }
+        set {
+            engine.transitionLog = newValue
+            hygiene.log = newValue
+        }
+    }
+
+    /// The earliest timer the engine or touch hygiene waits for (long press, multi-tap
+    /// window, hold-duration, stuck-after), if any.
     /// Inlinable: called before every event, and a call from another module through `self`
     /// copied the whole pipeline (a memcpy per event, 8 % of the engine's instructions).
     @inlinable
-    public var nextDeadline: Timestamp? { engine.nextDeadline }
+    public var nextDeadline: Timestamp? {
+        // Without touch hygiene its deadline is always nil: one load and a branch.
+        guard let filter = hygiene.nextDeadline else { return engine.nextDeadline }
+        return min(filter, engine.nextDeadline ?? .distantFuture)
+    }
 
     /// Fires every timer due at or before `time`.
     public mutating func advance<S: GestureSink>(to time: Timestamp, into sink: inout S) {
+        advance(to: time, into: &sink) { _, _ in }
+    }
+
+    /// As `advance(to:into:)`, showing each frame touch hygiene makes at a deadline (a held
+    /// touch beginning, a stuck one cancelled) to `frameMade` after the engine saw it.
+    public mutating func advance<S: GestureSink>(to time: Timestamp, into sink: inout S, frameMade: (TouchFrame, inout S) -> Void) {
+        if hygiene.isActive { fireHygieneDeadlines(upTo: time, into: &sink, frameMade: frameMade) }
         engine.advance(to: time, into: &sink)
+    }
+
+    private mutating func fireHygieneDeadlines<S: GestureSink>(
+        upTo time: Timestamp, into sink: inout S, frameMade: (TouchFrame, inout S) -> Void
+    ) {
+        while hygiene.fireNextDeadline(upTo: time, report: { sink.touchFiltered($0) }) {
+            engine.process(hygiene.frame, into: &sink)
+            frameMade(hygiene.frame, &sink)
+        }
     }
 
     /// The device is gone or its state was lost: every contact and every gesture in flight
@@ -62,7 +123,12 @@ public struct DevicePipeline {
     @discardableResult
     public mutating func cancelContacts<S: GestureSink>(at time: Timestamp, into sink: inout S) -> Bool {
         guard tracker.cancelAll(at: time) else { return false }
-        engine.process(tracker.frame, into: &sink)
+        guard hygiene.isActive else {
+            engine.process(tracker.frame, into: &sink)
+            return true
+        }
+        guard hygiene.process(tracker.frame, sources: tracker.sources, report: { sink.touchFiltered($0) }) else { return false }
+        engine.process(hygiene.frame, into: &sink)
         return true
     }
 
@@ -72,8 +138,8 @@ public struct DevicePipeline {
     public mutating func finish<S: GestureSink>(at time: Timestamp, into sink: inout S) {
         cancelContacts(at: time, into: &sink)
         var remainingTimers = Self.maximumTimersAtFinish
-        while let deadline = engine.nextDeadline, remainingTimers > 0 {
-            engine.advance(to: deadline, into: &sink)
+        while let deadline = nextDeadline, remainingTimers > 0 {
+            advance(to: deadline, into: &sink)
             remainingTimers -= 1
         }
         engine.cancelAll(at: time, into: &sink)

@@ -12,6 +12,12 @@ import GestureProtocol
 public struct ContactTracker: Sendable {
     /// The last completed frame; valid until the next call to `feed` or `cancelAll`.
     public private(set) var frame: TouchFrame
+    /// With `tracksSources`: for each contact of `frame`, where the device reports it: its
+    /// protocol-B slot, its index among this frame's protocol-A contacts, or 0 (single
+    /// touch). The pass-through filter names touches the same way (`TouchHygiene.hidden`).
+    public private(set) var sources: [Int] = []
+    /// Whether `sources` is kept (touch hygiene needs it; without, it costs nothing).
+    public var tracksSources = false
     /// Size of the surface in millimetres (screen orientation) and where it came from.
     public let surface: SurfaceGeometry
 
@@ -98,6 +104,7 @@ public struct ContactTracker: Sendable {
             slots[0].occupancy = .empty
         }
         frame.contacts.reserveCapacity(max(slotCount, Self.maximumUnslottedContacts))
+        sources.reserveCapacity(max(slotCount, Self.maximumUnslottedContacts))
     }
 
     // MARK: - Input
@@ -227,6 +234,7 @@ public struct ContactTracker: Sendable {
         lastFrameTime = max(time, lastFrameTime)
         frame.time = lastFrameTime
         frame.contacts.removeAll(keepingCapacity: true)
+        if tracksSources { sources.removeAll(keepingCapacity: true) }
     }
 
     private mutating func completeFrame(at time: Timestamp) -> Bool {
@@ -279,7 +287,7 @@ public struct ContactTracker: Sendable {
                 // With a new contact in the slot, this frame's positions are the new one's.
                 let x = slot.begins ? slot.committedX : slot.x
                 let y = slot.begins ? slot.committedY : slot.y
-                append(slot.contactID, .ended, x: x, y: y, unobserved: slot.startedUnobserved)
+                append(slot.contactID, .ended, x: x, y: y, unobserved: slot.startedUnobserved, source: index)
             }
             slot.engagement = .none
         }
@@ -287,7 +295,7 @@ public struct ContactTracker: Sendable {
             // Positions from a slot whose start we never saw: a contact already down.
             slot.occupancy = .occupied
             slot.trackingID = Slot.unknownTrackingID
-            start(&slot, unobserved: true)
+            start(&slot, unobserved: true, source: index)
             return
         }
         if slot.begins {
@@ -295,26 +303,26 @@ public struct ContactTracker: Sendable {
                 // Began and ended within one frame: delivered once, as `.ended` with an id the
                 // engine has never seen (a zero-duration touch).
                 if isFinger(slot.tool) && !penDown {
-                    append(takeContactID(), .ended, x: slot.x, y: slot.y, unobserved: false)
+                    append(takeContactID(), .ended, x: slot.x, y: slot.y, unobserved: false, source: index)
                 }
                 slot.engagement = .none
             } else {
-                start(&slot, unobserved: false)
+                start(&slot, unobserved: false, source: index)
             }
             return
         }
         if case .live = slot.engagement {
             if isFinger(slot.tool) && !penDown {
-                append(slot.contactID, .moved, x: slot.x, y: slot.y, unobserved: slot.startedUnobserved)
+                append(slot.contactID, .moved, x: slot.x, y: slot.y, unobserved: slot.startedUnobserved, source: index)
             } else {
                 // Became a palm (or a pen): cancelled once, then ignored until it lifts.
-                append(slot.contactID, .cancelled, x: slot.x, y: slot.y, unobserved: slot.startedUnobserved)
+                append(slot.contactID, .cancelled, x: slot.x, y: slot.y, unobserved: slot.startedUnobserved, source: index)
                 slot.engagement = .ignored
             }
         }
     }
 
-    private mutating func start(_ slot: inout Slot, unobserved: Bool) {
+    private mutating func start(_ slot: inout Slot, unobserved: Bool, source: Int) {
         guard isFinger(slot.tool) && !penDown else {
             slot.engagement = .ignored
             return
@@ -322,7 +330,7 @@ public struct ContactTracker: Sendable {
         slot.contactID = takeContactID()
         slot.startedUnobserved = unobserved
         slot.engagement = .live
-        append(slot.contactID, .began, x: slot.x, y: slot.y, unobserved: unobserved)
+        append(slot.contactID, .began, x: slot.x, y: slot.y, unobserved: unobserved, source: source)
     }
 
     /// Matches this frame's protocol-A reports to the contacts of the last frame and emits them.
@@ -333,7 +341,7 @@ public struct ContactTracker: Sendable {
         for previous in unslotted.tracked.indices where unslotted.matchOfTracked[previous] == nil {
             let contact = unslotted.tracked[previous]
             if case .live = contact.engagement {
-                append(contact.contactID, .ended, x: contact.x, y: contact.y, unobserved: contact.startedUnobserved)
+                append(contact.contactID, .ended, x: contact.x, y: contact.y, unobserved: contact.startedUnobserved, source: previous)
             }
         }
         unslotted.next.removeAll(keepingCapacity: true)
@@ -347,9 +355,12 @@ public struct ContactTracker: Sendable {
                 contact.y = report.y
                 if case .live = contact.engagement {
                     if finger {
-                        append(contact.contactID, .moved, x: report.x, y: report.y, unobserved: contact.startedUnobserved)
+                        append(
+                            contact.contactID, .moved, x: report.x, y: report.y, unobserved: contact.startedUnobserved, source: reportIndex)
                     } else {
-                        append(contact.contactID, .cancelled, x: report.x, y: report.y, unobserved: contact.startedUnobserved)
+                        append(
+                            contact.contactID, .cancelled, x: report.x, y: report.y, unobserved: contact.startedUnobserved,
+                            source: reportIndex)
                         contact.engagement = .ignored
                     }
                 }
@@ -360,7 +371,8 @@ public struct ContactTracker: Sendable {
                 if finger {
                     contact.contactID = takeContactID()
                     contact.engagement = .live
-                    append(contact.contactID, .began, x: report.x, y: report.y, unobserved: contact.startedUnobserved)
+                    append(
+                        contact.contactID, .began, x: report.x, y: report.y, unobserved: contact.startedUnobserved, source: reportIndex)
                 }
             }
             unslotted.next.append(contact)
@@ -393,12 +405,12 @@ public struct ContactTracker: Sendable {
             if case .live = slots[index].engagement {
                 append(
                     slots[index].contactID, .cancelled, x: slots[index].committedX, y: slots[index].committedY,
-                    unobserved: slots[index].startedUnobserved)
+                    unobserved: slots[index].startedUnobserved, source: index)
             }
         }
         unslotted.discardPending()
-        for contact in unslotted.tracked where contact.engagement == .live {
-            append(contact.contactID, .cancelled, x: contact.x, y: contact.y, unobserved: contact.startedUnobserved)
+        for (index, contact) in unslotted.tracked.enumerated() where contact.engagement == .live {
+            append(contact.contactID, .cancelled, x: contact.x, y: contact.y, unobserved: contact.startedUnobserved, source: index)
         }
     }
 
@@ -414,7 +426,8 @@ public struct ContactTracker: Sendable {
     }
 
     @inline(__always)
-    private mutating func append(_ id: UInt32, _ phase: TouchPhase, x: Int32, y: Int32, unobserved: Bool) {
+    private mutating func append(_ id: UInt32, _ phase: TouchPhase, x: Int32, y: Int32, unobserved: Bool, source: Int) {
+        if tracksSources { sources.append(source) }
         frame.contacts.append(
             Contact(
                 id: id, phase: phase, location: mapper.location(x: x, y: y),

@@ -372,18 +372,25 @@ extension JSONReader {
         var device: String?
         var touches: UInt64?
         var synDropped: UInt64?
+        var filtered: [MetricsMessage.FilteredTouches] = []
         var members = try beginObject()
         while let key = try nextKey(&members) {
             switch key {
             case "device": device = try string(field: "inputs.device")
             case "touches": touches = try unsigned(field: "inputs.touches")
             case "synDropped": synDropped = try unsigned(field: "inputs.synDropped")
+            case "filtered":
+                guard peek() == .object else { throw wrongType("inputs.filtered", "an object") }
+                var reasons = try beginObject()
+                while let reason = try nextKey(&reasons) {
+                    filtered.append(MetricsMessage.FilteredTouches(reason: reason.text, count: try unsigned(field: "inputs.filtered")))
+                }
             default: try skip()
             }
         }
         return MetricsMessage.DeviceInputs(
             device: try required(device, "inputs.device", members), touches: try required(touches, "inputs.touches", members),
-            synDropped: try required(synDropped, "inputs.synDropped", members))
+            synDropped: try required(synDropped, "inputs.synDropped", members), filtered: filtered)
     }
 
     private mutating func latency() throws(ProtocolError) -> MetricsMessage.LatencyHistogram {

@@ -64,6 +64,13 @@ struct JSONWriter {
         needsComma = false
     }
 
+    /// Writes `"name":` for a name known only at run time (escaped as a string value is).
+    mutating func key(_ name: String) {
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     /// Leaves room for a value written later (an event's `seq`) and returns its offset in
     /// `bytes`: the next key is separated as if a value had been written.
     mutating func slot() -> Int {

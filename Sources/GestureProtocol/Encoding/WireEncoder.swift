@@ -322,6 +322,15 @@ public enum WireEncoder {
             w.unsigned(inputs.touches)
             w.key("synDropped")
             w.unsigned(inputs.synDropped)
+            if !inputs.filtered.isEmpty {
+                w.key("filtered")
+                w.beginObject()
+                for filtered in inputs.filtered {
+                    w.key(filtered.reason)
+                    w.unsigned(filtered.count)
+                }
+                w.endObject()
+            }
             w.endObject()
         }
         w.endArray()
