@@ -86,10 +86,14 @@ remove_source_installation() {
     if systemd_running; then
         $sudo systemctl disable --now gestured-web.service gestured-web.socket gestured.service gestured.socket >/dev/null 2>&1 || true
     fi
+    local file web=""
     while IFS= read -r file; do
         [[ -n "$file" ]] && $sudo rm -f "$file"
+        [[ "$file" == */share/gestured/web/* ]] && web=${file%/*}
     done <"$manifest"
     $sudo rm -f "$manifest"
+    # The live view's directories, once empty.
+    [[ -z "$web" ]] || $sudo rmdir "$web" "${web%/web}" 2>/dev/null || true
     if systemd_running; then $sudo systemctl daemon-reload; fi
 }
 

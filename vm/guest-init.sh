@@ -51,20 +51,8 @@ boot_systemd() {
     # A fresh machine: no machine id (systemd makes a transient one), and none of the
     # services this host's administrator enabled (a database server, timers: each costs
     # seconds under emulation and none belongs to the test). Debian's own static units
-    # (journald, udevd, logind, dbus, sockets.target …) stay; so do gestured's, if any.
-    mount -t proc proc /newroot/proc
-    mount -t sysfs sys /newroot/sys
-    mount -t devtmpfs dev /newroot/dev
-    mount -t tmpfs -o mode=755 tmpfs /newroot/run
-    # Whatever the host has installed of gestured, the guest starts without it; what was
-    # removed is printed on the test's stderr.
-    log "known-state.sh remove in the new root"
-    chroot /newroot /bin/sh /vm/known-state.sh remove </dev/null >>/ctl/stderr 2>&1 || {
-        log "known-state.sh failed"
-        echo 125 > /ctl/status
-        poweroff -f
-    }
-
+    # (journald, udevd, logind, dbus, sockets.target …) stay, and so do gestured's
+    # (known-state.sh, below, removes the host's).
     : > /newroot/etc/machine-id
     # The build host may be a container: its marker files would make systemd believe it
     # runs in one (console-getty, no udev trigger …). This is a VM.
@@ -89,6 +77,20 @@ StandardOutput=journal+console
 UNIT
     mkdir -p /newroot/etc/systemd/system/multi-user.target.wants
     ln -sf /etc/systemd/system/vm-test.service /newroot/etc/systemd/system/multi-user.target.wants/vm-test.service
+
+    mount -t proc proc /newroot/proc
+    mount -t sysfs sys /newroot/sys
+    mount -t devtmpfs dev /newroot/dev
+    # (after the container markers went: this tmpfs would hide /run/.containerenv)
+    mount -t tmpfs -o mode=755 tmpfs /newroot/run
+    # Whatever the host has installed of gestured, the guest starts without it; what was
+    # removed is printed on the test's stderr.
+    log "known-state.sh remove in the new root"
+    chroot /newroot /bin/sh /vm/known-state.sh remove </dev/null >>/ctl/stderr 2>&1 || {
+        log "known-state.sh failed"
+        echo 125 > /ctl/status
+        poweroff -f
+    }
 
     if [ -f /ctl/before.sh ]; then
         log "running before.sh in the new root"
