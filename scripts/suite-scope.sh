@@ -83,6 +83,9 @@ suite_scope_begin() {
         rm -rf "$directory"
     done
     suite_scope_directory=$(mktemp -d "$suite_scope_parent/gestured-suite.XXXXXX")
+    # Traversable by every user (not listable): tests run clients and daemons as nobody
+    # (setpriv) in directories of their own below it, as they did directly in /tmp.
+    chmod 0711 "$suite_scope_directory"
     echo "$$ $(suite_scope_start_time $$)" >"$suite_scope_directory/owner"
     suite_scope_marker=$(basename "$suite_scope_directory")
     export TMPDIR="$suite_scope_directory" GESTURED_SUITE="$suite_scope_marker"
