@@ -24,7 +24,7 @@ import SystemPackage
 /// the clone goes with its last descriptor. The daemon is never blocked by its guards.
 public final class CloneGuard {
     /// The guard's pid (reaped when the guard is released).
-    private let pid: pid_t
+    let pid: pid_t
     private var pipe: FileDescriptor?
 
     /// What the daemon writes before closing the pipe when it lets the clone go itself.
@@ -77,9 +77,6 @@ public final class CloneGuard {
         try? pipe?.close()
         pipe = nil
     }
-
-    /// The guard's pid.
-    var processID: pid_t { pid }
 
     deinit { release() }
 

@@ -79,12 +79,7 @@ public final class EvdevSource: InputSource {
             return .finished(reason: "read failed: \(error)")
         }
         if let settings = passThroughAfterLift, !evdev.snapshot().hasTouchDown {
-            applyPassThrough(settings, now: now)
-            do {
-                try applyGrab(grabWanted(settings))
-            } catch {
-                logger.warning("cannot grab the device", metadata: ["device": "\(device.name)", "error": "\(error)"])
-            }
+            applyPassThroughAndGrab(settings, now: now)
         }
         switch outcome {
         case .drained(_, let resyncs):
@@ -118,12 +113,7 @@ public final class EvdevSource: InputSource {
         case .use(let settings):
             Self.logCalibration(settings, device: device.name, logger: logger)
             pipeline = DevicePipeline(evdev.description, settings: settings, replacing: pipeline)
-            applyPassThrough(settings, now: now)
-            do {
-                try applyGrab(grabWanted(settings))
-            } catch {
-                logger.warning("cannot change the grab", metadata: ["device": "\(device.name)", "error": "\(error)"])
-            }
+            applyPassThroughAndGrab(settings, now: now)
             return .active
         case let decision:
             return .finished(reason: decision.reason ?? "not used")
@@ -185,6 +175,17 @@ public final class EvdevSource: InputSource {
             passThrough = nil
         case (false, nil):
             break
+        }
+    }
+
+    /// `applyPassThrough`, then the grab it implies; a grab that cannot change is logged
+    /// (the device is read as it was).
+    private func applyPassThroughAndGrab(_ settings: ResolvedDeviceSettings, now: Timestamp) {
+        applyPassThrough(settings, now: now)
+        do {
+            try applyGrab(grabWanted(settings))
+        } catch {
+            logger.warning("cannot change the grab", metadata: ["device": "\(device.name)", "error": "\(error)"])
         }
     }
 

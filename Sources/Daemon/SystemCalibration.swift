@@ -29,12 +29,12 @@ public enum SystemCalibration {
 
     /// Looks the property up for the device node `devnode` (e.g. `/dev/input/event5`).
     public static func lookup(devnode: String) -> Lookup {
-        var device: OpaquePointer?
-        guard sd_device_new_from_devname(&device, devnode) >= 0, let device else { return .none }
-        defer { sd_device_unref(device) }
-        var value: UnsafePointer<CChar>?
-        guard sd_device_get_property_value(device, property, &value) >= 0, let value else { return .none }
-        let text = String(cString: value)
+        lookup(in: UdevDatabase.properties(devnode: devnode))
+    }
+
+    /// The property among a node's udev properties (`UdevDatabase.properties`).
+    public static func lookup(in properties: [String: String]) -> Lookup {
+        guard let text = properties[property] else { return .none }
         guard let matrix = DeviceGeometry.parseCalibrationProperty(text) else {
             return .invalid(value: text, problem: "is not six numbers")
         }

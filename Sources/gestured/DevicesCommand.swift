@@ -34,12 +34,13 @@ struct DevicesCommand: ParsableCommand {
             }
         case .nodes(let nodes):
             let reports = nodes.map { node in
-                let system = SystemCalibration.lookup(devnode: node.path)
+                let udev = UdevDatabase.properties(devnode: node.path)
+                let system = SystemCalibration.lookup(in: udev)
                 var rejected: String?
                 if case .invalid(let value, let problem) = system { rejected = "\"\(value)\" (\(problem))" }
                 return DeviceReport.probe(
                     node, configuration: configuration, systemCalibration: system.matrix, rejectedSystemCalibration: rejected,
-                    udevProperties: UdevDatabase.properties(devnode: node.path))
+                    udevProperties: udev)
             }
             if json {
                 let encoder = JSONEncoder()

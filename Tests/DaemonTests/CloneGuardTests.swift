@@ -50,7 +50,7 @@ import Testing
         cloneGuard.abandon()  // what SIGKILL does to the daemon's end
         let written = try readToEnd(clone.read)
         try clone.read.close()
-        Subprocess.reap(cloneGuard.processID)
+        Subprocess.reap(cloneGuard.pid)
         #expect(events(in: written) == frame)
     }
 
@@ -75,7 +75,7 @@ import Testing
         let cloneGuard = try CloneGuard(
             cloneDescriptor: clone.write, devnode: "/dev/input/event9", release: frame, executable: try builtExecutable("gestured"))
         // posix_spawn returns once the child has executed: its table is the guard's own.
-        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(cloneGuard.processID)/fd").compactMap { Int($0) }
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(cloneGuard.pid)/fd").compactMap { Int($0) }
         #expect(descriptors.sorted() == [0, 1, 2, 3, 4])
         try unrelated.write.close()
         try unrelated.read.close()
