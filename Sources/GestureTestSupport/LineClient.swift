@@ -1,3 +1,4 @@
+import GestureProtocol
 import Glibc
 import SystemCalls
 import SystemPackage
@@ -26,20 +27,27 @@ public struct StampedLine: Sendable {
 }
 
 /// Reads newline-terminated lines from a descriptor (a socket, a child's output) with a
-/// bounded wait. Does not own the descriptor.
+/// bounded wait, split by the protocol's one framer (`LineFramer`): a line longer than its
+/// bound ends the stream, as it ends a client's connection to the daemon. Does not own the
+/// descriptor.
 public final class LineReader {
     public let descriptor: FileDescriptor
-    private var buffer: [UInt8] = []
+    private var framer: LineFramer
     /// One receive buffer for the reader's life (a fresh one per read made the end-to-end
     /// driver, not the daemon, the bottleneck with 50 clients under emulation).
     private var chunk = [UInt8](repeating: 0, count: 65536)
     private var lines: [StampedLine] = []
     private var nextLine = 0
-    /// The other side closed (or the descriptor failed); complete lines may still be pending.
+    /// The other side closed (or the descriptor failed, or a line was too long: then
+    /// `lineTooLong` says so); complete lines may still be pending.
     public private(set) var isClosed = false
+    /// The other side sent a line longer than the framer's bound: the stream was ended there.
+    public private(set) var lineTooLong: LineFramer.LineTooLong?
 
-    public init(_ descriptor: FileDescriptor) {
+    /// Reads from `descriptor`; a line longer than `maximumLength` bytes ends the stream.
+    public init(_ descriptor: FileDescriptor, maximumLength: Int = LineFramer.defaultMaximumLength) {
         self.descriptor = descriptor
+        framer = LineFramer(maximumLength: maximumLength)
     }
 
     /// Waits up to `timeout` ms for data and reads once what is there: the lines that read
@@ -66,15 +74,13 @@ public final class LineReader {
             isClosed = true
             return .closed
         }
-        buffer += chunk[..<count]
-        var completed: [StampedLine] = []
-        var start = 0
-        while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            completed.append(StampedLine(bytes: Array(buffer[start..<newline]), receivedAt: now))
-            start = newline + 1
+        do {
+            return .lines(try framer.append(chunk[..<count]).map { StampedLine(bytes: $0, receivedAt: now) })
+        } catch {
+            lineTooLong = error
+            isClosed = true
+            return .closed
         }
-        buffer.removeSubrange(..<start)
-        return .lines(completed)
     }
 
     /// The next line, waiting up to `timeout` ms for each read; nil at end of stream or
@@ -150,9 +156,9 @@ public final class LineClient {
     }
 
     /// True when the server closed the connection (after any remaining lines), false
-    /// when it kept it open past the wait.
+    /// when it kept it open past the wait or sent a line longer than the reader's bound.
     public func readsEndOfStream(timeout: Int32 = defaultWaitMilliseconds) -> Bool {
         while reader.readLine(timeout: timeout) != nil {}
-        return reader.isClosed
+        return reader.isClosed && reader.lineTooLong == nil
     }
 }

@@ -1,5 +1,6 @@
 import ConfigFile
 import GestureCore
+import GestureProtocol
 import Logging
 import NIOCore
 import NIOPosix
@@ -15,6 +16,28 @@ struct SessionSettings: Sendable {
     var logger: Logger
     /// How long connecting to the daemon (the second half of an upgrade) may take.
     var daemonConnectTimeout = TimeAmount.seconds(5)
+    /// How a browser's daemon connection is made: `connectUnixSocket` in the bridge, an
+    /// `EmbeddedChannel` in the tests that drive a `BrowserSession` directly.
+    var connectDaemon: DaemonConnect = SessionSettings.connectUnixSocket
+
+    /// Makes a daemon connection on `eventLoop` for these settings; `initialize` adds the
+    /// session's handlers to it before it is used.
+    typealias DaemonConnect =
+        @Sendable (
+            _ settings: SessionSettings, _ eventLoop: any EventLoop,
+            _ initialize: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
+        ) -> EventLoopFuture<any Channel>
+
+    /// A connection to the daemon's Unix socket at `socketPath`, given up after
+    /// `daemonConnectTimeout`.
+    static func connectUnixSocket(
+        _ settings: SessionSettings, eventLoop: any EventLoop, initialize: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
+    ) -> EventLoopFuture<any Channel> {
+        ClientBootstrap(group: eventLoop)
+            .connectTimeout(settings.daemonConnectTimeout)
+            .channelInitializer(initialize)
+            .connect(unixDomainSocketPath: settings.socketPath)
+    }
 }
 
 /// One browser's WebSocket (docs/web.md "The bridge"): its own connection to the daemon's
@@ -104,20 +127,16 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func connectDaemon(eventLoop: any EventLoop) {
         let session = NIOLoopBound(self, eventLoop: eventLoop)
-        let path = settings.socketPath
-        ClientBootstrap(group: eventLoop)
-            .connectTimeout(settings.daemonConnectTimeout)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineDecoder()))
-                    try channel.pipeline.syncOperations.addHandler(DaemonConnectionHandler(session: session.value))
-                }
+        settings.connectDaemon(settings, eventLoop) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(DaemonLineDecoder())
+                try channel.pipeline.syncOperations.addHandler(DaemonConnectionHandler(session: session.value))
             }
-            .connect(unixDomainSocketPath: path)
-            .assumeIsolated()
-            .whenComplete { result in
-                session.value.daemonConnectAttemptEnded(result)
-            }
+        }
+        .assumeIsolated()
+        .whenComplete { result in
+            session.value.daemonConnectAttemptEnded(result)
+        }
     }
 
     private func daemonConnectAttemptEnded(_ result: Result<any Channel, any Error>) {
@@ -161,13 +180,15 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// A line for the browser (or, for `.controlPong`, a pong frame's payload) goes
-    /// through the queue. A line to be held is copied out of the daemon's read buffer, so
-    /// that a held line keeps its own bytes alive, not the whole buffer it was read into.
+    /// through the queue. The daemon's lines and the bridge's own messages come each in a
+    /// buffer of their own (`DaemonLineDecoder`); a ping's payload is a slice of the
+    /// browser's read buffer, so one to be held is copied out of it, to keep its own bytes
+    /// alive, not the whole buffer it was read into.
     private func deliver(_ line: ByteBuffer, kind: DeliveryQueue<ByteBuffer>.Kind) {
         guard let context else { return }
         let writable = context.channel.isWritable
         var line = line
-        if !writable || !queue.isFlowing {
+        if kind == .controlPong, !writable || !queue.isFlowing {
             line = context.channel.allocator.buffer(buffer: line)
         }
         let heldBefore = queue.heldBytes
@@ -188,7 +209,7 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
         case .disconnect(let reason):
             limits.bit(.clientMemory, "a browser that does not read was closed (1008): \(reason)")
             settings.logger.notice("closing a slow browser: \(reason)", metadata: ["peer": "\(peer)"])
-            writeText(context.channel.allocator.buffer(string: BridgeMessage.goodbye(reason: reason)), context: context)
+            writeText(BridgeMessage.frame(.goodbye(reason: reason), allocator: context.channel.allocator), context: context)
             close(code: .policyViolation, reason: reason)
         }
     }
@@ -245,11 +266,15 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
         context.read()
     }
 
+    /// Closes the daemon connection. `daemon` is `.closed` before the channel closes: its
+    /// close reports `channelInactive` at once, which must not read as the daemon going
+    /// (that closed a failed connection with 1001 instead of 1011).
     private func closeDaemon() {
-        if case .connected(let channel) = daemon {
+        let state = daemon
+        daemon = .closed
+        if case .connected(let channel) = state {
             channel.close(promise: nil)
         }
-        daemon = .closed
         if holdsDaemonSlot {
             holdsDaemonSlot = false
             limits.closeDaemonConnection()
@@ -300,7 +325,8 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         if text.readableBytesView.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
-            let reply = context.channel.allocator.buffer(string: BridgeMessage.error("a request is one line of JSON: no line breaks"))
+            let reply = BridgeMessage.frame(
+                .error(message: "a request is one line of JSON: no line breaks"), allocator: context.channel.allocator)
             deliver(reply, kind: .reply)  // the bridge's own reply: owes nothing to the daemon's count
             context.flush()
             return
@@ -332,7 +358,8 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
             for item in outgoing {
                 switch item {
                 case .overflow(let dropped):
-                    writeText(context.channel.allocator.buffer(string: BridgeMessage.overflow(dropped: dropped)), context: context)
+                    writeText(
+                        BridgeMessage.frame(.overflow(dropped: UInt64(dropped)), allocator: context.channel.allocator), context: context)
                 case .line(let line):
                     writeText(line, context: context)
                 case .controlPong(let data):

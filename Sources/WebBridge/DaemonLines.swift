@@ -1,77 +1,52 @@
+import GestureProtocol
 import NIOCore
 
-/// Splits the daemon's stream into its newline-terminated lines (without the newline). A
-/// line longer than `maximumLength` is an error: the daemon never sends one, so the stream
-/// is not the daemon's.
-struct LineDecoder: ByteToMessageDecoder {
+/// Splits the daemon's stream into its newline-terminated lines (without the newline), each
+/// in a `ByteBuffer` of its own, with the protocol's one framer (`LineFramer`, bounded at
+/// `LineFramer.defaultMaximumLength`). A longer line is an error, fired once down the
+/// pipeline: the daemon never sends one, so the stream is not the daemon's, and nothing it
+/// sends afterwards is passed on. An unterminated last line is dropped: a line is only a
+/// message once complete.
+final class DaemonLineDecoder: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
-    /// Far above any real line (a `hello` or `status` with 64 devices is a few KiB).
-    static let maximumLength = 1 << 20
-
-    struct LineTooLong: Error, CustomStringConvertible {
-        var description: String { "the daemon sent a line longer than \(LineDecoder.maximumLength) bytes" }
+    private enum State {
+        case reading(LineFramer)
+        /// A line was too long: the rest of the stream is ignored.
+        case failed
     }
 
-    private var searchedUpTo = 0
+    private var state: State
 
-    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        let view = buffer.readableBytesView
-        if let newline = view[(view.startIndex + searchedUpTo)...].firstIndex(of: UInt8(ascii: "\n")) {
-            let length = newline - view.startIndex
-            let line = buffer.readSlice(length: length)!
-            buffer.moveReaderIndex(forwardBy: 1)
-            searchedUpTo = 0
-            context.fireChannelRead(Self.wrapInboundOut(line))
-            return .continue
-        }
-        searchedUpTo = view.count
-        if searchedUpTo > Self.maximumLength {
-            throw LineTooLong()
-        }
-        return .needMoreData
+    init(maximumLength: Int = LineFramer.defaultMaximumLength) {
+        state = .reading(LineFramer(maximumLength: maximumLength))
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        // An unterminated last line is dropped: a line is only a message once complete.
-        try decode(context: context, buffer: &buffer)
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .reading(var framer) = state else { return }
+        state = .failed  // no second copy of the framer's buffer while it is appended to
+        let lines: [[UInt8]]
+        do {
+            lines = try framer.append(unwrapInboundIn(data).readableBytesView)
+        } catch {
+            context.fireErrorCaught(error)
+            return
+        }
+        state = .reading(framer)
+        for line in lines {
+            context.fireChannelRead(wrapInboundOut(context.channel.allocator.buffer(bytes: line)))
+        }
     }
 }
 
-/// The messages the bridge writes itself, in the daemon's format (docs/protocol.md).
+/// The messages the bridge writes itself (`overflow`, `goodbye`, `error`), encoded as the
+/// daemon encodes them (`WireEncoder`), and how the bridge tells the daemon's lines apart.
 enum BridgeMessage {
-    static func overflow(dropped: Int) -> String {
-        #"{"type":"overflow","dropped":\#(dropped)}"#
-    }
-
-    static func goodbye(reason: String) -> String {
-        #"{"type":"goodbye","reason":\#(jsonString(reason))}"#
-    }
-
-    static func error(_ message: String) -> String {
-        #"{"type":"error","message":\#(jsonString(message))}"#
-    }
-
-    /// `text` as a JSON string literal.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+    /// `message` as one text frame's payload: the daemon's line without its newline.
+    static func frame(_ message: ServerMessage, allocator: ByteBufferAllocator) -> ByteBuffer {
+        let line = WireEncoder.encode(message)
+        return allocator.buffer(bytes: line.dropLast())
     }
 
     /// Whether a daemon line is an event (it carries `seq` and may be dropped for a slow

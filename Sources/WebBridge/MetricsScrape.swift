@@ -23,7 +23,7 @@ enum MetricsScrape {
         ClientBootstrap(group: eventLoop)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(DaemonLineDecoder())
                     try channel.pipeline.syncOperations.addHandler(ReplyHandler(promise: promise))
                 }
             }

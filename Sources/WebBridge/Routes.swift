@@ -203,7 +203,7 @@ public struct Routes: Sendable {
     var regionsParses: Int { regionsCache.parses }
 
     private func regions(query: [String: String], configuration: Result<Configuration, ConfigError>) -> HTTPReply {
-        var json = #"{"config":"# + BridgeMessage.jsonString(daemonConfig)
+        var json = #"{"config":"# + WireEncoder.jsonString(daemonConfig)
         do {
             let configuration = try configuration.get()
             let engine: EngineConfiguration
@@ -216,11 +216,11 @@ public struct Routes: Sendable {
             let regions = engine.regions.map { region in
                 let rect = region.rect
                 return
-                    #"{"name":\#(BridgeMessage.jsonString(region.name)),"rect":{"x":\#(rect.x),"y":\#(rect.y),"width":\#(rect.width),"height":\#(rect.height)}}"#
+                    #"{"name":\#(WireEncoder.jsonString(region.name)),"rect":{"x":\#(rect.x),"y":\#(rect.y),"width":\#(rect.width),"height":\#(rect.height)}}"#
             }
             json += #","regions":[\#(regions.joined(separator: ","))],"error":null}"#
         } catch {
-            json += #","regions":[],"error":\#(BridgeMessage.jsonString(error.description))}"#
+            json += #","regions":[],"error":\#(WireEncoder.jsonString(error.description))}"#
         }
         return HTTPReply(.ok, contentType: "application/json", body: Array(json.utf8))
     }

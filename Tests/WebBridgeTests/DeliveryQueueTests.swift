@@ -118,26 +118,6 @@ struct DeliveryQueueTests {
         }
         #expect(reason == "too slow: more than 100000 bytes unread")
     }
-
-    @Test("the bridge tells events (which carry seq) from replies by the message type")
-    func kinds() {
-        let lines = [
-            (#"{"type":"gesture","gesture":"tap"}"#, true), (#"{"type":"touch","phase":"began"}"#, true),
-            (#"{"type":"device","phase":"added"}"#, true), (#"{"type":"hello","protocol":1}"#, false),
-            (#"{"type":"overflow","dropped":3}"#, false), (#"{"type":"goodbye","reason":"stopping"}"#, false),
-        ]
-        for (line, isEvent) in lines {
-            let kind = BridgeMessage.kind(of: .init(string: line))
-            #expect((kind == .event) == isEvent, "\(line)")
-        }
-        #expect(BridgeMessage.kind(of: .init(string: #"{"type":"pong","time":1}"#)) == .pong)
-    }
-
-    @Test("the bridge's own messages are JSON with escaped strings")
-    func messages() {
-        #expect(BridgeMessage.overflow(dropped: 7) == #"{"type":"overflow","dropped":7}"#)
-        #expect(BridgeMessage.goodbye(reason: "a \"b\"\n\u{1}") == #"{"type":"goodbye","reason":"a \"b\"\n\u0001"}"#)
-    }
 }
 
 extension DeliveryQueue.Arrival {
