@@ -14,23 +14,12 @@ struct Received {
     /// line is not a valid message.
     var message: ServerMessage? { try? WireDecoder.message(line) }
 
-    var gesture: GestureMessage? {
-        if case .gesture(let gesture)? = message { return gesture }
-        return nil
-    }
+    var gesture: GestureMessage? { message?.gesture }
 
     var text: String { String(decoding: line, as: UTF8.self) }
 
     /// An event's `seq` and `time` (gesture, touch, device and activity lines); nil for replies and notices.
-    var event: (seq: UInt64, time: Timestamp)? {
-        switch message {
-        case .gesture(let gesture)?: (gesture.seq, gesture.time)
-        case .touch(let touch)?: (touch.seq, touch.time)
-        case .device(let device)?: (device.seq, device.time)
-        case .activity(let activity)?: (activity.seq, activity.time)
-        case .hello?, .pong?, .status?, .metrics?, .error?, .overflow?, .goodbye?, .unknown?, nil: nil
-        }
-    }
+    var event: (seq: UInt64, time: Timestamp)? { message?.event }
 }
 
 /// A client of the daemon's socket, as any application would be, with blocking reads that

@@ -1,4 +1,5 @@
 import Foundation
+import GestureProtocol
 import GestureTestSupport
 import Glibc
 import Testing
@@ -162,12 +163,11 @@ final class ActionsProcess {
             let x = try #require(variables["GESTURED_X"].flatMap(Double.init))
             let y = try #require(variables["GESTURED_Y"].flatMap(Double.init))
             #expect((0...1).contains(x) && (0...1).contains(y))
-            let event = try jsonObject(try #require(variables["GESTURED_EVENT"]))
-            #expect(event["type"] as? String == "gesture")
-            #expect(event["gesture"] as? String == variables["GESTURED_GESTURE"])
-            let location = try #require(event["location"] as? [String: Any])
-            #expect(location["x"] as? Double == x)
-            #expect(location["y"] as? Double == y)
+            let line = try #require(variables["GESTURED_EVENT"])
+            let event = try #require(try decodedLine(line).gesture)
+            #expect(event.gesture.rawValue == variables["GESTURED_GESTURE"])
+            #expect(event.location.x == x)
+            #expect(event.location.y == y)
         }
         #expect(!FileManager.default.fileExists(atPath: directory.file("never")))
     }
@@ -362,7 +362,7 @@ extension ActionsRunnerTests {
             configuration: "[daemon]\nidle-timeout = 0.3\n", socketName: socket)
         _ = try daemon.notify.wait(for: "READY=1")
         let watcher = try LineClient(path: socket)
-        _ = try watcher.readMessage(ofType: "activity")  // idle: nothing plays before a subscribe
+        _ = try watcher.readMessage(\.activity)  // idle: nothing plays before a subscribe
         let runner = try ActionsProcess(config: directory.file("actions.toml"), socket: socket)
         // The runs of different actions may end in any order.
         try runner.waitForLines("action at line 5 (active) exited with status 0", count: 1)
@@ -372,8 +372,8 @@ extension ActionsRunnerTests {
         #expect(active["GESTURED_GESTURE"] == "active")
         #expect(active["GESTURED_PHASE"] == "")
         #expect(active["GESTURED_DEVICE"] == "")
-        let event = try jsonObject(try #require(active["GESTURED_EVENT"]))
-        #expect(event["type"] as? String == "activity" && event["phase"] as? String == "active")
+        let event = try decodedLine(try #require(active["GESTURED_EVENT"]))
+        #expect(event.activity?.phase == .active)
         daemon.signal(SIGTERM)
         _ = try daemon.waitForExit()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GestureCore
+import GestureProtocol
 import GestureTestSupport
 import Glibc
 import Testing
@@ -9,7 +10,7 @@ import Testing
 @Suite struct ActivityTests {
     static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("demo/demo.events").path
-    static let timeoutMicroseconds = 500_000
+    static let timeoutMicroseconds: UInt64 = 500_000
 
     /// Idle before anyone touches; `active` when the replay's first touch is read, before any
     /// line of that touch; idle again one timeout after the last touch (what `status`
@@ -20,45 +21,45 @@ import Testing
             configuration: "[daemon]\nidle-timeout = 0.5\n")
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         // Nobody subscribed, so nothing plays: the daemon goes idle.
-        let firstIdle = try client.readMessage(ofType: "activity")
-        #expect(firstIdle["phase"] as? String == "idle")
+        let firstIdle = try client.readMessage(\.activity)
+        #expect(firstIdle.phase == .idle)
         try client.send(#"{"type":"subscribe","touches":true}"# + "\n")
 
-        var lines: [[String: Any]] = []
-        var activities: [[String: Any]] = []
+        var lines: [ServerMessage] = []
+        var activities: [ActivityMessage] = []
         while activities.count < 2 {
             let message = try client.readMessage()
             lines.append(message)
-            if message["type"] as? String == "activity" { activities.append(message) }
+            if let activity = message.activity { activities.append(activity) }
         }
-        #expect(activities.map { $0["phase"] as? String } == ["active", "idle"])
-        let kinds = lines.map { $0["type"] as? String ?? "?" }
+        #expect(activities.map(\.phase) == [.active, .idle])
+        let kinds = lines.map(\.type)
         let activeIndex = try #require(kinds.firstIndex(of: "activity"))
         let firstTouch = try #require(kinds.firstIndex { $0 == "touch" || $0 == "gesture" })
         #expect(activeIndex < firstTouch, "active comes before the waking touch's lines: \(kinds.prefix(5))")
         let lastTouch = try #require(kinds.lastIndex { $0 == "touch" })
         #expect(lastTouch < kinds.count - 1 && kinds.last == "activity", "idle comes after every touch")
-        let seqs = lines.compactMap { $0["seq"] as? Int }
+        let seqs = lines.compactMap { $0.event?.seq }
         #expect(
             seqs.count == lines.count && seqs == seqs.sorted() && Set(seqs).count == seqs.count,
             "activity lines are numbered with the events")
-        let idleTime = try #require(activities[1]["time"] as? Int)
-        let activeTime = try #require(activities[0]["time"] as? Int)
+        let idleTime = activities[1].time.microseconds
+        let activeTime = activities[0].time.microseconds
         #expect(idleTime >= activeTime + Self.timeoutMicroseconds)
 
         try client.send(#"{"type":"status"}"# + "\n")
-        let status = try client.readMessage(ofType: "status")
-        let statusLastTouch = try #require(status["lastTouch"] as? Int)
+        let status = try client.readMessage(\.status)
+        let statusLastTouch = try #require(status.lastTouch).microseconds
         #expect(statusLastTouch + Self.timeoutMicroseconds == idleTime)
 
         let late = try LineClient(path: daemon.socketPath)
-        _ = try late.readMessage(ofType: "hello")
-        let told = try late.readMessage()
-        #expect(told["type"] as? String == "activity" && told["phase"] as? String == "idle")
-        #expect(told["time"] as? Int == idleTime)
-        #expect(told["seq"] as? Int == 1)
+        _ = try late.readMessage(\.hello)
+        let told = try #require(try late.readMessage().activity)
+        #expect(told.phase == .idle)
+        #expect(told.time.microseconds == idleTime)
+        #expect(told.seq == 1)
 
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
@@ -71,9 +72,9 @@ import Testing
         let called = DispatchSemaphore(value: 0)
         let daemon = try InProcessDaemon(idleTimeout: .seconds(0.2)) { called.signal() }
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
-        let idle = try client.readMessage(ofType: "activity")
-        #expect(idle["phase"] as? String == "idle")
+        _ = try client.readMessage(\.hello)
+        let idle = try client.readMessage(\.activity)
+        #expect(idle.phase == .idle)
         #expect(called.wait(timeout: .now() + .seconds(10)) == .success, "wentIdle was not called")
         daemon.stop()
     }
@@ -83,9 +84,9 @@ import Testing
         let daemon = try DaemonProcess()
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         try client.send(#"{"type":"status"}"# + "\n")
-        let status = try client.readMessage(ofType: "status")
-        #expect(status["lastTouch"] is NSNull)
+        let status = try client.readMessage(\.status)
+        #expect(status.lastTouch == nil)  // the strict decoder requires the field: null
     }
 }

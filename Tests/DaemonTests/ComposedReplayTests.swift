@@ -1,4 +1,5 @@
 import Foundation
+import GestureProtocol
 import GestureTestSupport
 import SystemCalls
 import Testing
@@ -24,29 +25,31 @@ import Testing
         return String(guide[start.upperBound..<end.lowerBound])
     }
 
-    /// `gestured replay --config` with `toml`: the gesture lines, as JSON objects.
-    static func replay(_ recording: String, toml: String, in directory: TemporaryDirectory) throws -> [[String: Any]] {
+    /// `gestured replay --config` with `toml`: the gesture lines, decoded.
+    static func replay(_ recording: String, toml: String, in directory: TemporaryDirectory) throws -> [GestureMessage] {
         let config = directory.file("gestured-\(toml.hashValue).toml")
         try toml.write(toFile: config, atomically: true, encoding: .utf8)
         let checked = try runToCompletion("gestured", ["check-config", config])
         #expect(checked.status == 0, "\(checked.output)\(checked.error)")
         let run = try runToCompletion("gestured", ["replay", "--config", config, recording])
         #expect(run.status == 0, "\(run.error)")
-        return try run.output.split(separator: "\n").map(jsonObject)
-    }
-
-    /// "region gesture.phase" for every line.
-    static func summary(_ lines: [[String: Any]], _ filter: (String) -> Bool = { _ in true }) -> [String] {
-        lines.compactMap { line in
-            let region = line["region"] as? String ?? "-"
-            guard filter(region) else { return nil }
-            return "\(region) \(line["gesture"] as? String ?? "?").\(line["phase"] as? String ?? "?")"
+        return try run.output.split(separator: "\n").map { line in
+            try #require(try decodedLine(line).gesture, "gestured replay prints gesture lines only: \(line)")
         }
     }
 
-    static func point(_ line: [String: Any], _ key: String) -> (x: Double, y: Double)? {
-        guard let point = line[key] as? [String: Double], let x = point["x"], let y = point["y"] else { return nil }
-        return (x, y)
+    /// "region gesture.phase" for every line.
+    static func summary(_ lines: [GestureMessage], _ filter: (String) -> Bool = { _ in true }) -> [String] {
+        lines.compactMap { line in
+            let region = line.region ?? "-"
+            guard filter(region) else { return nil }
+            return "\(region) \(line.gesture).\(line.phase)"
+        }
+    }
+
+    /// A swipe's `edge` (nil: none, or not a swipe).
+    static func edge(_ line: GestureMessage) -> ScreenEdge? {
+        if case .swipe(_, let edge, _) = line.details { edge } else { nil }
     }
 
     @Test func aScrollingPageOfButtons() throws {
@@ -55,26 +58,26 @@ import Testing
         let summary = Self.summary(lines).filter { !$0.hasSuffix(".changed") }
         // The tap on `play`, with its local coordinates.
         #expect(Array(summary.prefix(3)) == ["play press.began", "play tap.ended", "play press.ended"])
-        let tap = try #require(lines.first { $0["gesture"] as? String == "tap" })
-        let local = try #require(Self.point(tap, "localLocation"))
+        let tap = try #require(lines.first { $0.gesture == .tap })
+        let local = try #require(tap.localLocation)
         #expect(abs(local.x - 0.5) < 0.01 && abs(local.y - 0.5) < 0.01)
         // The double tap on `next` (exclusive): one tap, count 2.
-        let nextTaps = lines.filter { $0["region"] as? String == "next" && $0["gesture"] as? String == "tap" }
-        #expect(nextTaps.map { $0["count"] as? Int } == [2])
+        let nextTaps = lines.filter { $0.region == "next" && $0.gesture == .tap }
+        #expect(nextTaps.map(\.count) == [2])
         // The hold on `row`: the page's long press, the row's press cancelled, no tap.
         // The drag from `row`: the page's drag, the row's press cancelled again.
         #expect(
             Self.summary(lines) { $0 == "row" } == ["row press.began", "row press.cancelled", "row press.began", "row press.cancelled"])
         #expect(summary.contains("page long-press.began") && summary.contains("page long-press.ended"))
-        let drags = lines.filter { $0["gesture"] as? String == "drag" }
-        #expect(!drags.isEmpty && drags.allSatisfy { $0["region"] as? String == "page" })
-        #expect(drags.allSatisfy { Self.point($0, "localStartLocation") != nil && Self.point($0, "localLocation") != nil })
+        let drags = lines.filter { $0.gesture == .drag }
+        #expect(!drags.isEmpty && drags.allSatisfy { $0.region == "page" })
+        #expect(drags.allSatisfy { $0.drag?.localStartLocation != nil && $0.localLocation != nil })
         // The edge swipe, the two-finger tap and the pinch are the page's.
-        let swipe = try #require(lines.first { $0["gesture"] as? String == "swipe" })
-        #expect(swipe["region"] as? String == "page" && swipe["edge"] as? String == "right")
-        #expect(lines.contains { $0["gesture"] as? String == "tap" && $0["region"] as? String == "page" && $0["fingers"] as? Int == 2 })
-        #expect(lines.contains { $0["gesture"] as? String == "pinch" && $0["region"] as? String == "page" })
-        #expect(!lines.contains { $0["region"] == nil || $0["region"] is NSNull }, "the page covers the demo's every touch")
+        let swipe = try #require(lines.first { $0.gesture == .swipe })
+        #expect(swipe.region == "page" && Self.edge(swipe) == .right)
+        #expect(lines.contains { $0.gesture == .tap && $0.region == "page" && $0.fingers == 2 })
+        #expect(lines.contains { $0.gesture == .pinch && $0.region == "page" })
+        #expect(!lines.contains { $0.region == nil }, "the page covers the demo's every touch")
         // Each press comes after every other gesture of its touch (the last lift).
         #expect(summary.suffix(2) == ["page pinch.ended", "page press.ended"])
     }
@@ -112,8 +115,8 @@ import Testing
                 "help-button press.began", "operator-corner long-press.began",
                 "help-button press.cancelled", "operator-corner long-press.ended",
             ])
-        let began = try #require(held.first { $0["gesture"] as? String == "long-press" })
-        #expect(began["time"] as? Int == 2_500_000, "touch-down at 0.5 s + the corner's 2000 ms")
+        let began = try #require(held.first { $0.gesture == .longPress })
+        #expect(began.time.microseconds == 2_500_000, "touch-down at 0.5 s + the corner's 2000 ms")
 
         // Without `high-priority`, the button's own long press takes the touch at 500 ms.
         let plain = toml.replacingOccurrences(of: "high-priority = [\"long-press\"]\n", with: "")
@@ -142,24 +145,23 @@ import Testing
         let daemon = try DaemonProcess(extraArguments: ["--replay", recording, "--wait-for-subscriber"])
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         try client.send(#"{"type":"subscribe","gestures":["press","long-press"]}"# + "\n")
         var seen: [String] = []
         while !seen.contains("long-press began") {
-            let message = try client.readMessage()
-            if message["type"] as? String == "gesture" {
-                seen.append("\(message["gesture"] as? String ?? "?") \(message["phase"] as? String ?? "?")")
+            if let gesture = try client.readMessage().gesture {
+                seen.append("\(gesture.gesture) \(gesture.phase)")
             }
         }
         daemon.signal(SIGTERM)
-        var last: [String: Any] = [:]
-        while last["type"] as? String != "goodbye" {
-            last = try client.readMessage()
-            switch last["type"] as? String {
-            case "gesture": seen.append("\(last["gesture"] as? String ?? "?") \(last["phase"] as? String ?? "?")")
-            case "device": seen.append("device \(last["phase"] as? String ?? "?")")
-            default: break
+        var last = try client.readMessage()
+        while last.goodbye == nil {
+            switch last {
+            case .gesture(let gesture): seen.append("\(gesture.gesture) \(gesture.phase)")
+            case .device(let device): seen.append("device \(device.phase)")
+            case .hello, .touch, .activity, .pong, .status, .metrics, .error, .overflow, .goodbye, .unknown: break
             }
+            last = try client.readMessage()
         }
         #expect(try daemon.waitForExit() == 0)
         #expect(

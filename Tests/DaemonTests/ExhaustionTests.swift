@@ -37,7 +37,7 @@ import Testing
         var clients: [LineClient] = []
         for _ in 0..<3 {
             let client = try LineClient(path: daemon.socketPath)
-            _ = try client.readMessage(ofType: "hello")
+            _ = try client.readMessage(\.hello)
             clients.append(client)
         }
         let waiting = try LineClient(path: daemon.socketPath)  // in the backlog: no descriptor for it
@@ -50,7 +50,7 @@ import Testing
             lines.last?.contains("cannot accept connections") == true && lines.last?.contains("Too many open files") == true,
             "\(lines.suffix(3))")
         clients.removeFirst()  // closes it: a descriptor frees
-        #expect(try waiting.readMessage(ofType: "hello")["type"] as? String == "hello")
+        #expect(try waiting.readMessage().hello != nil, "the waiting client is accepted and greeted")
         try clients[0].sync()
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
@@ -66,14 +66,14 @@ import Testing
         let daemon = try DaemonProcess(configuration: "[daemon]\nmax-clients = 1\n")
         _ = try daemon.notify.wait(for: "READY=1")
         let member = try LineClient(path: daemon.socketPath)
-        _ = try member.readMessage(ofType: "hello")
+        _ = try member.readMessage(\.hello)
         for _ in 0..<200 {
             let refused = try LineClient(path: daemon.socketPath)
-            #expect(try refused.readMessage()["type"] as? String == "error")
+            #expect(try refused.readMessage().error != nil)
         }
         try member.send(#"{"type":"status"}"# + "\n")
-        let status = try member.readMessage(ofType: "status")
-        #expect((status["counters"] as? [String: Any])?["rejected"] as? Int == 200)
+        let status = try member.readMessage(\.status)
+        #expect(status.counters.rejected == 200)
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
         let refusals = daemon.log.split(separator: "\n").filter { $0.contains("refusing client") }
@@ -112,14 +112,14 @@ import Testing
         let daemon = try InProcessDaemon(settings: settings, devices: [screen])
         let stalled = try (0..<20).map { _ in try LineClient(path: daemon.socketPath) }
         let reader = try LineClient(path: daemon.socketPath)
-        _ = try reader.readMessage(ofType: "hello")
+        _ = try reader.readMessage(\.hello)
         let bursts = 20
         for burst in 0..<bursts {
             screen.trigger(1)
             for i in 0..<200 {
                 let event = try reader.readMessage()
-                #expect(event["type"] as? String == "gesture", "the reader loses nothing: \(event)")
-                #expect(event["seq"] as? Int == burst * 200 + i + 1)
+                #expect(event.gesture != nil, "the reader loses nothing: \(event)")
+                #expect(event.gesture?.seq == UInt64(burst * 200 + i + 1))
             }
         }
         // 21 clients: a share is about 12 KiB, so at most some 60 lines (of about 400
@@ -132,16 +132,15 @@ import Testing
             var received = 0
             var lost = 0
             while received + lost < bursts * 200 {
-                let message = try client.readMessage()
-                switch message["type"] as? String {
-                case "overflow":
+                switch try client.readMessage() {
+                case .overflow(let dropped):
                     overflows += 1
-                    lost += message["dropped"] as? Int ?? 0
+                    lost += Int(dropped)
                     afterOverflow = 0
-                case "gesture":
+                case .gesture:
                     received += 1
                     afterOverflow += 1
-                default:
+                case .hello, .touch, .device, .activity, .pong, .status, .metrics, .error, .goodbye, .unknown:
                     continue
                 }
             }

@@ -126,29 +126,28 @@ import Testing
             extraArguments: ["--replay", ComposedReplayTests.demo, "--speed", "20", "--wait-for-subscriber"], configuration: configuration)
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         try client.send(#"{"type":"subscribe","touches":true}"# + "\n")
         var expected: [String: UInt64] = [:]
         var touchDowns: UInt64 = 0
         var delivered: UInt64 = 0
         var device = ""
         while true {
-            let message = try client.readMessage()
-            switch message["type"] as? String {
-            case "device":
-                device = message["device"] as? String ?? ""
-                if message["phase"] as? String == "removed" { break }
+            switch try client.readMessage() {
+            case .device(let message):
+                device = message.device.name
+                if message.phase == .removed { break }
                 continue
-            case "gesture":
-                let key = "\(device)|\(message["region"] as? String ?? "-")|\(message["gesture"]!)|\(message["phase"]!)"
+            case .gesture(let gesture):
+                let key = "\(device)|\(gesture.region ?? "-")|\(gesture.gesture)|\(gesture.phase)"
                 expected[key, default: 0] += 1
                 delivered += 1
                 continue
-            case "touch":
-                if message["phase"] as? String == "began" { touchDowns += 1 }
+            case .touch(let touch):
+                if touch.phase == .began { touchDowns += 1 }
                 delivered += 1
                 continue
-            default:
+            case .hello, .activity, .pong, .status, .metrics, .error, .overflow, .goodbye, .unknown:
                 continue
             }
             break

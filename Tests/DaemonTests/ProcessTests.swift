@@ -1,4 +1,5 @@
 import Foundation
+import GestureProtocol
 import GestureTestSupport
 import Glibc
 import SystemCalls
@@ -86,13 +87,11 @@ final class DaemonProcess {
         let ready = try daemon.notify.wait(for: "READY=1")
         #expect(ready.contains("STATUS=0 devices, 0 clients"))
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         #expect(try daemon.notify.wait(for: "STATUS=").contains("1 client"))
         daemon.signal(SIGTERM)
         _ = try daemon.notify.wait(for: "STOPPING=1")
-        let goodbye = try client.readMessage()
-        #expect(goodbye["type"] as? String == "goodbye")
-        #expect(goodbye["reason"] as? String == "stopping")
+        #expect(try client.readMessage().goodbye == "stopping")
         #expect(try daemon.waitForExit() == 0)
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
     }
@@ -103,7 +102,7 @@ final class DaemonProcess {
         let daemon = try DaemonProcess(socketName: "run/gestured/gestured.sock")
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
-        #expect(try client.readMessage(ofType: "hello")["protocol"] as? Int == 1)
+        #expect(try client.readMessage(\.hello).protocol == 1)
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
     }
@@ -152,7 +151,7 @@ final class DaemonProcess {
             _ = try daemon.notify.wait(for: "RELOADING=1")
             _ = try daemon.notify.wait(for: "READY=1")
             let client = try LineClient(path: daemon.socketPath)
-            _ = try client.readMessage(ofType: "hello")
+            _ = try client.readMessage(\.hello)
             try client.sync()
             let log = daemon.log
             #expect(log.contains("reload failed, keeping the previous configuration"), "\(problem)")
@@ -174,11 +173,11 @@ final class DaemonProcess {
             if client == nil { _ = waitReadable(daemon.notify.socket, milliseconds: 10) }
         }
         let connected = try #require(client)
-        _ = try connected.readMessage(ofType: "hello")
+        _ = try connected.readMessage(\.hello)
         _ = try daemon.notify.wait(for: "READY=1")
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the --socket path is not bound under activation")
         daemon.signal(SIGTERM)
-        #expect(try connected.readMessage()["type"] as? String == "goodbye")
+        #expect(try connected.readMessage().goodbye != nil)
         #expect(try daemon.waitForExit() == 0)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GestureProtocol
 import GestureTestSupport
 import Recordings
 import SystemCalls
@@ -26,11 +27,34 @@ func runToCompletion(_ name: String, _ arguments: [String], environment: [String
     return (String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self), process.terminationStatus)
 }
 
-func jsonObject(_ line: some StringProtocol) throws -> [String: Any] {
-    guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-        throw TestFailure(description: "not a JSON object: \(line)")
+/// A line a program printed (`gestured replay`, `$GESTURED_EVENT`), read with the strict decoder.
+func decodedLine(_ line: some StringProtocol) throws -> ServerMessage {
+    try WireDecoder.message(Array(line.utf8))
+}
+
+/// `message` with its `seq` and `time` zeroed (events; other messages as they are): what a
+/// live and an offline replay of one recording have in common.
+func withoutSeqAndTime(_ message: ServerMessage) -> ServerMessage {
+    switch message {
+    case .gesture(var gesture):
+        gesture.seq = 0
+        gesture.time = Timestamp(microseconds: 0)
+        return .gesture(gesture)
+    case .touch(var touch):
+        touch.seq = 0
+        touch.time = Timestamp(microseconds: 0)
+        return .touch(touch)
+    case .device(var device):
+        device.seq = 0
+        device.time = Timestamp(microseconds: 0)
+        return .device(device)
+    case .activity(var activity):
+        activity.seq = 0
+        activity.time = Timestamp(microseconds: 0)
+        return .activity(activity)
+    case .hello, .pong, .status, .metrics, .error, .overflow, .goodbye, .unknown:
+        return message
     }
-    return object
 }
 
 @Suite(.enabled(if: corpusRoot != nil, "needs the shared corpus"))
@@ -52,22 +76,22 @@ struct RunReplayTests {
         let path = corpusRoot! + "/" + file
         let offline = try runToCompletion("gestured", ["replay", path])
         #expect(offline.status == 0)
-        let expected = try offline.output.split(separator: "\n").map(jsonObject)
+        let expected = try offline.output.split(separator: "\n").map(decodedLine)
         #expect(!expected.isEmpty)
 
         let daemon = try DaemonProcess(extraArguments: ["--replay", path, "--speed", "40", "--wait-for-subscriber"])
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         try client.send(#"{"type":"subscribe"}"# + "\n")
-        let added = try client.readMessage()
-        #expect(added["type"] as? String == "device" && added["phase"] as? String == "added")
-        #expect(added["kind"] as? String == "replay")
-        var received: [[String: Any]] = []
+        let added = try #require(try client.readMessage().device)
+        #expect(added.phase == .added)
+        #expect(added.device.kind == .replay)
+        var received: [ServerMessage] = []
         while true {
             let message = try client.readMessage()
-            if message["type"] as? String == "device" {
-                #expect(message["phase"] as? String == "removed")
+            if let device = message.device {
+                #expect(device.phase == .removed)
                 break
             }
             received.append(message)
@@ -76,18 +100,15 @@ struct RunReplayTests {
         #expect(try daemon.waitForExit() == 0)
 
         #expect(received.count == expected.count)
-        let offsets = Set(zip(received, expected).map { (($0["time"] as? Int) ?? 0) - (($1["time"] as? Int) ?? 0) })
+        let offsets = Set(
+            zip(received, expected).map { live, replayed in
+                Int64(bitPattern: (live.event?.time.microseconds ?? 0) &- (replayed.event?.time.microseconds ?? 0))
+            })
         #expect(offsets.count == 1, "one constant time shift, got \(offsets)")
-        let seqs = received.compactMap { $0["seq"] as? Int }
-        #expect(seqs == Array(2..<(2 + received.count)), "seq continues after the device line")
+        let seqs = received.compactMap { $0.event?.seq }
+        #expect(seqs == Array(2..<(2 + UInt64(received.count))), "seq continues after the device line")
         for (live, replayed) in zip(received, expected) {
-            var live = live
-            var replayed = replayed
-            for key in ["seq", "time"] {
-                live[key] = nil
-                replayed[key] = nil
-            }
-            #expect(NSDictionary(dictionary: live) == NSDictionary(dictionary: replayed))
+            #expect(withoutSeqAndTime(live) == withoutSeqAndTime(replayed))
         }
     }
 
@@ -97,23 +118,23 @@ struct RunReplayTests {
         let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("demo/demo.events").path
         let offline = try runToCompletion("gestured", ["replay", demo])
-        let expected = try offline.output.split(separator: "\n").map(jsonObject)
+        let expected = try offline.output.split(separator: "\n").map(decodedLine)
         let daemon = try DaemonProcess(extraArguments: ["--replay", demo, "--speed", "20", "--wait-for-subscriber", "--exit-after-replay"])
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         try client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
-        var gestures: [[String: Any]] = []
-        var last: [String: Any] = [:]
-        while last["type"] as? String != "goodbye" {
+        var gestures: [GestureMessage] = []
+        var last = try client.readMessage()
+        while last.goodbye == nil {
+            if let gesture = last.gesture { gestures.append(gesture) }
             last = try client.readMessage()
-            if last["type"] as? String == "gesture" { gestures.append(last) }
         }
-        #expect(last["reason"] as? String == "replay finished")
+        #expect(last.goodbye == "replay finished")
         #expect(try daemon.waitForExit() == 0)
         #expect(gestures.count == expected.count)
-        #expect(gestures.last?["gesture"] as? String == expected.last?["gesture"] as? String)
-        #expect(gestures.last?["phase"] as? String == "ended")
+        #expect(gestures.last?.gesture == expected.last?.gesture?.gesture)
+        #expect(gestures.last?.phase == .ended)
     }
 }
 
@@ -158,11 +179,11 @@ struct RunReplayTests {
         let daemon = try DaemonProcess(extraArguments: ["--replay", path, "--loop", "--speed", "1000", "--wait-for-subscriber"])
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         try client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
-        var times: [Int] = []
+        var times: [Timestamp] = []
         while times.count < 3 * perPass {
-            times.append(try client.readMessage(ofType: "gesture")["time"] as? Int ?? 0)
+            times.append(try client.readMessage(\.gesture).time)
         }
         #expect(times == times.sorted(), "times keep increasing from pass to pass")
         #expect(times[perPass] > times[perPass - 1])
@@ -181,15 +202,15 @@ struct RunReplayTests {
         let daemon = try DaemonProcess(extraArguments: ["--replay", path, "--speed", "100", "--wait-for-subscriber", "--exit-after-replay"])
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         try client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
         var gestures = 0
-        var last: [String: Any] = [:]
-        while last["type"] as? String != "goodbye" {
+        var last = try client.readMessage()
+        while last.goodbye == nil {
+            if last.gesture != nil { gestures += 1 }
             last = try client.readMessage()
-            if last["type"] as? String == "gesture" { gestures += 1 }
         }
-        #expect(last["reason"] as? String == "replay finished")
+        #expect(last.goodbye == "replay finished")
         #expect(gestures > 0)
         #expect(try daemon.waitForExit() == 0)
     }
@@ -210,9 +231,9 @@ struct RunReplayTests {
         let daemon = try DaemonProcess(extraArguments: ["--replay", Self.demo, "--speed", speed, "--wait-for-subscriber"])
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         try client.send(#"{"type":"subscribe"}"# + "\n")
-        #expect(try client.readMessage()["phase"] as? String == "added")
+        #expect(try client.readMessage().device?.phase == .added)
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
     }

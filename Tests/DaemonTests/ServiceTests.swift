@@ -1,6 +1,7 @@
 import Daemon
 import Foundation
 import GestureCore
+import GestureProtocol
 import GestureTestSupport
 import Glibc
 import Logging
@@ -67,9 +68,9 @@ import Testing
         let daemon = try DaemonProcess()
         _ = try daemon.notify.wait(for: "READY=1")
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         try client.send(#"{"type":"\u001b[31mred\ngestured: critical: forged\u0000"}"# + "\n")
-        #expect(try client.readMessage()["type"] as? String == "error")
+        #expect(try client.readMessage().error != nil)
         try client.sync()
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
@@ -115,7 +116,7 @@ import Testing
         chmod(daemon.directory.path, 0o755)
         _ = try daemon.notify.wait(for: "READY=1")
         let root = try LineClient(path: daemon.socketPath)
-        #expect(try root.readMessage()["type"] as? String == "hello")
+        #expect(try root.readMessage().hello != nil)
 
         let nobody = try runToCompletion(
             "/usr/bin/setpriv",
@@ -126,8 +127,8 @@ import Testing
         #expect(nobody.output == #"{"type":"error","message":"permission denied"}"# + "\n", "\(nobody)")
         try root.sync()
         try root.send(#"{"type":"status"}"# + "\n")
-        let status = try root.readMessage(ofType: "status")
-        #expect((status["counters"] as? [String: Any])?["rejected"] as? Int == 1)
+        let status = try root.readMessage(\.status)
+        #expect(status.counters.rejected == 1)
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
     }
@@ -238,7 +239,7 @@ import Testing
         #expect(notUsed?.contains("node=\(input.file("event7"))") == true, "\(lines)")
         #expect(notUsed?.contains("cannot open") == true)
         let client = try LineClient(path: daemon.socketPath)
-        #expect((try client.readMessage()["devices"] as? [Any])?.isEmpty == true)
+        #expect(try client.readMessage().hello?.devices.isEmpty == true)
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
     }

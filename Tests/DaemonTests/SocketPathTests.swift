@@ -1,5 +1,6 @@
 import Daemon
 import Foundation
+import GestureProtocol
 import GestureTestSupport
 import Glibc
 import SystemCalls
@@ -42,7 +43,7 @@ import Testing
         #expect(socketInfo.st_mode & S_IFMT == S_IFSOCK)
         #expect(socketInfo.st_mode & 0o777 == 0o666)
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
     }
@@ -65,7 +66,7 @@ import Testing
         #expect(second.status == 69, "\(second)")
         #expect(second.error.contains("cannot tell whether a server listens on \(live.socketPath)"), "\(second.error)")
         let client = try LineClient(path: live.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         live.signal(SIGTERM)
         #expect(try live.waitForExit() == 0)
     }

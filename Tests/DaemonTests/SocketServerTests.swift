@@ -1,6 +1,7 @@
 import Daemon
 import Foundation
 import GestureCore
+import GestureProtocol
 import GestureTestSupport
 import SystemCalls
 import Testing
@@ -10,26 +11,21 @@ import Testing
         let screen = try PipeSource(name: "ELAN Touchscreen")
         let daemon = try InProcessDaemon(devices: [screen])
         let client = try LineClient(path: daemon.socketPath)
-        let hello = try client.readMessage()
-        #expect(hello["type"] as? String == "hello")
-        #expect(hello["protocol"] as? Int == 1)
-        #expect(hello["server"] as? String == "gestured")
-        let names = (hello["devices"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
-        #expect(names == ["ELAN Touchscreen", "control"])
+        let hello = try #require(try client.readMessage().hello)
+        #expect(hello.protocol == 1)
+        #expect(hello.server == "gestured")
+        #expect(hello.devices.map(\.name) == ["ELAN Touchscreen", "control"])
     }
 
     @Test func answersPingAndStatus() throws {
         let daemon = try InProcessDaemon()
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         try client.send("{\"type\":\"ping\"}\n{\"type\":\"status\"}\n")
-        let pong = try client.readMessage()
-        #expect(pong["type"] as? String == "pong")
-        let status = try client.readMessage()
-        #expect(status["type"] as? String == "status")
-        #expect(status["clients"] as? Int == 1)
-        let counters = status["counters"] as? [String: Any]
-        #expect(counters?["connections"] as? Int == 1)
+        #expect(try client.readMessage().pong != nil)
+        let status = try #require(try client.readMessage().status)
+        #expect(status.clients == 1)
+        #expect(status.counters.connections == 1)
     }
 
     @Test(arguments: [
@@ -45,26 +41,24 @@ import Testing
     func badRequestGetsAnErrorAndTheConnectionStays(request: String, message: String) throws {
         let daemon = try InProcessDaemon()
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         try client.send(request + "\n")
-        let error = try client.readMessage()
-        #expect(error["type"] as? String == "error")
-        #expect((error["message"] as? String)?.hasPrefix(message) == true, "\(error)")
+        let error = try #require(try client.readMessage().error)
+        #expect(error.hasPrefix(message), "\(error)")
         try client.sync()
     }
 
     @Test func overlongLineIsAnErrorAndAClose() throws {
         let daemon = try InProcessDaemon()
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         try client.send(String(repeating: "x", count: 70 * 1024))
-        let error = try client.readMessage()
-        #expect(error["type"] as? String == "error")
-        #expect((error["message"] as? String)?.contains("longer than") == true)
+        let error = try #require(try client.readMessage().error)
+        #expect(error.contains("longer than"))
         #expect(client.readsEndOfStream())
         // The daemon still serves others.
         let other = try LineClient(path: daemon.socketPath)
-        _ = try other.readMessage(ofType: "hello")
+        _ = try other.readMessage(\.hello)
         try other.sync()
     }
 
@@ -75,36 +69,36 @@ import Testing
         let all = try LineClient(path: daemon.socketPath)
         let drags = try LineClient(path: daemon.socketPath)
         let elsewhere = try LineClient(path: daemon.socketPath)
-        for client in [all, drags, elsewhere] { _ = try client.readMessage(ofType: "hello") }
+        for client in [all, drags, elsewhere] { _ = try client.readMessage(\.hello) }
         try drags.send("{\"type\":\"subscribe\",\"gestures\":[\"drag\"],\"regions\":[\"panel\"]}\n")
         try elsewhere.send("{\"type\":\"subscribe\",\"devices\":[\"Other Device\"]}\n")
         try drags.sync()
         try elsewhere.sync()
         screen.trigger(1)
 
-        let first = try all.readMessage(ofType: "gesture")
-        #expect(first["gesture"] as? String == "tap")
-        #expect(first["seq"] as? Int == 1)
-        #expect(first["device"] as? String == "ELAN Touchscreen")
-        #expect(first["region"] as? String == "button")
-        #expect(first["count"] as? Int == 1)
-        let second = try all.readMessage(ofType: "gesture")
-        #expect(second["seq"] as? Int == 2)
-        #expect(second["gesture"] as? String == "drag")
+        let first = try all.readMessage(\.gesture)
+        #expect(first.gesture == .tap)
+        #expect(first.seq == 1)
+        #expect(first.device == "ELAN Touchscreen")
+        #expect(first.region == "button")
+        #expect(first.count == 1)
+        let second = try all.readMessage(\.gesture)
+        #expect(second.seq == 2)
+        #expect(second.gesture == .drag)
 
-        let drag1 = try drags.readMessage(ofType: "gesture")
-        #expect(drag1["gesture"] as? String == "drag")
-        #expect(drag1["phase"] as? String == "began")
-        #expect(drag1["seq"] as? Int == 1)
-        #expect((drag1["startLocation"] as? [String: Any])?["x"] as? Double == 0.2)
-        let drag2 = try drags.readMessage(ofType: "gesture")
-        #expect(drag2["phase"] as? String == "ended")
-        #expect(drag2["id"] as? Int != drag1["id"] as? Int)
-        #expect(drag2["seq"] as? Int == 2)
+        let drag1 = try drags.readMessage(\.gesture)
+        #expect(drag1.gesture == .drag)
+        #expect(drag1.phase == .began)
+        #expect(drag1.seq == 1)
+        #expect(drag1.drag?.startLocation.x == 0.2)
+        let drag2 = try drags.readMessage(\.gesture)
+        #expect(drag2.phase == .ended)
+        #expect(drag2.id != drag1.id)
+        #expect(drag2.seq == 2)
 
         // Nothing reached the client filtering on another device: its next line is the pong.
         try elsewhere.send("{\"type\":\"ping\"}\n")
-        #expect(try elsewhere.readMessage()["type"] as? String == "pong")
+        #expect(try elsewhere.readMessage().pong != nil)
     }
 
     @Test func halfClosedClientStillReceivesEvents() throws {
@@ -112,15 +106,15 @@ import Testing
         screen.script[1] = [tap()]
         let daemon = try InProcessDaemon(devices: [screen])
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         try client.send("{\"type\":\"subscribe\",\"gestures\":[\"tap\"]}\n")
         try client.sync()
         client.shutdownWrite()
         // A status request from another client proves the shutdown was seen before the event.
         let observer = try LineClient(path: daemon.socketPath)
-        _ = try observer.readMessage(ofType: "hello")
+        _ = try observer.readMessage(\.hello)
         screen.trigger(1)
-        #expect(try client.readMessage(ofType: "gesture")["gesture"] as? String == "tap")
+        #expect(try client.readMessage(\.gesture).gesture == .tap)
     }
 
     @Test func neverReadingClientLosesOldestEventsAndIsToldHowMany() throws {
@@ -135,39 +129,37 @@ import Testing
         let daemon = try InProcessDaemon(settings: settings, devices: [screen])
         let sleeper = try LineClient(path: daemon.socketPath)
         let reader = try LineClient(path: daemon.socketPath)
-        _ = try reader.readMessage(ofType: "hello")
+        _ = try reader.readMessage(\.hello)
         // The sleeper never reads until the reader got everything from 40 bursts (20 000 events,
         // far beyond its socket buffer and queue).
         for burst in 0..<40 {
             screen.trigger(1)
             for i in 0..<500 {
-                let event = try reader.readMessage(ofType: "gesture")
-                #expect(event["seq"] as? Int == burst * 500 + i + 1)
+                let event = try reader.readMessage(\.gesture)
+                #expect(event.seq == UInt64(burst * 500 + i + 1))
             }
         }
         try reader.send("{\"type\":\"status\"}\n")
-        let status = try reader.readMessage(ofType: "status")
-        #expect(((status["counters"] as? [String: Any])?["dropped"] as? Int ?? 0) > 0)
+        let status = try reader.readMessage(\.status)
+        #expect(status.counters.dropped > 0)
         // Now the sleeper catches up: what its socket buffer held, an overflow notice, then
         // the queue. Every event is either received or counted as dropped, and `seq` skips
         // exactly the dropped ones (docs/protocol.md): the last event is number 20 000.
-        var dropped = 0
-        var droppedSinceLast = 0
-        var received = 0
-        var lastSeq = 0
+        var dropped: UInt64 = 0
+        var droppedSinceLast: UInt64 = 0
+        var received: UInt64 = 0
+        var lastSeq: UInt64 = 0
         while dropped + received < 20_000 {
-            let message = try sleeper.readMessage()
-            switch message["type"] as? String {
-            case "overflow":
-                dropped += message["dropped"] as? Int ?? 0
-                droppedSinceLast += message["dropped"] as? Int ?? 0
-            case "gesture":
+            switch try sleeper.readMessage() {
+            case .overflow(let count):
+                dropped += count
+                droppedSinceLast += count
+            case .gesture(let gesture):
                 received += 1
-                let seq = message["seq"] as? Int ?? 0
-                #expect(seq == lastSeq + droppedSinceLast + 1, "seq skips the dropped events, no more")
-                lastSeq = seq
+                #expect(gesture.seq == lastSeq + droppedSinceLast + 1, "seq skips the dropped events, no more")
+                lastSeq = gesture.seq
                 droppedSinceLast = 0
-            default:
+            case .hello, .touch, .device, .activity, .pong, .status, .metrics, .error, .goodbye, .unknown:
                 continue
             }
         }
@@ -186,15 +178,15 @@ import Testing
         let daemon = try InProcessDaemon(settings: settings, devices: [screen])
         let sleeper = try LineClient(path: daemon.socketPath)
         let reader = try LineClient(path: daemon.socketPath)
-        _ = try reader.readMessage(ofType: "hello")
+        _ = try reader.readMessage(\.hello)
         for _ in 0..<40 {
             screen.trigger(1)
-            for _ in 0..<500 { _ = try reader.readMessage(ofType: "gesture") }
+            for _ in 0..<500 { _ = try reader.readMessage(\.gesture) }
         }
         try reader.send("{\"type\":\"status\"}\n")
-        let status = try reader.readMessage(ofType: "status")
-        #expect((status["counters"] as? [String: Any])?["slowDisconnects"] as? Int == 1)
-        #expect(status["clients"] as? Int == 1)
+        let status = try reader.readMessage(\.status)
+        #expect(status.counters.slowDisconnects == 1)
+        #expect(status.clients == 1)
         #expect(sleeper.readsEndOfStream())
     }
 
@@ -207,32 +199,28 @@ import Testing
         var clients: [LineClient] = []
         for _ in 0..<300 {
             let client = try LineClient(path: daemon.socketPath)
-            _ = try client.readMessage(ofType: "hello")
+            _ = try client.readMessage(\.hello)
             clients.append(client)
         }
         let refused = try LineClient(path: daemon.socketPath)
-        let error = try refused.readMessage()
-        #expect(error["type"] as? String == "error")
-        #expect((error["message"] as? String)?.contains("too many clients") == true)
+        let error = try #require(try refused.readMessage().error)
+        #expect(error.contains("too many clients"))
         #expect(refused.readsEndOfStream())
         screen.trigger(1)
         for client in clients {
-            #expect(try client.readMessage(ofType: "gesture")["seq"] as? Int == 1)
+            #expect(try client.readMessage(\.gesture).seq == 1)
         }
     }
 
     @Test func stopSaysGoodbyeAndRemovesTheSocket() throws {
         let daemon = try InProcessDaemon()
         let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(ofType: "hello")
+        _ = try client.readMessage(\.hello)
         daemon.stop()
         // Stopping removes the devices first: their removal (and any cancellation) is
         // delivered before the goodbye, which is the last line.
-        let removed = try client.readMessage()
-        #expect(removed["type"] as? String == "device" && removed["phase"] as? String == "removed")
-        let goodbye = try client.readMessage()
-        #expect(goodbye["type"] as? String == "goodbye")
-        #expect(goodbye["reason"] as? String == "stopping")
+        #expect(try client.readMessage().device?.phase == .removed)
+        #expect(try client.readMessage().goodbye == "stopping")
         #expect(client.readsEndOfStream())
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
     }
