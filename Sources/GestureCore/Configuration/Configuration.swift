@@ -1,12 +1,8 @@
 import GestureProtocol
 
-/// How the daemon treats a client that stops reading.
-public enum SlowClientPolicy: String, Sendable, Hashable, CaseIterable {
-    /// Drop the oldest queued events and tell the client how many it lost.
-    case dropOldest = "drop-oldest"
-    /// Close the connection with an error saying why.
-    case disconnect
-}
+/// How the daemon and the web bridge treat a client that stops reading (defined beside
+/// the one delivery queue that applies it, `GestureProtocol.DeliveryQueue`).
+public typealias SlowClientPolicy = GestureProtocol.SlowClientPolicy
 
 /// Daemon-wide settings (`[daemon]` in the configuration file).
 public struct DaemonSettings: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Daemon
+@testable import GestureProtocol
 
 @Suite struct BoundedQueueTests {
     /// Against an array model: FIFO order and the capacity limit hold through growth and
