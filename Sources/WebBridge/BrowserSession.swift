@@ -65,6 +65,9 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
         case closed
     }
 
+    /// Unread replies (pongs aside) held for a browser at most: one more closes it (1008).
+    static let maximumHeldReplies = 64
+
     /// Requests a browser may send before the daemon connection is up.
     static let maximumPendingRequests = 16
 
@@ -74,6 +77,7 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
     /// This session holds one of `limits`' daemon connections.
     private var holdsDaemonSlot = false
     private var daemon = Daemon.connecting(pending: [])
+    /// The slow-client rules, as the daemon applies them to its socket clients.
     private var queue: DeliveryQueue<ByteBuffer>
     private var context: ChannelHandlerContext?
     /// The close frame has been sent: nothing more is written.
@@ -100,7 +104,9 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
         self.registry = registry
         self.limits = limits
         self.peer = peer
-        queue = DeliveryQueue(capacity: settings.clientQueue, policy: settings.slowClient, byteLimit: settings.clientMemory)
+        queue = DeliveryQueue(
+            limits: DeliveryLimits(
+                events: settings.clientQueue, policy: settings.slowClient, bytes: settings.clientMemory, replies: Self.maximumHeldReplies))
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -176,7 +182,7 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
             }
             resumeReading()
         }
-        deliver(line, kind: BridgeMessage.kind(of: line))
+        deliver(line, kind: DeliveryKind(line: line.readableBytesView))
     }
 
     /// A line for the browser (or, for `.controlPong`, a pong frame's payload) goes
@@ -184,7 +190,7 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
     /// buffer of their own (`DaemonLineDecoder`); a ping's payload is a slice of the
     /// browser's read buffer, so one to be held is copied out of it, to keep its own bytes
     /// alive, not the whole buffer it was read into.
-    private func deliver(_ line: ByteBuffer, kind: DeliveryQueue<ByteBuffer>.Kind) {
+    private func deliver(_ line: ByteBuffer, kind: DeliveryKind) {
         guard let context else { return }
         let writable = context.channel.isWritable
         var line = line
@@ -199,12 +205,8 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch arrival {
         case .send(let line):
-            if kind == .controlPong {
-                writeFrame(.pong, line, context: context)
-            } else {
-                writeText(line, context: context)
-            }
-        case .held:
+            write(line, kind: kind, context: context)
+        case .held, .dropped, .ignored:
             break
         case .disconnect(let reason):
             limits.bit(.clientMemory, "a browser that does not read was closed (1008): \(reason)")
@@ -358,12 +360,9 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
             for item in outgoing {
                 switch item {
                 case .overflow(let dropped):
-                    writeText(
-                        BridgeMessage.frame(.overflow(dropped: UInt64(dropped)), allocator: context.channel.allocator), context: context)
-                case .line(let line):
-                    writeText(line, context: context)
-                case .controlPong(let data):
-                    writeFrame(.pong, data, context: context)
+                    writeText(BridgeMessage.frame(.overflow(dropped: dropped), allocator: context.channel.allocator), context: context)
+                case .line(let line, let kind):
+                    write(line, kind: kind, context: context)
                 }
             }
             if !outgoing.isEmpty {
@@ -393,6 +392,14 @@ final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     // MARK: writing
+
+    /// A line the queue let through: a text frame, or a pong frame for `.controlPong`.
+    private func write(_ line: ByteBuffer, kind: DeliveryKind, context: ChannelHandlerContext) {
+        switch kind {
+        case .controlPong: writeFrame(.pong, line, context: context)
+        case .event, .reply, .pong: writeText(line, context: context)
+        }
+    }
 
     private func writeText(_ line: ByteBuffer, context: ChannelHandlerContext) {
         writeFrame(.text, line, context: context)

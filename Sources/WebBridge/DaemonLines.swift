@@ -41,27 +41,15 @@ final class DaemonLineDecoder: ChannelInboundHandler {
 }
 
 /// The messages the bridge writes itself (`overflow`, `goodbye`, `error`), encoded as the
-/// daemon encodes them (`WireEncoder`), and how the bridge tells the daemon's lines apart.
+/// daemon encodes them (`WireEncoder`), and how the bridge tells the daemon's replies to
+/// requests apart (for its count of requests in flight; how a line is queued for a slow
+/// browser is `DeliveryKind`'s, the daemon's one classification).
 enum BridgeMessage {
     /// `message` as one text frame's payload: the daemon's line without its newline.
     static func frame(_ message: ServerMessage, allocator: ByteBufferAllocator) -> ByteBuffer {
         let line = WireEncoder.encode(message)
         return allocator.buffer(bytes: line.dropLast())
     }
-
-    /// Whether a daemon line is an event (it carries `seq` and may be dropped for a slow
-    /// browser), a `pong` (only the latest is kept) or another reply. The daemon writes `type` first in every message.
-    static func kind(of line: ByteBuffer) -> DeliveryQueue<ByteBuffer>.Kind {
-        for prefix in eventPrefixes where line.readableBytesView.starts(with: prefix) {
-            return .event
-        }
-        if line.readableBytesView.starts(with: pongPrefix) {
-            return .pong
-        }
-        return .reply
-    }
-
-    private static let pongPrefix = Array(#"{"type":"pong""#.utf8)
 
     /// Whether a daemon line answers a request (`pong`, `status`, `metrics`, `error`).
     static func isReply(_ line: ByteBuffer) -> Bool {
@@ -81,5 +69,4 @@ enum BridgeMessage {
     }
     private static let subscribePrefix = Array(#"{"type":"subscribe""#.utf8)
 
-    private static let eventPrefixes: [[UInt8]] = [#"{"type":"gesture""#, #"{"type":"touch""#, #"{"type":"device""#].map { Array($0.utf8) }
 }

@@ -5,7 +5,7 @@ import Testing
 
 @testable import WebBridge
 
-@Suite("The daemon's lines in the bridge: framing, the bridge's own messages, kinds")
+@Suite("The daemon's lines in the bridge: framing, the bridge's own messages, replies")
 struct DaemonLinesTests {
     private func decoder(maximumLength: Int = LineFramer.defaultMaximumLength) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
@@ -75,19 +75,6 @@ struct DaemonLinesTests {
         for message in [ServerMessage.overflow(dropped: 7), .goodbye(reason: "a \"b\"\n\u{1f}"), .error(message: "x\u{0}y")] {
             let frame = BridgeMessage.frame(message, allocator: allocator)
             #expect(try WireDecoder.message(frame.readableBytesView) == message)
-        }
-    }
-
-    @Test("the daemon's lines are told apart by their type: events (with seq), pongs, other replies")
-    func kinds() {
-        let lines: [(String, DeliveryQueue<ByteBuffer>.Kind)] = [
-            (#"{"type":"gesture","gesture":"tap"}"#, .event), (#"{"type":"touch","phase":"began"}"#, .event),
-            (#"{"type":"device","phase":"added"}"#, .event), (#"{"type":"hello","protocol":1}"#, .reply),
-            (#"{"type":"overflow","dropped":3}"#, .reply), (#"{"type":"goodbye","reason":"stopping"}"#, .reply),
-            (#"{"type":"pong","time":1}"#, .pong), (#"{"type":"status","protocol":1}"#, .reply),
-        ]
-        for (line, kind) in lines {
-            #expect(BridgeMessage.kind(of: ByteBuffer(string: line)) == kind, "\(line)")
         }
     }
 
