@@ -4,33 +4,34 @@ import Logging
 import SystemCalls
 
 /// `[daemon] idle-timeout` in the daemon: feeds every touch frame to the pure
-/// `ActivityMonitor`, keeps a loop timer on its deadline, and sends its changes to every
-/// client as `activity` lines.
+/// `ActivityMonitor`, keeps a loop timer on its deadline, and hands its changes to the
+/// daemon (`changed`), which sends them to every client as `activity` lines. Its monitor's
+/// `lastTouch` is the daemon's one `lastTouch` (`DaemonState.lastTouch`).
 final class ActivityWatch {
     private var monitor: ActivityMonitor
-    private let server: SocketServer
+    private let changed: (ActivityMessage) -> Void
     private let logger: Logger
     private var timer: LoopTimer?
     private unowned let loop: EventLoop
 
     private var now: Timestamp { Timestamp(microseconds: loop.now) }
 
-    /// Called each time the daemon goes idle, after the `activity` line went out (the
-    /// daemon hands it on to pass-through devices with `wake-swallow`).
-    var becameIdle: (() -> Void)?
+    /// When the daemon last read a frame with a finger down, on its clock; nil before the first.
+    var lastTouch: Timestamp? { monitor.lastTouch }
 
     /// Whether the daemon is idle now (the `idle` line went out, no touch since).
     var isIdle: Bool { monitor.isIdle }
 
     /// `catchUp` is called when the idle deadline has come, before going idle: it must feed
     /// every source the input due by now (a loop running late must not call a daemon idle
-    /// whose touches are waiting to be read).
-    init(loop: EventLoop, server: SocketServer, timeout: TimeSpan, logger: Logger, catchUp: @escaping (Timestamp) -> Void)
-        throws(SystemError)
-    {
+    /// whose touches are waiting to be read). `changed` gets each `idle` and `active`.
+    init(
+        loop: EventLoop, timeout: TimeSpan, logger: Logger, catchUp: @escaping (Timestamp) -> Void,
+        changed: @escaping (ActivityMessage) -> Void
+    ) throws(SystemError) {
         monitor = ActivityMonitor(timeout: timeout, now: Timestamp(microseconds: loop.now))
         self.loop = loop
-        self.server = server
+        self.changed = changed
         self.logger = logger
         timer = try loop.timer { [unowned self] microseconds in
             let now = Timestamp(microseconds: microseconds)
@@ -49,7 +50,6 @@ final class ActivityWatch {
     func touched(_ frame: TouchFrame, device: String) {
         let down = frame.contacts.count { $0.phase == .began || $0.phase == .moved }
         announce(monitor.touched(device: device, at: now, down: down))
-        server.lastTouch = monitor.lastTouch
     }
 
     func deviceRemoved(_ device: String, now: Timestamp) {
@@ -72,11 +72,10 @@ final class ActivityWatch {
             logger.info(
                 "idle: no touch for the idle timeout",
                 metadata: ["lastTouch": "\(monitor.lastTouch.map { "\($0.microseconds)" } ?? "none")"])
-            server.activityChanged(ActivityMessage(phase: .idle, seq: 0, time: time))
-            becameIdle?()
+            changed(ActivityMessage(phase: .idle, seq: 0, time: time))
         case .active(let time)?:
             logger.info("active: touched after idle")
-            server.activityChanged(ActivityMessage(phase: .active, seq: 0, time: time))
+            changed(ActivityMessage(phase: .active, seq: 0, time: time))
         case nil:
             break
         }

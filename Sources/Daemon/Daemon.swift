@@ -10,31 +10,33 @@ import SystemCalls
 /// readiness notifications.
 public final class Daemon {
     public let loop: EventLoop
-    public let server: SocketServer
+    /// What the daemon tells clients about itself: its devices, counters, metrics and
+    /// `lastTouch`. The daemon's own: only it adds and removes devices.
+    public let state: DaemonState
+    private let server: SocketServer
     public private(set) var configuration: Configuration
     private let reload: () throws -> Configuration
     private var logger: Logger
     private let ids = GestureIDAllocator()
-    private var sources: [ObjectIdentifier: Attached] = [:]
+    /// Each source's watch and timer, by source (the sources themselves, in order, are
+    /// `state.sources`).
+    private var attached: [ObjectIdentifier: Attached] = [:]
     private var signals: [SignalWatch] = []
     private var statusTask: DeferredTask?
     private var activity: ActivityWatch?
     private var lastStatus = ""
     private var stopping = false
+    private var observers: [(token: ObserverToken, observer: (DaemonChange) -> Void)] = []
+    private var nextObserver = 0
     /// Whether `stop` was called (sources removed now must not be replaced).
     public var isStopping: Bool { stopping }
 
-    /// Called after a successful reload, once every source was reconfigured (e.g. to look
-    /// for devices the new configuration admits).
-    public var configurationChanged: ((Configuration) -> Void)?
-    /// Called when the daemon goes idle (no touch for `[daemon] idle-timeout`, issue 9):
-    /// pass-through devices with `wake-swallow` reserve their next touch (`LiveDevices` sets it).
-    public var wentIdle: (() -> Void)?
     /// Whether the daemon is idle now: a device added or reconfigured while idle is told so
     /// too (`LiveDevices`), or its first touch would not be the wake touch it is.
     public var isIdle: Bool { activity?.isIdle ?? false }
-    /// Called after a source was removed (unplugged, finished, or excluded by a reload).
-    public var sourceRemoved: ((InputSource) -> Void)?
+
+    /// Connected clients.
+    public var clientCount: Int { server.clientCount }
 
     private final class Attached {
         let source: InputSource
@@ -53,16 +55,55 @@ public final class Daemon {
         self.configuration = configuration
         self.reload = reload
         self.logger = logger
-        server = try SocketServer(loop: loop, listener: listener, settings: configuration.daemon, version: version, logger: logger)
+        state = DaemonState(version: version)
+        server = try SocketServer(loop: loop, listener: listener, settings: configuration.daemon, state: state, logger: logger)
         statusTask = try loop.deferredTask { [unowned self] in publishStatus() }
-        activity = try ActivityWatch(loop: loop, server: server, timeout: configuration.daemon.idleTimeout, logger: logger) {
-            [unowned self] now in
-            for attached in Array(sources.values) {
-                service(attached) { $0.deadlineReached(now: now, into: &$1) }
-            }
+        activity = try ActivityWatch(
+            loop: loop, timeout: configuration.daemon.idleTimeout, logger: logger,
+            catchUp: { [unowned self] now in
+                for source in state.sources {
+                    if let attached = attached[ObjectIdentifier(source)] {
+                        service(attached) { $0.deadlineReached(now: now, into: &$1) }
+                    }
+                }
+            },
+            changed: { [unowned self] message in
+                server.activityChanged(message)
+                if message.phase == .idle { notify(.wentIdle) }
+            })
+        state.activity = activity
+        server.changed = { [unowned self] change in
+            scheduleStatus()
+            notify(change)
         }
-        activity?.becameIdle = { [unowned self] in wentIdle?() }
-        server.clientsChanged = { [unowned self] in scheduleStatus() }
+    }
+
+    // MARK: Observers
+
+    /// Identifies an observer, to stop it.
+    public struct ObserverToken: Hashable, Sendable {
+        fileprivate let id: Int
+    }
+
+    /// Calls `observer` with every change from now on (on the loop's thread), after the
+    /// observers registered before it; any number of components may observe.
+    @discardableResult
+    public func observe(_ observer: @escaping (DaemonChange) -> Void) -> ObserverToken {
+        let token = ObserverToken(id: nextObserver)
+        nextObserver += 1
+        observers.append((token, observer))
+        return token
+    }
+
+    /// `observer` hears nothing more (it may call this while it is being told).
+    public func stopObserving(_ token: ObserverToken) {
+        observers.removeAll { $0.token == token }
+    }
+
+    private func notify(_ change: DaemonChange) {
+        for (token, observer) in observers where observers.contains(where: { $0.token == token }) {
+            observer(change)
+        }
     }
 
     // MARK: Sources
@@ -78,8 +119,9 @@ public final class Daemon {
         attached.timer = try loop.timer { [unowned self, unowned attached] _ in
             service(attached) { $0.deadlineReached(now: now, into: &$1) }
         }
-        sources[ObjectIdentifier(source)] = attached
-        server.deviceAdded(source.device, time: now)
+        self.attached[ObjectIdentifier(source)] = attached
+        state.sources.append(source)
+        server.announce(source.device, added: true, time: now)
         logger.info("device added", metadata: ["device": "\(source.device.name)", "kind": "\(source.device.kind.rawValue)"])
         scheduleStatus()
         rearm(attached)
@@ -87,23 +129,24 @@ public final class Daemon {
 
     /// Stops reading a device: its gestures in flight are cancelled, clients are told.
     public func remove(_ source: InputSource, reason: String) {
-        guard let attached = sources.removeValue(forKey: ObjectIdentifier(source)) else { return }
+        guard let attached = self.attached.removeValue(forKey: ObjectIdentifier(source)) else { return }
+        state.sources.removeAll { $0 === source }
         attached.watch?.cancel()
         attached.timer?.cancel()
         var sink = sink(for: source)
         source.close(now: now, into: &sink)
-        server.deviceRemoved(source.device, time: now)
+        server.announce(source.device, added: false, time: now)
         activity?.deviceRemoved(source.device.name, now: now)
         logger.info("device removed", metadata: ["device": "\(source.device.name)", "reason": "\(reason)"])
         scheduleStatus()
-        sourceRemoved?(source)
+        notify(.sourceRemoved(source))
     }
 
     /// The loop's monotonic clock as the engine's time.
     private var now: Timestamp { Timestamp(microseconds: loop.now) }
 
-    /// The sources being read.
-    public var activeSources: [InputSource] { sources.values.map(\.source) }
+    /// The sources being read, in the order they were added.
+    public var activeSources: [InputSource] { state.sources }
 
     private func sink(for source: InputSource) -> DaemonSink {
         DaemonSink(server: server, ids: ids, device: source.device.name, activity: activity)
@@ -163,8 +206,8 @@ public final class Daemon {
         guard !stopping else { return }
         stopping = true
         ServiceManager.stopping()
-        for attached in Array(sources.values) {
-            remove(attached.source, reason: "daemon stopping")
+        for source in state.sources {
+            remove(source, reason: "daemon stopping")
         }
         activity?.cancel()
         server.stop(reason: reason)
@@ -182,20 +225,22 @@ public final class Daemon {
             configuration = new
             server.apply(new.daemon)
             activity?.reconfigure(timeout: new.daemon.idleTimeout, now: now)
-            for attached in Array(sources.values) {
-                service(attached) { $0.reconfigure(new, now: now, into: &$1) }
+            for source in state.sources {
+                if let attached = attached[ObjectIdentifier(source)] {
+                    service(attached) { $0.reconfigure(new, now: now, into: &$1) }
+                }
             }
-            configurationChanged?(new)
+            notify(.configurationChanged(new))
             logger.info("configuration reloaded")
         } catch {
             logger.error("reload failed, keeping the previous configuration", metadata: ["error": "\(error)"])
         }
         lastStatus = statusLine
-        ServiceManager.notify("READY=1\nSTATUS=\(lastStatus)")
+        ServiceManager.ready(status: lastStatus)
     }
 
     private var statusLine: String {
-        let devices = sources.count
+        let devices = state.sources.count
         let clients = server.clientCount
         return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s")"
     }
@@ -215,4 +260,20 @@ public final class Daemon {
         lastStatus = line
         ServiceManager.status(line)
     }
+}
+
+/// What a component hears from the daemon (`Daemon.observe`).
+public enum DaemonChange {
+    /// A source was removed (unplugged, finished, or excluded by a reload).
+    case sourceRemoved(InputSource)
+    /// The daemon went idle (no touch for `[daemon] idle-timeout`), after the `activity`
+    /// line went out: pass-through devices with `wake-swallow` reserve their next touch.
+    case wentIdle
+    /// A reload succeeded and every source was reconfigured (e.g. look for devices the
+    /// new configuration admits).
+    case configurationChanged(Configuration)
+    /// A client connected or went.
+    case clientsChanged
+    /// A client's `subscribe` request took effect.
+    case clientSubscribed
 }

@@ -8,6 +8,8 @@ import SystemPackage
 public final class EventLoop {
     let handle: OpaquePointer
     private var signalPipe: IOWatch?
+    /// This loop's signal pipe (both ends), closed with the loop.
+    private(set) var signalPipeEnds: (read: FileDescriptor, write: FileDescriptor)?
     private var signalWatches: [Weak<SignalWatch>] = []
 
     /// A new loop (not the thread's default one, so tests can run several).
@@ -19,6 +21,13 @@ public final class EventLoop {
     }
 
     deinit {
+        signalPipe?.cancel()
+        if let ends = signalPipeEnds {
+            // Signals go nowhere rather than to a descriptor number that may be reused.
+            if signalPipeWriteEnd == ends.write.rawValue { signalPipeWriteEnd = -1 }
+            try? ends.read.close()
+            try? ends.write.close()
+        }
         sd_event_unref(handle)
     }
 
@@ -98,10 +107,11 @@ public final class EventLoop {
     public func onSignal(_ signal: Int32, handler: @escaping (Int32) -> Void) throws(SystemError) -> SignalWatch {
         if signalPipe == nil {
             let (readEnd, writeEnd) = try SystemCall.adopting("pipe2") { try FileDescriptor.pipe(options: [.nonBlocking, .closeOnExec]) }
-            signalPipeWriteEnd = writeEnd.rawValue
+            signalPipeEnds = (readEnd, writeEnd)
             signalPipe = try watch(readEnd, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
                 dispatchSignals(from: readEnd)
             }
+            signalPipeWriteEnd = writeEnd.rawValue
         }
         let watch = SignalWatch(signal: signal, handler: handler)
         signalWatches.append(Weak(watch))
@@ -135,7 +145,8 @@ private struct Weak<T: AnyObject> {
     init(_ value: T) { self.value = value }
 }
 
-/// The write end of the signal pipe (one per process: signals are process-wide).
+/// The write end of the signal pipe of the loop that last asked for signals (signals are
+/// process-wide: the newest loop gets them); -1 once that loop is gone.
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
 private func forwardSignal(_ number: Int32) {

@@ -38,7 +38,7 @@ public struct DaemonSink: GestureSink {
     /// A completed input frame: its touch-downs are counted, and its contacts sent as
     /// `touch` events to the clients that asked for them.
     mutating func frameCompleted(_ frame: TouchFrame) {
-        server.metrics.count(frame, device: device)
+        server.state.metrics.count(frame, device: device)
         if wantsTouches { touches(frame) }
     }
 
@@ -49,7 +49,7 @@ public struct DaemonSink: GestureSink {
 
     /// The device lost events (`SYN_DROPPED`) `count` times and resynchronised.
     public mutating func resynchronised(_ count: Int) {
-        server.metrics.countSynDropped(count, device: device)
+        server.state.metrics.countSynDropped(count, device: device)
     }
 }
 

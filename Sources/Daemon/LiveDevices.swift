@@ -209,8 +209,6 @@ public final class LiveDevices {
     private let daemon: Daemon
     private let directory: String
     private var logger: Logger
-    /// Sources by node path.
-    private var sources: [String: EvdevSource] = [:]
     private var inotify: InputDirectoryWatcher?
     private var inotifyWatch: IOWatch?
     private var udev: UdevMonitor?
@@ -233,22 +231,33 @@ public final class LiveDevices {
     /// The daemon went idle (no touch for `idle-timeout`): every pass-through device with
     /// `wake-swallow` reserves its next touch, so the touch that wakes the screen presses nothing.
     public func daemonBecameIdle() {
-        for source in sources.values { source.idle() }
+        for source in evdevSources { source.idle() }
+    }
+
+    /// The live devices the daemon reads (its sources are the one list of them).
+    private var evdevSources: [EvdevSource] { daemon.activeSources.compactMap { $0 as? EvdevSource } }
+
+    /// The source reading the node at `path`, if any.
+    private func source(at path: String) -> EvdevSource? {
+        evdevSources.first { $0.device.path == path }
     }
 
     public init(daemon: Daemon, directory: String = DeviceDiscovery.inputDirectory, logger: Logger) {
         self.daemon = daemon
         self.directory = directory
         self.logger = logger
-        daemon.sourceRemoved = { [unowned self] source in
-            if let path = source.device.path, sources[path] === source { sources[path] = nil }
+        daemon.observe { [unowned self] change in
+            switch change {
+            case .configurationChanged:
+                // A reload that turns wake-swallow (or pass-through) on while idle arms it now.
+                if daemon.isIdle { daemonBecameIdle() }
+                rescan()
+            case .wentIdle:
+                daemonBecameIdle()
+            case .sourceRemoved, .clientsChanged, .clientSubscribed:
+                break
+            }
         }
-        daemon.configurationChanged = { [unowned self] _ in
-            // A reload that turns wake-swallow (or pass-through) on while idle arms it now.
-            if daemon.isIdle { daemonBecameIdle() }
-            rescan()
-        }
-        daemon.wentIdle = { [unowned self] in daemonBecameIdle() }
         do {
             retirement = try CloneRetirement(loop: daemon.loop)
         } catch {
@@ -292,7 +301,7 @@ public final class LiveDevices {
         case .noInputDirectory:
             logger.info("no input directory yet; waiting for devices", metadata: ["directory": "\(directory)"])
         case .nodes(let nodes):
-            for node in nodes where sources[node.path] == nil {
+            for node in nodes where source(at: node.path) == nil {
                 consider(node)
             }
         }
@@ -311,20 +320,20 @@ public final class LiveDevices {
         logger.debug("device change", metadata: ["change": "\(change)"])
         switch change {
         case .added(let path), .attributesChanged(let path):
-            guard sources[path] == nil else { return }
+            guard source(at: path) == nil else { return }
             // A single node: scan for its stable links (udev may have made them by now).
             guard case .nodes(let nodes)? = try? DeviceDiscovery.scan(directory),
                 let node = nodes.first(where: { $0.path == path })
             else { return }
             consider(node)
         case .removed(let path):
-            if let source = sources[path] {
-                daemon.remove(source, reason: "device node removed")
+            if let gone = source(at: path) {
+                daemon.remove(gone, reason: "device node removed")
             }
         case .inputDirectoryAppeared, .overflow:
             rescan()
         case .inputDirectoryRemoved:
-            for source in Array(sources.values) {
+            for source in evdevSources {
                 daemon.remove(source, reason: "input directory removed")
             }
         }
@@ -352,7 +361,6 @@ public final class LiveDevices {
                 evdev: evdev, paths: node.allPaths, settings: settings, logger: logger,
                 retire: { [weak self] clone in self?.retirement?.retire(clone) })
             try daemon.add(source)
-            sources[node.path] = source
             if daemon.isIdle { source.idle() }
         } catch {
             logger.warning("cannot use device", metadata: ["node": "\(node.path)", "error": "\(error)"])

@@ -45,8 +45,6 @@ public final class DaemonMetrics {
     private var synDropped = [UInt64](repeating: 0, count: maximumDevices + 1)
     /// Per device slot, then per `TouchHygieneReason.order`.
     private var filtered = [UInt64](repeating: 0, count: (maximumDevices + 1) * TouchHygieneReason.allCases.count)
-    /// Monotonic time of the last touch-down.
-    public private(set) var lastTouch: Timestamp?
     /// Non-cumulative: `latencyCounts[i]` for bound `i`, the last for larger ones.
     private var latencyCounts = [UInt64](repeating: 0, count: latencyBounds.count + 1)
     private var latencySum: UInt64 = 0
@@ -79,7 +77,6 @@ public final class DaemonMetrics {
         }
         guard began > 0 else { return }
         touches[deviceSlot(device)] += began
-        lastTouch = frame.time
     }
 
     /// Counts one touch touch hygiene dropped or ended on `device`.
@@ -130,10 +127,11 @@ public final class DaemonMetrics {
 
     // MARK: The reply
 
-    /// The `metrics` reply: the counters now. `now` and `wallClock` are the monotonic and
-    /// the wall-clock time of the reply, to turn `lastTouch` into wall-clock time.
+    /// The `metrics` reply: the counters now. `lastTouch` is the daemon's (monotonic,
+    /// `DaemonState.lastTouch`); `now` and `wallClock` are the monotonic and the wall-clock
+    /// time of the reply, to turn it into wall-clock time.
     public func message(
-        uptime: UInt64, devices: [DeviceInfo], clients: Int, dropped: UInt64, now: Timestamp, wallClock: UInt64
+        uptime: UInt64, devices: [DeviceInfo], clients: Int, dropped: UInt64, lastTouch: Timestamp?, now: Timestamp, wallClock: UInt64
     ) -> MetricsMessage {
         let gestures = series.map { key in
             let start = seriesStart[key]!

@@ -1,14 +1,21 @@
 import GestureCore
 import Logging
 
-/// A logger whose records pass through a `LogRateLimiter`, keyed by their message.
-struct RateLimitedLogger {
-    var logger: Logger
-    var limiter = LogRateLimiter()
+/// A logger whose records pass through a `LogRateLimiter`, keyed by their message; one
+/// instance is shared by every part that logs what clients cause (one limit per kind).
+final class RateLimitedLogger {
+    let logger: Logger
+    private var limiter: LogRateLimiter
     /// The loop's clock.
     let now: () -> UInt64
 
-    mutating func log(_ level: Logger.Level, _ message: String, _ metadata: @autoclosure () -> Logger.Metadata = [:]) {
+    init(logger: Logger, limiter: LogRateLimiter = LogRateLimiter(), now: @escaping () -> UInt64) {
+        self.logger = logger
+        self.limiter = limiter
+        self.now = now
+    }
+
+    func log(_ level: Logger.Level, _ message: String, _ metadata: @autoclosure () -> Logger.Metadata = [:]) {
         guard level >= logger.logLevel, let suppressed = limiter.admit(message, now: now()) else { return }
         var metadata = metadata()
         if suppressed > 0 { metadata["suppressed"] = "\(suppressed)" }

@@ -40,7 +40,7 @@ public final class GestureClient: @unchecked Sendable {
     }
 
     deinit {
-        shutdown(fd.rawValue, Int32(SHUT_RDWR))
+        UnixSocket.shutdown(fd)
         try? fd.close()
     }
 
@@ -58,7 +58,7 @@ public final class GestureClient: @unchecked Sendable {
             }
         }
         let (received, continuation) = AsyncThrowingStream<ReceivedLine, Error>.makeStream()
-        let started = LineReader(fd: fd, continuation: continuation).start()
+        let started = LineReader(fd: fd, path: path, continuation: continuation).start()
         guard started == 0 else {
             try? fd.close()
             throw .failed(path: path, reason: "cannot start the reader thread: \(String(cString: strerror(started)))")
@@ -80,11 +80,14 @@ public final class GestureClient: @unchecked Sendable {
     /// Asks for a `status`.
     public func requestStatus() throws(ConnectionError) { try send(.status) }
 
-    /// Sends one request line.
+    /// Sends one request line, all of it (a `send` that takes part of it is followed by
+    /// another for the rest); a failure names the socket and the call's own error.
     public func send(_ request: ClientRequest) throws(ConnectionError) {
-        let line = WireEncoder.encode(request)
-        let sent = line.withUnsafeBytes { Glibc.send(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        if sent != line.count { throw ConnectionError.failed(path: path, reason: "send: \(String(cString: strerror(errno)))") }
+        do {
+            try UnixSocket.sendAll(fd, WireEncoder.encode(request))
+        } catch {
+            throw ConnectionError.failed(path: path, reason: "send: \(error.reason)")
+        }
     }
 }
 
@@ -112,10 +115,12 @@ public struct ReceivedLine: Sendable {
 /// Reads lines on its own thread and feeds them, decoded, to the stream.
 private final class LineReader: @unchecked Sendable {
     let fd: FileDescriptor
+    let path: String
     let continuation: AsyncThrowingStream<ReceivedLine, Error>.Continuation
 
-    init(fd: FileDescriptor, continuation: AsyncThrowingStream<ReceivedLine, Error>.Continuation) {
+    init(fd: FileDescriptor, path: String, continuation: AsyncThrowingStream<ReceivedLine, Error>.Continuation) {
         self.fd = fd
+        self.path = path
         self.continuation = continuation
     }
 
@@ -139,14 +144,24 @@ private final class LineReader: @unchecked Sendable {
     }
 
     /// Reads until the server closes; a line that is not a valid message, or longer than
-    /// `LineFramer.defaultMaximumLength`, ends the stream with its error.
+    /// `LineFramer.defaultMaximumLength`, ends the stream with its error, and so does a
+    /// failed `recv` (a `ConnectionError` naming the socket: a reset is not a clean close).
     func run() {
         var framer = LineFramer()
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, 0) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
+            let n: Int
+            do throws(SystemError) {
+                switch try UnixSocket.receive(fd, into: &chunk) {
+                case .processed(let count): n = count
+                // A blocking socket: would-block only with a receive timeout nobody sets.
+                case .wouldBlock: throw SystemError(.resourceTemporarilyUnavailable, call: "recv")
+                }
+            } catch {
+                continuation.finish(throwing: ConnectionError.failed(path: path, reason: "recv: \(error.reason)"))
+                return
+            }
+            if n == 0 { break }
             do {
                 for line in try framer.append(chunk[..<n]) {
                     let message = try WireDecoder.message(line)

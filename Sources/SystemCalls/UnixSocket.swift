@@ -115,6 +115,47 @@ public enum UnixSocket {
         }
     }
 
+    /// `send(2)` of `bytes` from `offset`, with `MSG_NOSIGNAL` (a peer that went is
+    /// `EPIPE`, not a signal) and, when `nonBlocking`, `MSG_DONTWAIT`: how many bytes went
+    /// (possibly fewer than offered), or `.wouldBlock` when the socket is full.
+    public static func send(_ socket: FileDescriptor, _ bytes: [UInt8], from offset: Int = 0, nonBlocking: Bool) throws(SystemError)
+        -> IOResult<Int>
+    {
+        precondition(offset >= 0 && offset <= bytes.count, "send offset outside the bytes")
+        let flags = Int32(MSG_NOSIGNAL) | (nonBlocking ? Int32(MSG_DONTWAIT) : 0)
+        return try SystemCall.posix("send") {
+            bytes.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress, offset < buffer.count else { return 0 }
+                return Glibc.send(socket.rawValue, base + offset, buffer.count - offset, flags)
+            }
+        }
+    }
+
+    /// Sends all of `bytes` on a blocking socket (`send` may take part of them, e.g. when
+    /// a signal interrupts it after some went).
+    public static func sendAll(_ socket: FileDescriptor, _ bytes: [UInt8]) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            switch try send(socket, bytes, from: offset, nonBlocking: false) {
+            case .processed(let count): offset += count
+            case .wouldBlock: throw SystemError(.resourceTemporarilyUnavailable, call: "send")
+            }
+        }
+    }
+
+    /// `recv(2)` into `buffer`: how many bytes arrived (0: the peer closed its end), or
+    /// `.wouldBlock` when none are waiting on a non-blocking socket.
+    public static func receive(_ socket: FileDescriptor, into buffer: inout [UInt8]) throws(SystemError) -> IOResult<Int> {
+        try SystemCall.posix("recv") {
+            buffer.withUnsafeMutableBytes { Glibc.recv(socket.rawValue, $0.baseAddress, $0.count, 0) }
+        }
+    }
+
+    /// `shutdown(2)` of both directions: a thread blocked reading the socket wakes up.
+    public static func shutdown(_ socket: FileDescriptor) {
+        _ = Glibc.shutdown(socket.rawValue, Int32(SHUT_RDWR))
+    }
+
     /// `SO_PEERCRED`: who is at the other end of a connected socket, nil if unknown.
     public static func peerCredentials(_ socket: FileDescriptor) -> PeerCredentials? {
         var credentials = gestured_peer_credentials()

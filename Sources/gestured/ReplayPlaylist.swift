@@ -23,8 +23,8 @@ final class ReplayPlaylist {
         self.speed = speed
         self.loops = loops
         self.logger = logger
-        daemon.sourceRemoved = { [unowned self] source in
-            guard source === current else { return }
+        daemon.observe { [unowned self] change in
+            guard case .sourceRemoved(let source) = change, source === current else { return }
             current = nil
             playNext()
         }

@@ -112,8 +112,11 @@ struct RunCommand: ParsableCommand {
                 replay.finished = { [unowned daemon] in daemon.stop(reason: "replay finished") }
             }
             if waitForSubscriber {
-                daemon.server.clientSubscribed = { [unowned daemon, unowned replay] in
-                    daemon.server.clientSubscribed = nil
+                var waiting: Daemon.ObserverToken?
+                waiting = daemon.observe { [unowned daemon, unowned replay] change in
+                    guard case .clientSubscribed = change, let token = waiting else { return }
+                    daemon.stopObserving(token)
+                    waiting = nil
                     replay.start()
                 }
             } else {

@@ -65,6 +65,15 @@ final class ActionsProcess {
         return pid
     }
 
+    /// Reads the log until `count` runs of `action` have started (in any order with other
+    /// lines), remembering their pids.
+    func waitForStarts(of action: String, count: Int) throws {
+        try waitForLines("of \(action) started", count: count)
+        for line in logLines(containing: "of \(action) started") {
+            if let pid = line.split(separator: " ").last.flatMap({ pid_t($0) }), !pids.contains(pid) { pids.append(pid) }
+        }
+    }
+
     func logLines(containing text: String) -> [String] {
         log.filter { $0.contains(text) }
     }
@@ -210,7 +219,10 @@ final class ActionsProcess {
             kill(pid, SIGKILL)
             #expect(runner.logLines(containing: "of \(action) started").count == 4)
         default:
-            for _ in 0..<3 { _ = try waitForRun() }
+            // Beside each other: a run may start before the one before it wrote (reading
+            // the next start, then the next `written`, would pass over a start line).
+            try runner.waitForStarts(of: action, count: 4)
+            try runner.waitForLines("stderr: written", count: 4)
             #expect(runner.logLines(containing: "skipped").isEmpty)
             #expect(runner.logLines(containing: "exited").isEmpty)
         }

@@ -161,7 +161,8 @@ import Testing
         let listener = try UnixListener(path: directory.file("g.sock"), mode: 0o600, group: nil)
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        let server = try SocketServer(loop: loop, listener: listener, settings: DaemonSettings(), version: "test", logger: logger)
+        let server = try SocketServer(
+            loop: loop, listener: listener, settings: DaemonSettings(), state: DaemonState(version: "test"), logger: logger)
         let source = ReplaySource(
             description: recording.device, events: recording.events, path: demo,
             configuration: Configuration(), speed: 1, now: 1_000_000)

@@ -82,7 +82,11 @@ final class InProcessDaemon {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let daemon = try Daemon(configuration: configuration, listener: listener, version: "test", logger: logger) { configuration }
-        daemon.wentIdle = wentIdle
+        if let wentIdle {
+            daemon.observe { change in
+                if case .wentIdle = change { wentIdle() }
+            }
+        }
         for device in devices { try daemon.add(device) }
         control.onStop = { [unowned daemon] in daemon.stop(reason: "stopping") }
         try daemon.add(control)

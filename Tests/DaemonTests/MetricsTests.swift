@@ -35,7 +35,8 @@ import Testing
         metrics.count(Self.event(.tap, .ended), device: "A")
         metrics.count(Self.event(.tap, .ended, region: "menu"), device: "A")
         metrics.count(Self.event(.longPress, .began), device: "B")
-        let message = metrics.message(uptime: 1, devices: [], clients: 0, dropped: 0, now: Timestamp(microseconds: 0), wallClock: 0)
+        let message = metrics.message(
+            uptime: 1, devices: [], clients: 0, dropped: 0, lastTouch: nil, now: Timestamp(microseconds: 0), wallClock: 0)
         #expect(Self.counts(message) == ["A|-|tap|ended": 2, "A|menu|tap|ended": 1, "B|-|long-press|began": 1])
         #expect(message.lastTouch == nil)
     }
@@ -51,7 +52,7 @@ import Testing
         metrics.count(
             Self.event(.tap, .ended, region: String(repeating: "r", count: DaemonMetrics.maximumNameLength + 1)), device: "device 0")
         let counts = Self.counts(
-            metrics.message(uptime: 1, devices: [], clients: 0, dropped: 0, now: Timestamp(microseconds: 0), wallClock: 0))
+            metrics.message(uptime: 1, devices: [], clients: 0, dropped: 0, lastTouch: nil, now: Timestamp(microseconds: 0), wallClock: 0))
         #expect(counts["other|-|tap|ended"] == 3)
         #expect(counts["device 0|other|tap|ended"] == 6)
         #expect(counts["device 7|-|tap|ended"] == 1)
@@ -73,10 +74,11 @@ import Testing
         metrics.count(TouchFrame(time: Timestamp(microseconds: 5_000_000), contacts: [down, pickedUp]), device: "A")
         metrics.count(TouchFrame(time: Timestamp(microseconds: 6_000_000), contacts: [moved]), device: "A")
         metrics.countSynDropped(2, device: "A")
+        // The daemon's `lastTouch` (monotonic, `DaemonState`'s) 3 s before the reply.
         let message = metrics.message(
-            uptime: 1, devices: [], clients: 0, dropped: 0, now: Timestamp(microseconds: 8_000_000), wallClock: 1_700_000_000_000_000)
+            uptime: 1, devices: [], clients: 0, dropped: 0, lastTouch: Timestamp(microseconds: 5_000_000),
+            now: Timestamp(microseconds: 8_000_000), wallClock: 1_700_000_000_000_000)
         #expect(message.inputs == [MetricsMessage.DeviceInputs(device: "A", touches: 1, synDropped: 2)])
-        // The touch-down was 3 s before the reply; the frame with only a moved contact is not one.
         // An optional on the left and a literal on the right: the expected value is an
         // `UInt64?` of its own, as `#expect` under AddressSanitizer (Swift 6.3.1) otherwise
         // reads a 9-byte optional from the literal's 8-byte slot (a stack-buffer-overflow
@@ -90,7 +92,8 @@ import Testing
         for reason in [TouchHygieneReason.phantom, .bounce, .phantom, .stuck] {
             metrics.countFiltered(reason, device: "A")
         }
-        let message = metrics.message(uptime: 1, devices: [], clients: 0, dropped: 0, now: Timestamp(microseconds: 0), wallClock: 0)
+        let message = metrics.message(
+            uptime: 1, devices: [], clients: 0, dropped: 0, lastTouch: nil, now: Timestamp(microseconds: 0), wallClock: 0)
         #expect(
             message.inputs == [
                 MetricsMessage.DeviceInputs(
@@ -104,7 +107,9 @@ import Testing
         for microseconds: UInt64 in [0, 100, 101, 999, 2_000_000] {
             metrics.recordLatency(microseconds)
         }
-        let latency = metrics.message(uptime: 1, devices: [], clients: 0, dropped: 0, now: Timestamp(microseconds: 0), wallClock: 0).latency
+        let latency = metrics.message(
+            uptime: 1, devices: [], clients: 0, dropped: 0, lastTouch: nil, now: Timestamp(microseconds: 0), wallClock: 0
+        ).latency
         #expect(latency.buckets.map(\.le) == DaemonMetrics.latencyBounds)
         #expect(latency.buckets.first == MetricsMessage.LatencyHistogram.Bucket(le: 100, count: 2))
         #expect(latency.buckets.first { $0.le == 1_000 }?.count == 4)

@@ -73,7 +73,7 @@ fuzzMain { input in
     turnLoop()
     while buffer.withUnsafeMutableBytes({ recv(client, $0.baseAddress, $0.count, 0) }) > 0 {}
     if daemon.isStopping { violation("the daemon stopped on a reload") }
-    if daemon.server.clientCount != 1 { violation("the subscribed client was lost (\(daemon.server.clientCount) clients)") }
+    if daemon.clientCount != 1 { violation("the subscribed client was lost (\(daemon.clientCount) clients)") }
     if daemon.activeSources.count != 1 { violation("the replayed device was lost on a reload") }
     let loaded = try? ConfigLoader.load(path: configPath)
     if daemon.configuration != (loaded ?? before) { violation("neither the new configuration nor the old one is in force") }

@@ -1,0 +1,389 @@
+import CSystemd
+import GestureCore
+import GestureProtocol
+import Glibc
+import Logging
+import SystemCalls
+import SystemPackage
+
+/// What a `ClientConnection` needs of the server that owns it.
+protocol ClientConnectionOwner: AnyObject {
+    /// Every client's queued and unsent bytes against `queue-memory`.
+    var budget: DeliveryBudget { get }
+    /// The daemon's counters and metrics.
+    var state: DaemonState { get }
+    /// The log lines clients can cause, rate-limited.
+    var log: RateLimitedLogger { get }
+    /// `client` has output to write before the loop next waits.
+    func scheduleFlush(_ client: ClientConnection)
+    /// `client` closed; it is forgotten.
+    func closed(_ client: ClientConnection)
+}
+
+/// One connection's output and input: its `DeliveryQueue` (docs/protocol.md "Limits and
+/// slow clients"), the bytes on their way into its socket, its per-connection `seq`, and
+/// the request lines it sends (framed by `LineFramer`, at most `maxLineLength` bytes).
+///
+/// Events wait in the queue; `flush` moves them into `output` (numbering them, after an
+/// `overflow` notice when some were dropped) and writes as much as the socket takes. Nothing
+/// blocks: a socket that says it is full is not written to again until it is writable.
+final class ClientConnection {
+    /// The longest request line accepted; a longer one is an error and a close.
+    static let maxLineLength = 64 * 1024
+    /// Bytes moved from the queue into the socket buffer per refill.
+    static let refillBytes = 64 * 1024
+
+    /// A line for this client: an event whose `seq` is written as it goes out, or an
+    /// encoded reply.
+    enum Line {
+        case event(EventLine)
+        case encoded([UInt8])
+    }
+
+    /// What the output side is doing.
+    enum Output: Equatable {
+        /// Nothing to write, or output waiting for `scheduleFlush`'s turn.
+        case idle
+        /// In the owner's list of clients to flush before the loop next waits.
+        case scheduled
+        /// The socket said it was full (EAGAIN): nothing is written until it is writable.
+        case blocked
+    }
+
+    /// The connection's one state.
+    enum State: Equatable {
+        /// Open; `reading` is false once the client half-closed (it may still read events).
+        case open(reading: Bool, output: Output)
+        case closed
+    }
+
+    let id: UInt64
+    let fd: FileDescriptor
+    let credentials: PeerCredentials?
+    private unowned let owner: any ClientConnectionOwner
+    private(set) var state = State.open(reading: true, output: .idle)
+    var watch: IOWatch?
+    private var watchedEvents = UInt32(EPOLLIN.rawValue)
+    var subscription = Subscription()
+    private var framer = LineFramer(maximumLength: ClientConnection.maxLineLength)
+    private var queue: DeliveryQueue<Line>
+    /// Bytes ready for the socket (numbered events and replies), from `outputOffset`.
+    private var output: [UInt8] = []
+    private var outputOffset = 0
+    /// The event lines in `output` not fully sent yet, for the delivery latency.
+    private var unsentLines = UnsentLines()
+    /// The last seq sent.
+    private var seq: UInt64 = 0
+
+    init(id: UInt64, fd: FileDescriptor, credentials: PeerCredentials?, limits: DeliveryLimits, owner: any ClientConnectionOwner) {
+        self.id = id
+        self.fd = fd
+        self.credentials = credentials
+        self.owner = owner
+        queue = DeliveryQueue(limits: limits)
+    }
+
+    var isClosed: Bool { state == .closed }
+
+    private var outputState: Output {
+        if case .open(_, let output) = state { return output }
+        return .idle
+    }
+
+    private var isBlocked: Bool { outputState == .blocked }
+
+    private func setOutput(_ new: Output) {
+        if case .open(let reading, _) = state { state = .open(reading: reading, output: new) }
+    }
+
+    private var pendingOutput: Int { output.count - outputOffset }
+
+    /// What this client holds of `queue-memory`.
+    var bufferedBytes: Int { queue.heldBytes + pendingOutput }
+
+    private var isOverShare: Bool { owner.budget.isOverShare(bufferedBytes) }
+
+    // MARK: Lines in
+
+    /// Queues an event line; under pressure the slow-client policy applies.
+    func enqueue(_ event: EventLine) {
+        guard !isClosed else { return }
+        if queue.isFull(overShare: isOverShare) {
+            // The queue holds what the socket would not take: try the socket first. With
+            // `disconnect` (irreversible) even one that said it was full: a client that
+            // reads, only slower than a burst, may have made room since.
+            if queue.limits.policy == .disconnect, isBlocked { setOutput(.idle) }
+            flush()
+            if isClosed { return }
+        }
+        arrive(.event(event), kind: .event, size: event.byteCount)
+    }
+
+    /// Queues a reply (never dropped; a client that leaves too many unread is closed).
+    func reply(_ message: ServerMessage) {
+        guard !isClosed else { return }
+        let line = WireEncoder.encode(message)
+        arrive(.encoded(line), kind: DeliveryKind(line: line), size: line.count)
+    }
+
+    private func arrive(_ line: Line, kind: DeliveryKind, size: Int) {
+        let before = queue.heldBytes
+        let writable = !isBlocked && output.count < owner.budget.refillLimit
+        let arrival = queue.arrived(line, kind: kind, size: size, writable: writable, overShare: isOverShare)
+        owner.budget.changed(by: queue.heldBytes - before)
+        switch arrival {
+        case .send(let line):
+            if kind == .event { owner.state.counters.sent += 1 }
+            let before = output.count
+            write(line)
+            owner.budget.changed(by: output.count - before)
+            scheduleFlush()
+        case .held(let dropping):
+            if kind == .event { owner.state.counters.sent += 1 }
+            owner.state.counters.dropped += UInt64(dropping)
+            scheduleFlush()
+        case .dropped(let older):
+            owner.state.counters.dropped += UInt64(older) + 1
+        case .disconnect(let reason):
+            if kind == .event { owner.state.counters.slowDisconnects += 1 }
+            owner.log.log(.notice, "disconnecting slow client", metadata(["reason": "\(reason)"]))
+            close(farewell: WireEncoder.encode(.goodbye(reason: reason)))
+        case .ignored:
+            break
+        }
+    }
+
+    /// Appends one line to `output`, an event with the next `seq`.
+    private func write(_ line: Line) {
+        switch line {
+        case .event(let event):
+            seq += 1
+            event.append(seq: seq, to: &output)
+            if let time = event.inputTime {
+                unsentLines.append(end: output.count, inputTime: time)
+            }
+        case .encoded(let bytes):
+            output.append(contentsOf: bytes)
+        }
+    }
+
+    private func scheduleFlush() {
+        guard outputState == .idle else { return }  // scheduled already, or flushed when writable
+        setOutput(.scheduled)
+        owner.scheduleFlush(self)
+    }
+
+    // MARK: Writing
+
+    /// The owner's turn to flush this client (it was scheduled).
+    func flushScheduled() {
+        guard outputState == .scheduled else { return }
+        setOutput(.idle)
+        flush()
+    }
+
+    /// Writes as much as the socket takes; keeps EPOLLOUT interest only while output
+    /// remains. Does nothing while the socket is known to be full.
+    func flush() {
+        guard !isClosed, !isBlocked else { return }
+        while true {
+            if outputOffset == output.count {
+                outputOffset = 0
+                if queue.isFlowing {
+                    // Caught up: give the buffer back (a burst must not pin 64 KiB per client).
+                    output = []
+                    break
+                }
+                output.removeAll(keepingCapacity: true)
+                refill()
+                if output.isEmpty { break }
+            }
+            let result: IOResult<Int>
+            do {
+                result = try UnixSocket.send(fd, output, from: outputOffset, nonBlocking: true)
+            } catch {
+                owner.log.log(.debug, "client write failed", metadata(["error": "\(error)"]))
+                close(farewell: nil)
+                return
+            }
+            switch result {
+            case .wouldBlock:
+                setOutput(.blocked)
+                if outputOffset > output.count / 2 {
+                    output.removeSubrange(..<outputOffset)
+                    unsentLines.shift(by: outputOffset)
+                    outputOffset = 0
+                }
+                updateInterest()
+                return
+            case .processed(let count):
+                outputOffset += count
+                owner.budget.changed(by: -count)
+                recordDeliveries()
+            }
+        }
+        updateInterest()
+    }
+
+    /// Moves held lines into the output buffer, the overflow notice first (`seq` then
+    /// skips the dropped events, as docs/protocol.md says, so the gap is visible in the
+    /// numbers too). Past the budget, a stalled client's unsent bytes stay within its share.
+    private func refill() {
+        let before = output.count
+        let heldBefore = queue.heldBytes
+        let limit = owner.budget.refillLimit
+        while output.count < limit, let next = queue.next() {
+            switch next {
+            case .overflow(let dropped):
+                WireEncoder.append(.overflow(dropped: dropped), to: &output)
+                seq += dropped
+            case .line(let line, _):
+                write(line)
+            }
+        }
+        owner.budget.changed(by: output.count - before + queue.heldBytes - heldBefore)
+    }
+
+    /// Records the delivery latency of the event lines the last `send` completed.
+    private func recordDeliveries() {
+        guard unsentLines.hasLine(endingBy: outputOffset) else { return }
+        let now = monotonicMicroseconds()
+        while let time = unsentLines.popLine(endingBy: outputOffset) {
+            owner.state.metrics.recordLatency(now - min(now, time.microseconds))
+        }
+    }
+
+    private func updateInterest() {
+        guard case .open(let reading, _) = state else { return }
+        var events: UInt32 = reading ? UInt32(EPOLLIN.rawValue) : 0
+        if pendingOutput > 0 || !queue.isFlowing { events |= UInt32(EPOLLOUT.rawValue) }
+        guard events != watchedEvents else { return }
+        do {
+            try watch?.setEvents(events)
+            watchedEvents = events
+        } catch {
+            // Its socket can no longer be watched as its output needs: let it go.
+            owner.log.log(.error, "cannot watch client, closing it", metadata(["error": "\(error)"]))
+            close(farewell: nil)
+        }
+    }
+
+    // MARK: Reading
+
+    /// The socket is readable, writable or hung up (`revents`); returns the request lines
+    /// that arrived, for the owner to answer.
+    func handle(revents: UInt32, readBuffer: inout [UInt8]) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        if revents & UInt32(EPOLLIN.rawValue) != 0 {
+            lines = read(into: &readBuffer)
+        }
+        if !isClosed, revents & UInt32(EPOLLOUT.rawValue) != 0 {
+            if isBlocked { setOutput(.idle) }
+            flush()
+        }
+        if !isClosed, revents & (UInt32(EPOLLHUP.rawValue) | UInt32(EPOLLERR.rawValue)) != 0, revents & UInt32(EPOLLIN.rawValue) == 0 {
+            owner.log.log(.debug, "client hung up", metadata())
+            close(farewell: nil)
+        }
+        return lines
+    }
+
+    private func read(into buffer: inout [UInt8]) -> [[UInt8]] {
+        let result: IOResult<Int>
+        do {
+            result = try UnixSocket.receive(fd, into: &buffer)
+        } catch {
+            owner.log.log(.debug, "client read failed", metadata(["error": "\(error)"]))
+            close(farewell: nil)
+            return []
+        }
+        switch result {
+        case .wouldBlock:
+            return []
+        case .processed(0):
+            // Half-closed: the client sends no more requests but may still read events.
+            if case .open(_, let output) = state { state = .open(reading: false, output: output) }
+            updateInterest()
+            return []
+        case .processed(let count):
+            do {
+                let lines = try framer.append(buffer[0..<count])
+                // A line completed in this read may be longer than a partial one may grow.
+                if lines.contains(where: { $0.count > Self.maxLineLength }) { throw LineFramer.LineTooLong(limit: Self.maxLineLength) }
+                return lines
+            } catch {
+                owner.log.log(.notice, "closing client: request line too long", metadata())
+                close(farewell: WireEncoder.encode(.error(message: "request line longer than \(Self.maxLineLength) bytes")))
+                return []
+            }
+        }
+    }
+
+    // MARK: Closing
+
+    /// Closes the connection, first trying once to send `farewell` after its pending
+    /// output (a line may be half sent): the farewell only if all of it went. Never blocks.
+    func close(farewell: [UInt8]?) {
+        guard !isClosed else { return }
+        if let farewell {
+            let pending = pendingOutput
+            let sent =
+                pending == 0
+                ? IOResult<Int>.processed(0)
+                : try? UnixSocket.send(fd, output, from: outputOffset, nonBlocking: true)
+            if case .processed(pending)? = sent {
+                _ = try? UnixSocket.send(fd, farewell, nonBlocking: true)
+            }
+        }
+        owner.budget.changed(by: -bufferedBytes)
+        state = .closed
+        queue.close()
+        output = []
+        outputOffset = 0
+        watch?.cancel()
+        watch = nil
+        try? fd.close()
+        owner.closed(self)
+    }
+
+    func metadata(_ extra: Logger.Metadata = [:]) -> Logger.Metadata {
+        var metadata: Logger.Metadata = ["client": "\(id)"]
+        if let credentials {
+            metadata["pid"] = "\(credentials.pid)"
+            metadata["uid"] = "\(credentials.uid)"
+        }
+        return metadata.merging(extra) { $1 }
+    }
+}
+
+/// Every client's queued and unsent bytes together, against `queue-memory`
+/// (docs/protocol.md "Limits and slow clients"): past it, a client holding more than its
+/// share (the budget divided among the clients) counts as full.
+final class DeliveryBudget {
+    /// `queue-memory`.
+    var limit: Int
+    /// Connected clients, among whom the budget is shared.
+    var clients = 0
+    private(set) var bytes = 0
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    func changed(by delta: Int) {
+        bytes += delta
+    }
+
+    /// Each client's share.
+    var share: Int { limit / max(1, clients) }
+
+    /// Whether a client holding `held` bytes holds more than its share of an exceeded budget.
+    func isOverShare(_ held: Int) -> Bool {
+        bytes > limit && held >= share
+    }
+
+    /// The most a refill puts into one client's output buffer: within its share past the budget.
+    var refillLimit: Int {
+        bytes > limit ? max(4096, min(ClientConnection.refillBytes, share)) : ClientConnection.refillBytes
+    }
+}
