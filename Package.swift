@@ -194,6 +194,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        /// Tests of the built executables as a user runs them: `gestured` and `gesturectl`
+        /// processes (`swift build` first), `systemd-socket-activate`, `systemd-analyze`,
+        /// LD_PRELOAD shims, the shared corpus. DaemonTests runs the daemon in process.
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "Daemon", "GestureProtocol", "GestureCore", "GestureClient", "GestureTestSupport", "Recordings", "SystemCalls",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "WebBridgeTests",
             dependencies: [

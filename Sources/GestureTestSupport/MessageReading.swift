@@ -89,3 +89,17 @@ extension ServerMessage {
     /// A `goodbye`'s reason.
     public var goodbye: String? { if case .goodbye(let reason) = self { reason } else { nil } }
 }
+
+extension MetricsMessage {
+    /// Every gesture count keyed `device|region|gesture|phase` (region `-` for none): to
+    /// compare a `metrics` reply with what a subscriber received, or with what was counted.
+    public var gestureCounts: [String: UInt64] {
+        var result: [String: UInt64] = [:]
+        for series in gestures {
+            for count in series.counts {
+                result["\(series.device)|\(series.region ?? "-")|\(count.gesture)|\(count.phase)"] = count.count
+            }
+        }
+        return result
+    }
+}

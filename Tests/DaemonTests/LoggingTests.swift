@@ -1,0 +1,52 @@
+import Daemon
+import Foundation
+import GestureCore
+import GestureProtocol
+import GestureTestSupport
+import Glibc
+import Logging
+import SystemCalls
+import Testing
+
+/// The daemon's log records as it writes them to stderr and journald, in process.
+@Suite struct LoggingTests {
+    @Test func journalStreamMustNameStderrItself() {
+        #expect(JournalLogHandler.isJournal(stream: "8:1234", device: 8, inode: 1234))
+        #expect(!JournalLogHandler.isJournal(stream: nil, device: 8, inode: 1234))
+        #expect(!JournalLogHandler.isJournal(stream: "8:1235", device: 8, inode: 1234), "inherited by a child whose stderr is elsewhere")
+        #expect(!JournalLogHandler.isJournal(stream: "9:1234", device: 8, inode: 1234))
+        for malformed in ["", ":", "8", "8:", ":1234", "8:1234:5", "x:1234", "-8:1234", "8:12a"] {
+            #expect(!JournalLogHandler.isJournal(stream: malformed, device: 8, inode: 1234), "\(malformed)")
+        }
+    }
+
+    @Test func stderrLinesNameTheLevelAndSortTheMetadata() {
+        let line = StderrLogHandler.format(level: .notice, message: "refusing client", metadata: ["uid": "1000", "limit": "64"])
+        #expect(line == "gestured: notice: refusing client limit=64 uid=1000\n")
+    }
+
+    /// The journal shows only MESSAGE by default: the device name and the reason must be in
+    /// it, one unambiguous record even when a value has spaces or quotes.
+    @Test func recordTextCarriesQuotedMetadata() {
+        let text = LogRecord.text(
+            message: "reload failed, keeping the previous configuration",
+            metadata: ["error": "gestured.toml:3: unknown key 'x'", "device": "ELAN Touchscreen", "empty": ""])
+        #expect(
+            text
+                == #"reload failed, keeping the previous configuration device="ELAN Touchscreen" empty="" error="gestured.toml:3: unknown key 'x'""#
+        )
+        #expect(LogRecord.text(message: "m", metadata: ["say": #"a "b" c\d"#]) == #"m say="a \"b\" c\\d""#)
+    }
+
+    /// Bytes a client or a file chose (ESC, NUL, newlines) are escaped in every log record:
+    /// no terminal escape reaches an operator's screen and no record forges another.
+    @Test func logRecordsEscapeControlCharacters() {
+        let text = LogRecord.text(
+            message: "bad request\u{1B}[2J",
+            metadata: ["error": "unknown request type \"\u{1B}[31mx\ngestured: critical: forged\u{0}\u{9B}\""])
+        // Inside a quoted value a backslash is doubled (LogRecord's quoting), escapes included.
+        #expect(text == #"bad request\u{1B}[2J error="unknown request type \"\\u{1B}[31mx\\ngestured: critical: forged\\u{0}\\u{9B}\"""#)
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        #expect(DisplayText.escaped("tab\there\r\\ é ✓") == #"tab\there\r\ é ✓"#)
+    }
+}
