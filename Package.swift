@@ -200,9 +200,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "Daemon", "GestureProtocol", "GestureCore", "GestureClient", "GestureTestSupport", "Recordings", "SystemCalls",
+                "Daemon", "GestureCore", "GestureProtocol", "GestureTestSupport", "Recordings", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

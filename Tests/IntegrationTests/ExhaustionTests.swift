@@ -3,12 +3,9 @@ import GestureCore
 import GestureProtocol
 import GestureTestSupport
 import Glibc
-import Logging
 import Recordings
 import SystemCalls
 import Testing
-
-@testable import Daemon
 
 /// Exhaustion degrades, never spins or grows without bound (issue 13): the daemon process.
 @Suite struct ExhaustionTests {

@@ -1,5 +1,4 @@
 import Foundation
-import GestureClient
 import GestureProtocol
 import GestureTestSupport
 import Glibc

@@ -35,26 +35,28 @@ func decodedLine(_ line: some StringProtocol) throws -> ServerMessage {
 /// `message` with its `seq` and `time` zeroed (events; other messages as they are): what a
 /// live and an offline replay of one recording have in common.
 func withoutSeqAndTime(_ message: ServerMessage) -> ServerMessage {
-    switch message {
-    case .gesture(var gesture):
-        gesture.seq = 0
-        gesture.time = Timestamp(microseconds: 0)
-        return .gesture(gesture)
-    case .touch(var touch):
-        touch.seq = 0
-        touch.time = Timestamp(microseconds: 0)
-        return .touch(touch)
-    case .device(var device):
-        device.seq = 0
-        device.time = Timestamp(microseconds: 0)
-        return .device(device)
-    case .activity(var activity):
-        activity.seq = 0
-        activity.time = Timestamp(microseconds: 0)
-        return .activity(activity)
-    case .hello, .pong, .status, .metrics, .error, .overflow, .goodbye, .unknown:
-        return message
+    func zeroed<Event>(_ event: Event, _ seq: WritableKeyPath<Event, UInt64>, _ time: WritableKeyPath<Event, Timestamp>) -> Event {
+        var event = event
+        event[keyPath: seq] = 0
+        event[keyPath: time] = Timestamp(microseconds: 0)
+        return event
     }
+    switch message {
+    case .gesture(let gesture): return .gesture(zeroed(gesture, \.seq, \.time))
+    case .touch(let touch): return .touch(zeroed(touch, \.seq, \.time))
+    case .device(let device): return .device(zeroed(device, \.seq, \.time))
+    case .activity(let activity): return .activity(zeroed(activity, \.seq, \.time))
+    case .hello, .pong, .status, .metrics, .error, .overflow, .goodbye, .unknown: return message
+    }
+}
+
+/// A client of `daemon`, once it is ready, subscribed to every gesture (and no touches).
+func gestureSubscriber(of daemon: DaemonProcess) throws -> LineClient {
+    _ = try daemon.notify.wait(for: "READY=1")
+    let client = try LineClient(path: daemon.socketPath)
+    _ = try client.readMessage(\.hello)
+    try client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
+    return client
 }
 
 @Suite(.enabled(if: corpusRoot != nil, "needs the shared corpus"))
@@ -120,10 +122,7 @@ struct RunReplayTests {
         let offline = try runToCompletion("gestured", ["replay", demo])
         let expected = try offline.output.split(separator: "\n").map(decodedLine)
         let daemon = try DaemonProcess(extraArguments: ["--replay", demo, "--speed", "20", "--wait-for-subscriber", "--exit-after-replay"])
-        _ = try daemon.notify.wait(for: "READY=1")
-        let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(\.hello)
-        try client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
+        let client = try gestureSubscriber(of: daemon)
         var gestures: [GestureMessage] = []
         var last = try client.readMessage()
         while last.goodbye == nil {
@@ -177,10 +176,7 @@ struct RunReplayTests {
         let path = try Self.retimedDemo(in: directory, name: "late.events") { $1 + 1_000_000_000_000_000 }
         let perPass = try Self.gestureCount(offline: path)
         let daemon = try DaemonProcess(extraArguments: ["--replay", path, "--loop", "--speed", "1000", "--wait-for-subscriber"])
-        _ = try daemon.notify.wait(for: "READY=1")
-        let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(\.hello)
-        try client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
+        let client = try gestureSubscriber(of: daemon)
         var times: [Timestamp] = []
         while times.count < 3 * perPass {
             times.append(try client.readMessage(\.gesture).time)
@@ -200,10 +196,7 @@ struct RunReplayTests {
             index == 0 ? 1_000_000_000_000_000 : time
         }
         let daemon = try DaemonProcess(extraArguments: ["--replay", path, "--speed", "100", "--wait-for-subscriber", "--exit-after-replay"])
-        _ = try daemon.notify.wait(for: "READY=1")
-        let client = try LineClient(path: daemon.socketPath)
-        _ = try client.readMessage(\.hello)
-        try client.send(#"{"type":"subscribe","gestures":["tap","long-press","drag","swipe","pinch","rotate","press"]}"# + "\n")
+        let client = try gestureSubscriber(of: daemon)
         var gestures = 0
         var last = try client.readMessage()
         while last.goodbye == nil {

@@ -1,10 +1,8 @@
-import Daemon
 import Foundation
 import GestureCore
 import GestureProtocol
 import GestureTestSupport
 import Glibc
-import Logging
 import SystemCalls
 import Testing
 

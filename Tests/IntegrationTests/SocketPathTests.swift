@@ -1,4 +1,3 @@
-import Daemon
 import Foundation
 import GestureProtocol
 import GestureTestSupport
