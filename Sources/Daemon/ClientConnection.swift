@@ -42,7 +42,7 @@ final class ClientConnection {
 
     /// What the output side is doing.
     enum Output: Equatable {
-        /// Nothing to write, or output waiting for `scheduleFlush`'s turn.
+        /// Not in the owner's list and not waiting for the socket: new output schedules a flush.
         case idle
         /// In the owner's list of clients to flush before the loop next waits.
         case scheduled

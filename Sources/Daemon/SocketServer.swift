@@ -42,7 +42,7 @@ final class SocketServer: ClientConnectionOwner {
     /// The `idle` line while the daemon is idle: a client connecting then is told at once.
     private var idleLine: EventLine?
     /// Whether any client asked for raw touch events (skip encoding them otherwise).
-    public private(set) var wantsTouches = false
+    private(set) var wantsTouches = false
     private var stopped = false
     /// Told when a client connects or goes, and when a client's `subscribe` took effect:
     /// set by the daemon, which owns the server and passes it on to its observers.
@@ -64,13 +64,7 @@ final class SocketServer: ClientConnectionOwner {
     }
 
     /// Connected clients.
-    public var clientCount: Int { clients.count }
-
-    /// The longest request line accepted; a longer one is an error and a close.
-    public static var maxLineLength: Int { ClientConnection.maxLineLength }
-
-    /// Queued and unsent bytes of every client together (see `DaemonSettings.queueMemory`).
-    public var bufferedBytes: Int { budget.bytes }
+    var clientCount: Int { clients.count }
 
     /// Applies new limits and policies; existing queues keep theirs until reconnect.
     func apply(_ settings: DaemonSettings) {

@@ -279,7 +279,7 @@ struct PassThroughCases {
     }
 
     /// `wake-swallow` through the whole chain in the daemon: its idle timer (`activity`
-    /// `idle` on the socket) → `Daemon.wentIdle` → `LiveDevices` → the device's pass-through
+    /// `idle` on the socket) → `DaemonChange.wentIdle` (`Daemon.observe`) → `LiveDevices` → the device's pass-through
     /// filter. After the idle line a tap in the middle reaches clients as a tap and never
     /// the clone; the tap after it reaches the clone frame for frame as written.
     private func wakeSwallow(_ harness: Harness) {

@@ -169,6 +169,37 @@ import Testing
         #expect(received >= 512)
     }
 
+    /// A client that pings without reading holds one pong, the latest, and its replies keep
+    /// their place behind the events queued before them (docs/protocol.md "Limits and slow
+    /// clients", issue 20: one `DeliveryQueue` for the daemon and the bridge). On the code
+    /// before issue 20 it got 100 pongs, ahead of its queued events.
+    @Test func aClientThatPingsWithoutReadingHoldsOnePongInItsPlace() throws {
+        let screen = try PipeSource(name: "screen")
+        screen.script[1] = Array(repeating: drag(.changed), count: 500)
+        var settings = DaemonSettings()
+        settings.clientQueueLength = 512  // one burst fits the reader's queue (see above)
+        let daemon = try InProcessDaemon(settings: settings, devices: [screen])
+        let sleeper = try LineClient(path: daemon.socketPath)
+        let reader = try LineClient(path: daemon.socketPath)
+        _ = try reader.readMessage(ofType: "hello")
+        // Once the reader has 4 000 events, so has the sleeper's queue (its socket buffer
+        // takes a fraction of them): it holds lines when its requests arrive, in one read.
+        for _ in 0..<8 {
+            screen.trigger(1)
+            for _ in 0..<500 { _ = try reader.readMessage(ofType: "gesture") }
+        }
+        try sleeper.send(String(repeating: "{\"type\":\"ping\"}\n", count: 100) + "{\"type\":\"status\"}\n")
+        var kinds: [String] = []
+        while kinds.last != "status" {
+            kinds.append(try sleeper.readMessage()["type"] as? String ?? "?")
+        }
+        #expect(kinds.filter { $0 == "pong" }.count == 1)
+        let pong = try #require(kinds.firstIndex(of: "pong"))
+        #expect(kinds[pong - 1] == "gesture", "the pong comes after the events queued before it: \(kinds.suffix(3))")
+        #expect(kinds[pong + 1] == "status")
+        #expect(kinds.contains("overflow"), "the sleeper's queue was full")
+    }
+
     @Test func slowClientIsDisconnectedUnderTheDisconnectPolicy() throws {
         let screen = try PipeSource(name: "screen")
         screen.script[1] = Array(repeating: drag(.changed), count: 500)
