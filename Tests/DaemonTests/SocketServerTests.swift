@@ -181,17 +181,17 @@ import Testing
         let daemon = try InProcessDaemon(settings: settings, devices: [screen])
         let sleeper = try LineClient(path: daemon.socketPath)
         let reader = try LineClient(path: daemon.socketPath)
-        _ = try reader.readMessage(ofType: "hello")
+        _ = try reader.readMessage(\.hello)
         // Once the reader has 4 000 events, so has the sleeper's queue (its socket buffer
         // takes a fraction of them): it holds lines when its requests arrive, in one read.
         for _ in 0..<8 {
             screen.trigger(1)
-            for _ in 0..<500 { _ = try reader.readMessage(ofType: "gesture") }
+            for _ in 0..<500 { _ = try reader.readMessage(\.gesture) }
         }
         try sleeper.send(String(repeating: "{\"type\":\"ping\"}\n", count: 100) + "{\"type\":\"status\"}\n")
         var kinds: [String] = []
         while kinds.last != "status" {
-            kinds.append(try sleeper.readMessage()["type"] as? String ?? "?")
+            kinds.append(try sleeper.readMessage().type)
         }
         #expect(kinds.filter { $0 == "pong" }.count == 1)
         let pong = try #require(kinds.firstIndex(of: "pong"))
