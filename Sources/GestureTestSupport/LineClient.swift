@@ -67,10 +67,19 @@ public final class LineReader {
     private func readOnce(timeout: Int32) -> ReadOutcome {
         guard !isClosed else { return .closed }
         guard waitReadable(descriptor, milliseconds: max(0, timeout)) else { return .timedOut }
-        let count = chunk.withUnsafeMutableBytes { read(descriptor.rawValue, $0.baseAddress, $0.count) }
+        let count: Int
+        do {
+            // swift-system's read retries EINTR; a non-blocking descriptor with nothing
+            // after all is an empty read, any other failure the end of the stream.
+            count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+        } catch let error as Errno where error == .wouldBlock {
+            return .lines([])
+        } catch {
+            isClosed = true
+            return .closed
+        }
         let now = monotonicMicroseconds()
         guard count > 0 else {
-            if count < 0 && (errno == EAGAIN || errno == EINTR) { return .lines([]) }
             isClosed = true
             return .closed
         }
@@ -136,13 +145,7 @@ public final class LineClient {
 
     /// Sends `bytes` whole.
     public func send(_ bytes: [UInt8]) throws(SystemError) {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = try SystemCall.posixBlocking("send") {
-                bytes.withUnsafeBytes { Glibc.send(socket.rawValue, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            }
-            offset += sent
-        }
+        try UnixSocket.sendAll(socket, bytes)
     }
 
     /// Half-closes: the server reads end of stream, and may still write.
