@@ -78,16 +78,6 @@
  * @property {string|null} path
  */
 
-/**
- * The daemon went idle (no touch for its `idle-timeout`) or active again: what a kiosk
- * needs to blank and wake its screen. Sent to every client whatever its filters.
- * @typedef {Object} ActivityEvent
- * @property {"activity"} type
- * @property {"idle"|"active"} phase
- * @property {number} seq
- * @property {number} time     Microseconds, CLOCK_MONOTONIC: for `idle` the moment the timeout ran out.
- */
-
 /** @typedef {{name: string, kind: "touchscreen"|"touchpad"|"replay", path: string|null}} DeviceInfo */
 
 /**
@@ -107,33 +97,17 @@
  * @property {number} protocol
  * @property {string} version
  * @property {number} uptime      Seconds.
- * @property {number|null} lastTouch  Microseconds, CLOCK_MONOTONIC: when the daemon last read a touch; null before the first.
  * @property {DeviceInfo[]} devices
  * @property {number} clients
  * @property {number} maxClients
  * @property {{events: number, sent: number, dropped: number, connections: number, rejected: number, slowDisconnects: number}} counters
  */
 
-/**
- * The answer to `{"type":"metrics"}`: the counters behind gestured-web's /metrics
- * (docs/protocol.md, docs/metrics.md).
- * @typedef {Object} MetricsMessage
- * @property {"metrics"} type
- * @property {number} uptime      Seconds.
- * @property {DeviceInfo[]} devices
- * @property {number} clients
- * @property {number} dropped
- * @property {number|null} lastTouch  Microseconds since 1970 (UTC); null before the first touch.
- * @property {{device: string, region: string|null, counts: {gesture: GestureName, phase: GesturePhase, count: number}[]}[]} gestures
- * @property {{device: string, touches: number, synDropped: number, filtered?: Object<string, number>}[]} inputs
- * @property {{buckets: {le: number, count: number}[], count: number, sum: number}} latency  Microseconds, cumulative.
- */
-
 /** @typedef {{type: "error", message: string}} ErrorMessage */
 /** @typedef {{type: "overflow", dropped: number}} OverflowMessage  Events were dropped because this client read too slowly. */
 /** @typedef {{type: "goodbye", reason: string}} GoodbyeMessage  The connection is being closed by the daemon or the bridge. */
 
-/** @typedef {GestureEvent|TouchEvent|DeviceEvent|ActivityEvent|HelloMessage|PongMessage|StatusMessage|MetricsMessage|ErrorMessage|OverflowMessage|GoodbyeMessage} Message */
+/** @typedef {GestureEvent|TouchEvent|DeviceEvent|HelloMessage|PongMessage|StatusMessage|ErrorMessage|OverflowMessage|GoodbyeMessage} Message */
 
 /**
  * Filters for `subscribe` (docs/protocol.md "Requests"); an absent or null filter lets everything through.
