@@ -1,4 +1,6 @@
 import EngineWorkloads
+import Foundation
+import GestureProtocol
 import GestureCore
 
 // `engine-profile WORKLOAD [PASSES]`: runs one benchmark workload outside the benchmark
@@ -7,6 +9,9 @@ import GestureCore
 // Workloads: corpus, corpus-json, drag-pinch, tap-long-press, and the same with nested
 // regions configured: corpus-regions, drag-pinch-regions, tap-long-press-regions, and with
 // every touch hygiene filter on: drag-pinch-hygiene, tap-long-press-hygiene.
+// `engine-profile dump FILE` writes the JSON of every gesture of the corpus, with the
+// default configuration and then with nested regions, to FILE: the encoder's output to
+// compare byte for byte before and after a change (docs/performance.md).
 let arguments = CommandLine.arguments.dropFirst()
 let workload = arguments.first ?? "corpus"
 let passes = arguments.dropFirst().first.flatMap { Int($0) } ?? 1
@@ -43,6 +48,15 @@ case "corpus", "corpus-json":
         }
     }
     print("\(workload): \(passes) × (\(corpus.eventCount) events, \(corpus.frameCount) frames) -> \(gestures) gestures")
+case "dump":
+    guard let path = arguments.dropFirst().first else { fatalError("engine-profile dump FILE") }
+    let corpus = Corpus.load()
+    var sink = DumpSink()
+    for configuration in [nil, nestedRegions] {
+        replayCorpus(corpus, configuration: configuration, into: &sink) { sink, recording in sink.device = recording.device.name }
+    }
+    guard FileManager.default.createFile(atPath: path, contents: Data(sink.output)) else { fatalError("cannot write \(path)") }
+    print("dump: \(sink.seq) gestures, \(sink.output.count) bytes to \(path)")
 case "drag-pinch", "tap-long-press":
     let stream = workload == "drag-pinch" ? SyntheticStream.dragPinch(laps: 4) : SyntheticStream.tapLongPress(laps: 8)
     let steady = SteadyPipeline(stream: stream, sink: CountingSink())
@@ -50,4 +64,22 @@ case "drag-pinch", "tap-long-press":
     print("\(workload): \(stream.frames * passes) frames, \(stream.events.count * passes) events -> \(steady.gestureCount) gestures")
 default:
     print("unknown workload \(workload): corpus, corpus-json, drag-pinch, tap-long-press, corpus-regions, drag-pinch-regions, tap-long-press-regions, drag-pinch-hygiene, tap-long-press-hygiene")
+}
+
+/// Keeps every gesture's wire line (the `dump` workload).
+struct DumpSink: GestureSink {
+    var output: [UInt8] = []
+    var device = ""
+    var lastID: UInt64 = 0
+    var seq: UInt64 = 0
+
+    mutating func nextGestureID() -> UInt64 {
+        lastID += 1
+        return lastID
+    }
+
+    mutating func emit(_ event: GestureEvent) {
+        seq += 1
+        WireEncoder.append(.gesture(GestureMessage(event, device: device, seq: seq)), to: &output)
+    }
 }
