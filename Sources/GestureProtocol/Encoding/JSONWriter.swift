@@ -215,7 +215,11 @@ struct JSONWriter {
             put(UInt8(ascii: "0"))
             return
         }
-        let units = UInt64(scaled.rounded())
+        // `scaled.rounded()` (half away from zero) without the call to libm's `round`: the
+        // integer part, plus one when the rest is at least a half (the rest is exact: below
+        // 2^52 a double minus its integer part loses nothing, above it there is no rest).
+        var units = UInt64(scaled)
+        if scaled - Double(units) >= 0.5 { units += 1 }
         if units == 0 {
             put(UInt8(ascii: "0"))
             return
@@ -230,10 +234,19 @@ struct JSONWriter {
         assert(count + 1 + fractionDigits <= capacity, "line longer than its bound")
         put(UInt8(ascii: "."))
         var out = start + count + fractionDigits
-        for _ in 0..<fractionDigits {
+        let pairs = Self.digitPairs.utf8Start
+        var remaining = fractionDigits
+        while remaining >= 2 {
+            let pair = Int(truncatingIfNeeded: fraction % 100) &* 2
+            fraction /= 100
+            out -= 2
+            out[0] = pairs[pair]
+            out[1] = pairs[pair &+ 1]
+            remaining -= 2
+        }
+        if remaining == 1 {
             out -= 1
-            out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
-            fraction /= 10
+            out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction)
         }
         count += fractionDigits
         while start[count - 1] == UInt8(ascii: "0") { count -= 1 }

@@ -16,17 +16,27 @@ public enum WireEncoder {
     /// Appends `message` as one line (ending in a newline) to `line`.
     public static func append(_ message: ServerMessage, to line: inout [UInt8]) {
         switch message {
-        case .hello(let hello): append(hello, to: &line)
-        case .gesture(let gesture): append(GestureMessage.Line(gesture), to: &line)
-        case .touch(let touch): append(touch, to: &line)
-        case .device(let device): append(device, to: &line)
-        case .activity(let activity): append(activity, to: &line)
-        case .pong(let time): append(PongLine(time: time), to: &line)
-        case .status(let status): append(status, to: &line)
-        case .metrics(let metrics): append(metrics, to: &line)
-        case .error(let message): append(ErrorLine(message: message), to: &line)
-        case .overflow(let dropped): append(OverflowLine(dropped: dropped), to: &line)
-        case .goodbye(let reason): append(GoodbyeLine(reason: reason), to: &line)
+        case .hello(var hello): append(&hello, to: &line)
+        case .gesture(let gesture):
+            var fields = GestureMessage.Line(gesture)
+            append(&fields, to: &line)
+        case .touch(var touch): append(&touch, to: &line)
+        case .device(var device): append(&device, to: &line)
+        case .activity(var activity): append(&activity, to: &line)
+        case .pong(let time):
+            var pong = PongLine(time: time)
+            append(&pong, to: &line)
+        case .status(var status): append(&status, to: &line)
+        case .metrics(var metrics): append(&metrics, to: &line)
+        case .error(let message):
+            var error = ErrorLine(message: message)
+            append(&error, to: &line)
+        case .overflow(let dropped):
+            var overflow = OverflowLine(dropped: dropped)
+            append(&overflow, to: &line)
+        case .goodbye(let reason):
+            var goodbye = GoodbyeLine(reason: reason)
+            append(&goodbye, to: &line)
         case .unknown(let type):
             JSONWriter.append(to: &line, bound: JSONWriter.keyLength("type") + JSONWriter.stringLength(type) + 3) { w in
                 w.beginObject()
@@ -45,7 +55,7 @@ public enum WireEncoder {
         case .ping: append(&bare, type: "\"ping\"", seq: .number, to: &line)
         case .status: append(&bare, type: "\"status\"", seq: .number, to: &line)
         case .metrics: append(&bare, type: "\"metrics\"", seq: .number, to: &line)
-        case .subscribe(let subscribe): append(subscribe, to: &line)
+        case .subscribe(var subscribe): append(&subscribe, to: &line)
         }
     }
 
@@ -72,12 +82,9 @@ public enum WireEncoder {
         case slot
     }
 
-    /// Appends `message` as one line; returns the offset (from the line's start) of its
-    /// `seq` digits, or of their slot.
-    @discardableResult
-    static func append<Message: WireMessage>(_ message: consuming Message, seq: Seq = .number, to line: inout [UInt8]) -> Int {
-        var message = message
-        return append(&message, type: Message.quotedType, seq: seq, to: &line)
+    /// Appends `message` as one line (read in place, never copied).
+    private static func append<Message: WireMessage>(_ message: inout Message, to line: inout [UInt8]) {
+        append(&message, type: Message.quotedType, seq: .number, to: &line)
     }
 
     /// Appends `{"type":TYPE,…fields…}` and a newline, in one reservation of the line's

@@ -10,25 +10,68 @@ extension GestureMessage {
     struct Line: WireMessage {
         static var quotedType: StaticString { "\"gesture\"" }
 
-        var kind = GestureKind.press
-        var phase = GesturePhase.began
-        var id: UInt64 = 0
-        var seq: UInt64 = 0
-        var time = Timestamp.zero
-        var device = ""
+        var kind: GestureKind
+        var phase: GesturePhase
+        var id: UInt64
+        var seq: UInt64
+        var time: Timestamp
+        var device: String
         var region: String?
-        var fingers = 0
-        var location = Point.zero
+        var fingers: Int
+        var location: Point
         var localLocation: Point?
-        var count = 0
-        var direction = SwipeDirection.left
+        var count: Int
+        var direction: SwipeDirection
         var edge: ScreenEdge?
-        var drag = Drag(
-            startLocation: .zero, translation: .zero, velocity: .zero, predictedEndLocation: .zero, predictedEndTranslation: .zero)
-        var scale = 0.0
-        var rotation = 0.0
+        var drag: Drag
+        var scale: Double
+        var rotation: Double
 
-        init(wireDefaults: Void) {}
+        /// Every field set once (no default values to overwrite: this runs per line).
+        private init(
+            kind: GestureKind, _ message: GestureMessage, count: Int = 0, direction: SwipeDirection = .left, edge: ScreenEdge? = nil,
+            drag: Drag = Line.still, scale: Double = 0, rotation: Double = 0
+        ) {
+            self.kind = kind
+            phase = message.phase
+            id = message.id
+            seq = message.seq
+            time = message.time
+            device = message.device
+            region = message.region
+            fingers = message.fingers
+            location = message.location
+            localLocation = message.localLocation
+            self.count = count
+            self.direction = direction
+            self.edge = edge
+            self.drag = drag
+            self.scale = scale
+            self.rotation = rotation
+        }
+
+        private static var still: Drag {
+            Drag(startLocation: .zero, translation: .zero, velocity: .zero, predictedEndLocation: .zero, predictedEndTranslation: .zero)
+        }
+
+        init(wireDefaults: Void) {
+            self.init(
+                kind: .press,
+                GestureMessage(
+                    phase: .began, id: 0, seq: 0, time: .zero, device: "", region: nil, fingers: 0, location: .zero, details: .press))
+        }
+
+        init(_ message: GestureMessage) {
+            switch message.details {
+            case .press: self.init(kind: .press, message)
+            case .longPress: self.init(kind: .longPress, message)
+            case .tap(let count): self.init(kind: .tap, message, count: count)
+            case .drag(let drag): self.init(kind: .drag, message, drag: drag)
+            case .swipe(let direction, let edge, let drag): self.init(kind: .swipe, message, direction: direction, edge: edge, drag: drag)
+            case .pinch(let scale): self.init(kind: .pinch, message, scale: scale)
+            case .rotate(let degrees): self.init(kind: .rotate, message, rotation: degrees)
+            }
+        }
 
         mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
             let location = PointCodec(digits: WireEncoder.locationDigits)
@@ -54,30 +97,6 @@ extension GestureMessage {
             try v.field("predictedEndTranslation", &drag.predictedEndTranslation, location, moves)
             try v.field("scale", &scale, NumberCodec(digits: WireEncoder.scaleDigits), .requiredIf(kind == .pinch))
             try v.field("rotation", &rotation, NumberCodec(digits: WireEncoder.angleDigits), .requiredIf(kind == .rotate))
-        }
-
-        init(_ message: GestureMessage) {
-            kind = message.details.kind
-            phase = message.phase
-            id = message.id
-            seq = message.seq
-            time = message.time
-            device = message.device
-            region = message.region
-            fingers = message.fingers
-            location = message.location
-            localLocation = message.localLocation
-            switch message.details {
-            case .press, .longPress: break
-            case .tap(let count): self.count = count
-            case .drag(let drag): self.drag = drag
-            case .swipe(let direction, let edge, let drag):
-                self.direction = direction
-                self.edge = edge
-                self.drag = drag
-            case .pinch(let scale): self.scale = scale
-            case .rotate(let degrees): rotation = degrees
-            }
         }
 
         var message: GestureMessage {
