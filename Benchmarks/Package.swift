@@ -39,7 +39,6 @@ let package = Package(
             dependencies: [
                 "EngineWorkloads",
                 .product(name: "GestureCore", package: "gestured"),
-                .product(name: "GestureProtocol", package: "gestured"),
             ]
         ),
         /// The daemon benchmark: starts a release `gestured` and measures it from outside

@@ -1,6 +1,5 @@
 import EngineWorkloads
 import Foundation
-import GestureProtocol
 import GestureCore
 
 // `engine-profile WORKLOAD [PASSES]`: runs one benchmark workload outside the benchmark
@@ -51,35 +50,21 @@ case "corpus", "corpus-json":
 case "dump":
     guard let path = arguments.dropFirst().first else { fatalError("engine-profile dump FILE") }
     let corpus = Corpus.load()
-    var sink = DumpSink()
+    var sink = EncodingSink()
+    sink.kept = []
     for configuration in [nil, nestedRegions] {
         replayCorpus(corpus, configuration: configuration, into: &sink) { sink, recording in sink.device = recording.device.name }
     }
-    guard FileManager.default.createFile(atPath: path, contents: Data(sink.output)) else { fatalError("cannot write \(path)") }
-    print("dump: \(sink.seq) gestures, \(sink.output.count) bytes to \(path)")
+    sink.flush()
+    let output = sink.kept ?? []
+    guard FileManager.default.createFile(atPath: path, contents: Data(output)) else { fatalError("cannot write \(path)") }
+    print("dump: \(sink.emitted) gestures, \(output.count) bytes to \(path)")
 case "drag-pinch", "tap-long-press":
     let stream = workload == "drag-pinch" ? SyntheticStream.dragPinch(laps: 4) : SyntheticStream.tapLongPress(laps: 8)
     let steady = SteadyPipeline(stream: stream, sink: CountingSink())
     steady.run(frames: stream.frames * passes)
     print("\(workload): \(stream.frames * passes) frames, \(stream.events.count * passes) events -> \(steady.gestureCount) gestures")
 default:
-    print("unknown workload \(workload): corpus, corpus-json, drag-pinch, tap-long-press, corpus-regions, drag-pinch-regions, tap-long-press-regions, drag-pinch-hygiene, tap-long-press-hygiene")
+    print("unknown workload \(workload): corpus, corpus-json, drag-pinch, tap-long-press, corpus-regions, drag-pinch-regions, tap-long-press-regions, drag-pinch-hygiene, tap-long-press-hygiene, dump FILE")
 }
 
-/// Keeps every gesture's wire line (the `dump` workload).
-struct DumpSink: GestureSink {
-    var output: [UInt8] = []
-    var device = ""
-    var lastID: UInt64 = 0
-    var seq: UInt64 = 0
-
-    mutating func nextGestureID() -> UInt64 {
-        lastID += 1
-        return lastID
-    }
-
-    mutating func emit(_ event: GestureEvent) {
-        seq += 1
-        WireEncoder.append(.gesture(GestureMessage(event, device: device, seq: seq)), to: &output)
-    }
-}

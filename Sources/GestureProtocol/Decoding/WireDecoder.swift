@@ -48,16 +48,16 @@ extension JSONReader {
         type = name
         switch name {
         case "ping":
-            _ = try object(BareRequest.self, path: "")
+            _ = try object(BareRequest(wireDefaults: ()), path: "")
             return .ping
         case "status":
-            _ = try object(BareRequest.self, path: "")
+            _ = try object(BareRequest(wireDefaults: ()), path: "")
             return .status
         case "metrics":
-            _ = try object(BareRequest.self, path: "")
+            _ = try object(BareRequest(wireDefaults: ()), path: "")
             return .metrics
         case "subscribe":
-            return .subscribe(try object(SubscribeRequest.self, path: ""))
+            return .subscribe(try object(SubscribeRequest(wireDefaults: ()), path: ""))
         default:
             type = nil
             throw error(.unknownRequestType(name), field: "type", at: found.offset)
@@ -70,17 +70,17 @@ extension JSONReader {
         guard let name = try validate()?.type else { throw error(.missingType, at: 0) }
         type = name
         switch name {
-        case "hello": return .hello(try object(HelloMessage.self, path: ""))
-        case "gesture": return .gesture(try object(GestureMessage.Line.self, path: "").message)
-        case "touch": return .touch(try object(TouchMessage.self, path: ""))
-        case "device": return .device(try object(DeviceMessage.self, path: ""))
-        case "activity": return .activity(try object(ActivityMessage.self, path: ""))
-        case "pong": return .pong(time: try object(PongLine.self, path: "").time)
-        case "status": return .status(try object(StatusMessage.self, path: ""))
-        case "metrics": return .metrics(try object(MetricsMessage.self, path: ""))
-        case "error": return .error(message: try object(ErrorLine.self, path: "").message)
-        case "overflow": return .overflow(dropped: try object(OverflowLine.self, path: "").dropped)
-        case "goodbye": return .goodbye(reason: try object(GoodbyeLine.self, path: "").reason)
+        case "hello": return .hello(try object(HelloMessage(wireDefaults: ()), path: ""))
+        case "gesture": return .gesture(try object(GestureMessage.Line(wireDefaults: ()), path: "").message)
+        case "touch": return .touch(try object(TouchMessage(wireDefaults: ()), path: ""))
+        case "device": return .device(try object(DeviceMessage(wireDefaults: ()), path: ""))
+        case "activity": return .activity(try object(ActivityMessage(wireDefaults: ()), path: ""))
+        case "pong": return .pong(time: try object(ReplyLine.pong(), path: "").value)
+        case "status": return .status(try object(StatusMessage(wireDefaults: ()), path: ""))
+        case "metrics": return .metrics(try object(MetricsMessage(wireDefaults: ()), path: ""))
+        case "error": return .error(message: try object(ReplyLine.error(), path: "").value)
+        case "overflow": return .overflow(dropped: try object(ReplyLine.overflow(), path: "").value)
+        case "goodbye": return .goodbye(reason: try object(ReplyLine.goodbye(), path: "").value)
         default: return .unknown(type: name)
         }
     }

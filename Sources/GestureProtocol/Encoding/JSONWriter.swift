@@ -227,28 +227,13 @@ struct JSONWriter {
         if value < 0 { put(UInt8(ascii: "-")) }
         let whole = units / unit
         putDigits(whole)
-        var fraction = units &- whole &* unit
+        let fraction = units &- whole &* unit
         guard fraction != 0 else { return }
         // All `fractionDigits` digits, right to left, then the trailing zeros taken back
         // (the fraction is not 0: a digit other than 0 stops it before the point).
         assert(count + 1 + fractionDigits <= capacity, "line longer than its bound")
         put(UInt8(ascii: "."))
-        var out = start + count + fractionDigits
-        let pairs = Self.digitPairs.utf8Start
-        var remaining = fractionDigits
-        while remaining >= 2 {
-            let pair = Int(truncatingIfNeeded: fraction % 100) &* 2
-            fraction /= 100
-            out -= 2
-            out[0] = pairs[pair]
-            out[1] = pairs[pair &+ 1]
-            remaining -= 2
-        }
-        if remaining == 1 {
-            out -= 1
-            out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction)
-        }
-        count += fractionDigits
+        putDigits(fraction, length: fractionDigits)
         while start[count - 1] == UInt8(ascii: "0") { count -= 1 }
     }
 
@@ -308,25 +293,29 @@ struct JSONWriter {
             length += 1
             power &*= 10
         }
+        putDigits(value, length: length)
+    }
+
+    /// Exactly `length` decimal digits of `value` (zero-padded on the left), written right to
+    /// left, two at a time. Inlined: a number's fraction has a constant length.
+    @inline(__always)
+    private mutating func putDigits(_ value: UInt64, length: Int) {
         assert(count + length <= capacity, "line longer than its bound")
         let pairs = Self.digitPairs.utf8Start
         var rest = value
         var out = start + count + length
-        while rest >= 100 {
+        var remaining = length
+        while remaining >= 2 {
             let pair = Int(truncatingIfNeeded: rest % 100) &* 2
             rest /= 100
             out -= 2
             out[0] = pairs[pair]
             out[1] = pairs[pair &+ 1]
+            remaining -= 2
         }
-        if rest >= 10 {
-            let pair = Int(truncatingIfNeeded: rest) &* 2
-            out -= 2
-            out[0] = pairs[pair]
-            out[1] = pairs[pair &+ 1]
-        } else {
+        if remaining == 1 {
             out -= 1
-            out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+            out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
         }
         count += length
     }

@@ -24,18 +24,18 @@ public enum WireEncoder {
         case .device(var device): append(&device, to: &line)
         case .activity(var activity): append(&activity, to: &line)
         case .pong(let time):
-            var pong = PongLine(time: time)
+            var pong = ReplyLine.pong(time: time)
             append(&pong, to: &line)
         case .status(var status): append(&status, to: &line)
         case .metrics(var metrics): append(&metrics, to: &line)
         case .error(let message):
-            var error = ErrorLine(message: message)
+            var error = ReplyLine.error(message: message)
             append(&error, to: &line)
         case .overflow(let dropped):
-            var overflow = OverflowLine(dropped: dropped)
+            var overflow = ReplyLine.overflow(dropped: dropped)
             append(&overflow, to: &line)
         case .goodbye(let reason):
-            var goodbye = GoodbyeLine(reason: reason)
+            var goodbye = ReplyLine.goodbye(reason: reason)
             append(&goodbye, to: &line)
         case .unknown(let type):
             JSONWriter.append(to: &line, bound: JSONWriter.keyLength("type") + JSONWriter.stringLength(type) + 3) { w in
@@ -84,13 +84,13 @@ public enum WireEncoder {
 
     /// Appends `message` as one line (read in place, never copied).
     private static func append<Message: WireMessage>(_ message: inout Message, to line: inout [UInt8]) {
-        append(&message, type: Message.quotedType, seq: .number, to: &line)
+        append(&message, type: message.quotedType, seq: .number, to: &line)
     }
 
     /// Appends `{"type":TYPE,…fields…}` and a newline, in one reservation of the line's
     /// largest possible length (`inout`: the value is read in place, never copied).
     @discardableResult
-    private static func append<Object: WireObject>(_ object: inout Object, type: StaticString, seq: Seq, to line: inout [UInt8]) -> Int {
+    private static func append<Object: WireFields>(_ object: inout Object, type: StaticString, seq: Seq, to line: inout [UInt8]) -> Int {
         JSONWriter.append(to: &line, bound: maximumLength(&object, type: type)) { write(&object, type: type, seq: seq, to: &$0) }
     }
 
@@ -98,20 +98,21 @@ public enum WireEncoder {
     /// as long as a client's queue holds it), and the offset of its `seq`.
     static func exactLine<Message: WireMessage>(_ message: consuming Message, seq: Seq) -> (bytes: [UInt8], seq: Int) {
         var message = message
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength(&message, type: Message.quotedType)) { buffer in
+        let type = message.quotedType
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength(&message, type: type)) { buffer in
             var writer = JSONWriter(buffer)
-            let offset = write(&message, type: Message.quotedType, seq: seq, to: &writer)
+            let offset = write(&message, type: type, seq: seq, to: &writer)
             return (Array(UnsafeBufferPointer(rebasing: buffer[..<writer.count])), offset)
         }
     }
 
     /// The most bytes `write` writes (`FieldMeasure`).
-    private static func maximumLength<Object: WireObject>(_ object: inout Object, type: StaticString) -> Int {
+    private static func maximumLength<Object: WireFields>(_ object: inout Object, type: StaticString) -> Int {
         JSONWriter.keyLength("type") + type.utf8CodeUnitCount + FieldMeasure.maximumLength(&object) + 4
     }
 
     /// Writes `{"type":TYPE,…fields…}` and a newline; returns the offset of `seq`.
-    private static func write<Object: WireObject>(_ object: inout Object, type: StaticString, seq: Seq, to w: inout JSONWriter) -> Int {
+    private static func write<Object: WireFields>(_ object: inout Object, type: StaticString, seq: Seq, to w: inout JSONWriter) -> Int {
         w.beginObject()
         w.key("type")
         w.raw(type)

@@ -8,7 +8,7 @@ extension GestureMessage {
     /// A gesture line as it is on the wire: every kind's fields side by side, those of other
     /// kinds unused (`GestureMessage.details` holds only its own kind's).
     struct Line: WireMessage {
-        static var quotedType: StaticString { "\"gesture\"" }
+        var quotedType: StaticString { "\"gesture\"" }
 
         var kind: GestureKind
         var phase: GesturePhase
@@ -118,7 +118,7 @@ extension GestureMessage {
 }
 
 extension TouchMessage: WireMessage {
-    static var quotedType: StaticString { "\"touch\"" }
+    var quotedType: StaticString { "\"touch\"" }
 
     init(wireDefaults: Void) { self.init(phase: .began, touch: 0, seq: 0, time: .zero, device: "", location: .zero) }
 
@@ -133,7 +133,7 @@ extension TouchMessage: WireMessage {
 }
 
 extension DeviceMessage: WireMessage {
-    static var quotedType: StaticString { "\"device\"" }
+    var quotedType: StaticString { "\"device\"" }
 
     init(wireDefaults: Void) { self.init(phase: .added, seq: 0, time: .zero, device: DeviceInfo(name: "", kind: .touchscreen)) }
 
@@ -149,7 +149,7 @@ extension DeviceMessage: WireMessage {
 }
 
 extension ActivityMessage: WireMessage {
-    static var quotedType: StaticString { "\"activity\"" }
+    var quotedType: StaticString { "\"activity\"" }
 
     init(wireDefaults: Void) { self.init(phase: .idle, seq: 0, time: .zero) }
 
@@ -179,7 +179,7 @@ extension DeviceInfo: WireObject {
 }
 
 extension HelloMessage: WireMessage {
-    static var quotedType: StaticString { "\"hello\"" }
+    var quotedType: StaticString { "\"hello\"" }
 
     init(wireDefaults: Void) { self.init(version: "", devices: []) }
 
@@ -192,7 +192,7 @@ extension HelloMessage: WireMessage {
 }
 
 extension StatusMessage: WireMessage {
-    static var quotedType: StaticString { "\"status\"" }
+    var quotedType: StaticString { "\"status\"" }
 
     init(wireDefaults: Void) { self.init(version: "", uptime: 0, devices: [], clients: 0, maxClients: 0, counters: Counters()) }
 
@@ -227,7 +227,7 @@ private func objects<Object: WireObject>(_: Object.Type) -> ArrayCodec<ObjectCod
 }
 
 extension MetricsMessage: WireMessage {
-    static var quotedType: StaticString { "\"metrics\"" }
+    var quotedType: StaticString { "\"metrics\"" }
 
     init(wireDefaults: Void) {
         self.init(
@@ -327,51 +327,37 @@ extension MetricsMessage.LatencyHistogram.Bucket: WireObject {
     }
 }
 
-/// The lines with one field besides `type`.
-struct PongLine: WireMessage {
-    static var quotedType: StaticString { "\"pong\"" }
-    var time = Timestamp.zero
-    init(wireDefaults: Void) {}
-    init(time: Timestamp) { self.time = time }
+/// A reply or notice with one field besides `type` (`pong`, `error`, `overflow`, `goodbye`).
+struct ReplyLine<Codec: FieldCodec>: WireMessage {
+    let quotedType: StaticString
+    let key: StaticString
+    let codec: Codec
+    var value: Codec.Value
+
     mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
-        try v.field("time", &time, TimestampCodec(), .required)
+        try v.field(key, &value, codec, .required)
     }
 }
 
-struct ErrorLine: WireMessage {
-    static var quotedType: StaticString { "\"error\"" }
-    var message = ""
-    init(wireDefaults: Void) {}
-    init(message: String) { self.message = message }
-    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
-        try v.field("message", &message, StringCodec(), .required)
-    }
+extension ReplyLine where Codec == TimestampCodec {
+    static func pong(time: Timestamp = .zero) -> Self { Self(quotedType: "\"pong\"", key: "time", codec: Codec(), value: time) }
 }
 
-struct OverflowLine: WireMessage {
-    static var quotedType: StaticString { "\"overflow\"" }
-    var dropped: UInt64 = 0
-    init(wireDefaults: Void) {}
-    init(dropped: UInt64) { self.dropped = dropped }
-    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
-        try v.field("dropped", &dropped, UnsignedCodec(), .required)
-    }
+extension ReplyLine where Codec == StringCodec {
+    static func error(message: String = "") -> Self { Self(quotedType: "\"error\"", key: "message", codec: Codec(), value: message) }
+    static func goodbye(reason: String = "") -> Self { Self(quotedType: "\"goodbye\"", key: "reason", codec: Codec(), value: reason) }
 }
 
-struct GoodbyeLine: WireMessage {
-    static var quotedType: StaticString { "\"goodbye\"" }
-    var reason = ""
-    init(wireDefaults: Void) {}
-    init(reason: String) { self.reason = reason }
-    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
-        try v.field("reason", &reason, StringCodec(), .required)
+extension ReplyLine where Codec == UnsignedCodec {
+    static func overflow(dropped: UInt64 = 0) -> Self {
+        Self(quotedType: "\"overflow\"", key: "dropped", codec: Codec(), value: dropped)
     }
 }
 
 // MARK: Requests
 
 extension SubscribeRequest: WireMessage {
-    static var quotedType: StaticString { "\"subscribe\"" }
+    var quotedType: StaticString { "\"subscribe\"" }
 
     init(wireDefaults: Void) { self.init() }
 

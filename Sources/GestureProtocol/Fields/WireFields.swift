@@ -10,19 +10,22 @@
 ///
 /// Visitors and codecs are generic structs, so each message's encoder is specialised into
 /// straight-line code: no existential, closure or key path per field.
-protocol WireObject {
-    /// A value each of whose fields decoding overwrites (what a line is decoded into).
-    init(wireDefaults: Void)
-
+protocol WireFields {
     /// Visits every field in wire order, passing each to `visitor` as `inout` so that one
     /// declaration serves reading and writing.
     mutating func visitFields<Visitor: FieldVisitor>(_ visitor: inout Visitor) throws(ProtocolError)
 }
 
-/// A top-level message or request: a `WireObject` whose first member is `"type"`.
-protocol WireMessage: WireObject {
+/// An object that decoding can start from blank: a nested object, or a message.
+protocol WireObject: WireFields {
+    /// A value each of whose fields decoding overwrites (what a line is decoded into).
+    init(wireDefaults: Void)
+}
+
+/// A top-level message or request: fields whose first member is `"type"`.
+protocol WireMessage: WireFields {
     /// `"type"`'s value, quoted (`"\"touch\""`).
-    static var quotedType: StaticString { get }
+    var quotedType: StaticString { get }
 }
 
 /// Whether a field is on the wire.
@@ -33,6 +36,15 @@ enum Presence {
     case optional
     /// Required when the condition holds (a gesture kind's own fields), left out otherwise.
     case requiredIf(Bool)
+
+    /// Whether decoding fails without the field.
+    var isRequired: Bool {
+        switch self {
+        case .required: true
+        case .optional: false
+        case .requiredIf(let condition): condition
+        }
+    }
 
     /// Whether the encoder writes a field with this presence, codec and value.
     @inline(__always)
@@ -83,38 +95,38 @@ extension FieldCodec {
 
 // MARK: Scalars
 
-struct UnsignedCodec: FieldCodec {
+/// A codec of JSON numbers: at most `JSONWriter.numberLength` bytes.
+protocol NumberFieldCodec: FieldCodec {}
+
+extension NumberFieldCodec {
     func accepts(_ kind: JSONReader.ValueKind) -> Bool { kind == .number }
-    func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> UInt64 { try reader.unsigned(field: field) }
-    func write(_ value: UInt64, to writer: inout JSONWriter) { writer.unsigned(value) }
-    func maximumLength(_ value: UInt64) -> Int { JSONWriter.numberLength }
+    func maximumLength(_ value: Value) -> Int { JSONWriter.numberLength }
 }
 
-struct IntegerCodec: FieldCodec {
-    func accepts(_ kind: JSONReader.ValueKind) -> Bool { kind == .number }
+struct UnsignedCodec: NumberFieldCodec {
+    func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> UInt64 { try reader.unsigned(field: field) }
+    func write(_ value: UInt64, to writer: inout JSONWriter) { writer.unsigned(value) }
+}
+
+struct IntegerCodec: NumberFieldCodec {
     func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> Int { try reader.integer(field: field) }
     func write(_ value: Int, to writer: inout JSONWriter) { writer.integer(value) }
-    func maximumLength(_ value: Int) -> Int { JSONWriter.numberLength }
 }
 
 /// A `Timestamp` as its microseconds.
-struct TimestampCodec: FieldCodec {
-    func accepts(_ kind: JSONReader.ValueKind) -> Bool { kind == .number }
+struct TimestampCodec: NumberFieldCodec {
     func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> Timestamp {
         Timestamp(microseconds: try reader.unsigned(field: field))
     }
     func write(_ value: Timestamp, to writer: inout JSONWriter) { writer.unsigned(value.microseconds) }
-    func maximumLength(_ value: Timestamp) -> Int { JSONWriter.numberLength }
 }
 
 /// A number in fixed point with `digits` fraction digits (`WireEncoder.locationDigits` …).
-struct NumberCodec: FieldCodec {
+struct NumberCodec: NumberFieldCodec {
     let digits: Int
-    func accepts(_ kind: JSONReader.ValueKind) -> Bool { kind == .number }
     func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> Double { try reader.double(field: field) }
     @inline(__always)
     func write(_ value: Double, to writer: inout JSONWriter) { writer.number(value, digits: digits) }
-    func maximumLength(_ value: Double) -> Int { JSONWriter.numberLength }
 }
 
 /// `true` or `false`; with `nullIsFalse`, `null` reads as false (`subscribe`'s `touches`).
@@ -188,7 +200,7 @@ struct ObjectCodec<Object: WireObject>: FieldCodec {
     func accepts(_ kind: JSONReader.ValueKind) -> Bool { kind == .object }
     func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> Object {
         guard reader.peek() == .object else { throw reader.wrongType(field, expected.description) }
-        return try reader.object(Object.self, path: field)
+        return try reader.object(Object(wireDefaults: ()), path: field)
     }
     @inline(__always)
     func write(_ value: Object, to writer: inout JSONWriter) {
@@ -278,7 +290,7 @@ struct FieldWriter: FieldVisitor {
     var seqOffset = 0
 
     @inline(__always)
-    static func write<Object: WireObject>(_ value: inout Object, to writer: inout JSONWriter, seq: WireEncoder.Seq = .number)
+    static func write<Object: WireFields>(_ value: inout Object, to writer: inout JSONWriter, seq: WireEncoder.Seq = .number)
         -> Int
     {
         var visitor = FieldWriter(writer: writer, seqMode: seq)
@@ -310,7 +322,7 @@ struct FieldWriter: FieldVisitor {
 struct FieldMeasure: FieldVisitor {
     var length = 0
 
-    static func maximumLength<Object: WireObject>(_ value: inout Object) -> Int {
+    static func maximumLength<Object: WireFields>(_ value: inout Object) -> Int {
         var visitor = FieldMeasure()
         try! value.visitFields(&visitor)  // measuring never throws
         return visitor.length
@@ -332,14 +344,9 @@ struct FieldReader: FieldVisitor {
     /// The object's path (`""` at the top).
     let path: String
     /// The declaration index of the field read, if one was.
-    var matched: Int?
-    private var index = 0
-
-    init(reader: JSONReader, key: JSONReader.Key, path: String) {
-        self.reader = reader
-        self.key = key
-        self.path = path
-    }
+    var matched: Int? = nil
+    /// The declaration index of the next field.
+    var index = 0
 
     mutating func field<Codec: FieldCodec>(_ name: StaticString, _ value: inout Codec.Value, _ codec: Codec, _ presence: Presence)
         throws(ProtocolError)
@@ -360,25 +367,14 @@ struct RequiredFields: FieldVisitor {
     let path: String
     /// The offset of the object's `{`.
     let start: Int
-    private var index = 0
-
-    init(reader: JSONReader, read: UInt64, path: String, start: Int) {
-        self.reader = reader
-        self.read = read
-        self.path = path
-        self.start = start
-    }
+    /// The declaration index of the next field.
+    var index = 0
 
     mutating func field<Codec: FieldCodec>(_ name: StaticString, _ value: inout Codec.Value, _ codec: Codec, _ presence: Presence)
         throws(ProtocolError)
     {
         defer { index += 1 }
-        switch presence {
-        case .required: break
-        case .optional: return
-        case .requiredIf(let condition): if !condition { return }
-        }
-        guard read & (1 << index) == 0 else { return }
+        guard presence.isRequired, read & (1 << index) == 0 else { return }
         throw reader.error(.missingField, field: fieldPath(path, name), at: start)
     }
 }
@@ -389,12 +385,12 @@ func fieldPath(_ path: String, _ name: StaticString) -> String {
 }
 
 extension JSONReader {
-    /// Reads an object's members into a `T`: a member whose key `T` declares is read into
+    /// Reads an object's members into `value`: a member whose key it declares is read into
     /// its field; any other is skipped (messages: later versions add fields) or refused
     /// (requests, but for `type`: a misspelt option is an error); then every required
     /// field must have been read.
-    mutating func object<T: WireObject>(_: T.Type, path: String) throws(ProtocolError) -> T {
-        var value = T(wireDefaults: ())
+    mutating func object<T: WireFields>(_ value: T, path: String) throws(ProtocolError) -> T {
+        var value = value
         var read: UInt64 = 0
         var members = try beginObject()
         while let key = try nextKey(&members) {
