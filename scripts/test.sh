@@ -25,6 +25,8 @@ suite_scope_begin
 ./scripts/install-deps.sh --with-vm --with-kiosk --with-package --with-lintian --with-python --with-chromium
 # Format: `swift format format -i -r Sources Tests` fixes what this finds.
 swift format lint --strict --recursive Sources Tests
+# The evdev name table is what the kernel header gives (scripts/generate-event-codes.py).
+scripts/generate-event-codes.py --check
 swift build --build-tests
 swift test --skip-build
 ./scripts/test-asan.sh

@@ -1,5 +1,6 @@
 /// Every message the daemon sends (docs/protocol.md). Event messages (`gesture`, `touch`,
-/// `device`) carry the connection's `seq`; replies and notices do not.
+/// `device`, `activity`) carry the connection's `seq`; replies and notices (`hello`, `pong`,
+/// `status`, `metrics`, `error`, `overflow`, `goodbye`) do not.
 public enum ServerMessage: Sendable, Hashable {
     /// The first line of every connection.
     case hello(HelloMessage)

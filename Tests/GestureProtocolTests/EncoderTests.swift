@@ -44,9 +44,9 @@ import Testing
 
     @Test func numbersAreFixedPointTrimmedAndNeverInvalid() {
         func encoded(_ value: Double, _ digits: Int) -> String {
-            var writer = JSONWriter()
-            writer.number(value, digits: digits)
-            return String(decoding: writer.bytes, as: UTF8.self)
+            var bytes: [UInt8] = []
+            JSONWriter.append(to: &bytes, bound: JSONWriter.numberLength) { $0.number(value, digits: digits) }
+            return String(decoding: bytes, as: UTF8.self)
         }
         #expect(encoded(0, 5) == "0")
         #expect(encoded(-0.0, 5) == "0")
@@ -107,23 +107,25 @@ import Testing
     }
 
     @Test func arraysSeparateTheirElements() {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("a")
-        writer.beginArray()
-        writer.string("x")
-        writer.integer(-2)
-        writer.beginObject()
-        writer.key("k")
-        writer.null()
-        writer.endObject()
-        writer.beginArray()
-        writer.endArray()
-        writer.bool(true)
-        writer.endArray()
-        writer.key("b")
-        writer.unsigned(3)
-        writer.endObject()
-        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"a":["x",-2,{"k":null},[],true],"b":3}"#)
+        var bytes: [UInt8] = []
+        JSONWriter.append(to: &bytes, bound: 64) { writer in
+            writer.beginObject()
+            writer.key("a")
+            writer.beginArray()
+            writer.string("x")
+            writer.integer(-2)
+            writer.beginObject()
+            writer.key("k")
+            writer.null()
+            writer.endObject()
+            writer.beginArray()
+            writer.endArray()
+            writer.bool(true)
+            writer.endArray()
+            writer.key("b")
+            writer.unsigned(3)
+            writer.endObject()
+        }
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"a":["x",-2,{"k":null},[],true],"b":3}"#)
     }
 }

@@ -132,6 +132,31 @@ struct CorpusReplayTests {
         }
     }
 
+    /// Every line `gestured replay` writes for the corpus, with and without regions (so
+    /// `region` and `localLocation` are strings and points too), is read back by the strict
+    /// decoder and written again to the same bytes: the encoder and the decoder follow one
+    /// declaration of each message (`MessageFields.swift`), on real streams and not only on
+    /// random ones (`RoundTripTests`). The byte-for-byte comparison with the encoder before
+    /// a change is `engine-profile dump` (docs/performance.md).
+    @Test("every wire line of the corpus decodes and encodes back to its bytes", arguments: Corpus.files(of: .recording))
+    func wireLinesRoundTrip(_ relative: String) throws {
+        for recording in try RecordingReader.read(path: Corpus.path(relative)) {
+            for configuration in [Configuration(), Self.composed] {
+                var replayer = Replayer(configuration: configuration)
+                var bytes: [UInt8] = []
+                replayer.replay(recording) { bytes += $0 }
+                for line in bytes.split(separator: UInt8(ascii: "\n")) {
+                    let message = try WireDecoder.message(line)
+                    guard case .gesture = message else {
+                        Issue.record("\(relative): not a gesture line: \(String(decoding: line, as: UTF8.self))")
+                        continue
+                    }
+                    #expect(WireEncoder.encode(message).dropLast() == line, "\(relative): \(String(decoding: line, as: UTF8.self))")
+                }
+            }
+        }
+    }
+
     /// Within one press (touch-down to last lift, no regions configured), tap and long press
     /// exclude each other.
     private func pressesNeverCoverBothTapAndLongPress(_ events: [GestureEvent]) -> Bool {

@@ -78,6 +78,16 @@
  * @property {string|null} path
  */
 
+/**
+ * No touch on any device for the daemon's idle timeout (`idle`), or the first touch after it (`active`).
+ * Sent to every client whatever its filters.
+ * @typedef {Object} ActivityEvent
+ * @property {"activity"} type
+ * @property {"idle"|"active"} phase
+ * @property {number} seq
+ * @property {number} time     Microseconds, the daemon's CLOCK_MONOTONIC: when the timeout ran out, or when the waking touch was read.
+ */
+
 /** @typedef {{name: string, kind: "touchscreen"|"touchpad"|"replay", path: string|null}} DeviceInfo */
 
 /**
@@ -97,17 +107,33 @@
  * @property {number} protocol
  * @property {string} version
  * @property {number} uptime      Seconds.
+ * @property {number|null} lastTouch  When the daemon last read a touch (µs, its CLOCK_MONOTONIC); null before the first.
  * @property {DeviceInfo[]} devices
  * @property {number} clients
  * @property {number} maxClients
  * @property {{events: number, sent: number, dropped: number, connections: number, rejected: number, slowDisconnects: number}} counters
  */
 
+/**
+ * The answer to a `metrics` request: the daemon's counters (docs/metrics.md).
+ * @typedef {Object} MetricsMessage
+ * @property {"metrics"} type
+ * @property {number} uptime      Seconds.
+ * @property {DeviceInfo[]} devices
+ * @property {number} clients
+ * @property {number} dropped     Event lines dropped for slow clients.
+ * @property {number|null} lastTouch  Wall-clock time (µs since 1970, UTC) of the last touch-down; null before the first.
+ * @property {{device: string, region: string|null, counts: {gesture: GestureName, phase: GesturePhase, count: number}[]}[]} gestures
+ * @property {{device: string, touches: number, synDropped: number, filtered?: Object<string, number>}[]} inputs
+ *           `filtered`: touches touch hygiene dropped or ended, by reason; absent when none.
+ * @property {{buckets: {le: number, count: number}[], count: number, sum: number}} latency  Delivery latency in µs, cumulative buckets.
+ */
+
 /** @typedef {{type: "error", message: string}} ErrorMessage */
 /** @typedef {{type: "overflow", dropped: number}} OverflowMessage  Events were dropped because this client read too slowly. */
 /** @typedef {{type: "goodbye", reason: string}} GoodbyeMessage  The connection is being closed by the daemon or the bridge. */
 
-/** @typedef {GestureEvent|TouchEvent|DeviceEvent|HelloMessage|PongMessage|StatusMessage|ErrorMessage|OverflowMessage|GoodbyeMessage} Message */
+/** @typedef {GestureEvent|TouchEvent|DeviceEvent|ActivityEvent|HelloMessage|PongMessage|StatusMessage|MetricsMessage|ErrorMessage|OverflowMessage|GoodbyeMessage} Message */
 
 /**
  * Filters for `subscribe` (docs/protocol.md "Requests"); an absent or null filter lets everything through.

@@ -104,6 +104,8 @@ public struct EncodingSink: CountedSink {
     public var lastID: UInt64 = 0
     public var seq: UInt64 = 0
     public var bytesWritten = 0
+    /// Every byte written, when not nil (`engine-profile dump`); nil in the benchmarks.
+    public var kept: [UInt8]?
     public var emitted: Int { Int(seq) }
 
     public init(device: String = "") {
@@ -125,6 +127,7 @@ public struct EncodingSink: CountedSink {
     /// Stands in for the socket write: counts the bytes and empties the buffer.
     public mutating func flush() {
         bytesWritten += buffer.count
+        kept? += buffer
         buffer.removeAll(keepingCapacity: true)
     }
 }

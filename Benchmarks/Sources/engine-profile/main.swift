@@ -1,4 +1,5 @@
 import EngineWorkloads
+import Foundation
 import GestureCore
 
 // `engine-profile WORKLOAD [PASSES]`: runs one benchmark workload outside the benchmark
@@ -7,6 +8,9 @@ import GestureCore
 // Workloads: corpus, corpus-json, drag-pinch, tap-long-press, and the same with nested
 // regions configured: corpus-regions, drag-pinch-regions, tap-long-press-regions, and with
 // every touch hygiene filter on: drag-pinch-hygiene, tap-long-press-hygiene.
+// `engine-profile dump FILE` writes the JSON of every gesture of the corpus, with the
+// default configuration and then with nested regions, to FILE: the encoder's output to
+// compare byte for byte before and after a change (docs/performance.md).
 let arguments = CommandLine.arguments.dropFirst()
 let workload = arguments.first ?? "corpus"
 let passes = arguments.dropFirst().first.flatMap { Int($0) } ?? 1
@@ -43,11 +47,24 @@ case "corpus", "corpus-json":
         }
     }
     print("\(workload): \(passes) × (\(corpus.eventCount) events, \(corpus.frameCount) frames) -> \(gestures) gestures")
+case "dump":
+    guard let path = arguments.dropFirst().first else { fatalError("engine-profile dump FILE") }
+    let corpus = Corpus.load()
+    var sink = EncodingSink()
+    sink.kept = []
+    for configuration in [nil, nestedRegions] {
+        replayCorpus(corpus, configuration: configuration, into: &sink) { sink, recording in sink.device = recording.device.name }
+    }
+    sink.flush()
+    let output = sink.kept ?? []
+    guard FileManager.default.createFile(atPath: path, contents: Data(output)) else { fatalError("cannot write \(path)") }
+    print("dump: \(sink.emitted) gestures, \(output.count) bytes to \(path)")
 case "drag-pinch", "tap-long-press":
     let stream = workload == "drag-pinch" ? SyntheticStream.dragPinch(laps: 4) : SyntheticStream.tapLongPress(laps: 8)
     let steady = SteadyPipeline(stream: stream, sink: CountingSink())
     steady.run(frames: stream.frames * passes)
     print("\(workload): \(stream.frames * passes) frames, \(stream.events.count * passes) events -> \(steady.gestureCount) gestures")
 default:
-    print("unknown workload \(workload): corpus, corpus-json, drag-pinch, tap-long-press, corpus-regions, drag-pinch-regions, tap-long-press-regions, drag-pinch-hygiene, tap-long-press-hygiene")
+    print("unknown workload \(workload): corpus, corpus-json, drag-pinch, tap-long-press, corpus-regions, drag-pinch-regions, tap-long-press-regions, drag-pinch-hygiene, tap-long-press-hygiene, dump FILE")
 }
+

@@ -11,39 +11,34 @@ public struct EventLine: Sendable {
 
     /// A gesture line (`message.seq` is not written: the slot is).
     public init(_ message: GestureMessage) {
-        self.init(inputTime: message.time) { WireEncoder.writeGesture(message, seq: .slot, to: &$0) }
+        self.init(GestureMessage.Line(message), inputTime: message.time)
     }
 
     /// A touch line (`message.seq` is not written: the slot is).
     public init(_ message: TouchMessage) {
-        self.init(inputTime: message.time) { WireEncoder.writeTouch(message, seq: .slot, to: &$0) }
+        self.init(message, inputTime: message.time)
     }
 
     /// A device line (`message.seq` is not written: the slot is).
     public init(_ message: DeviceMessage) {
-        self.init(inputTime: nil) { WireEncoder.writeDevice(message, seq: .slot, to: &$0) }
+        self.init(message, inputTime: nil)
     }
 
     /// An activity line (`message.seq` is not written: the slot is).
     public init(_ message: ActivityMessage) {
-        self.init(inputTime: nil) { WireEncoder.writeActivity(message, seq: .slot, to: &$0) }
+        self.init(message, inputTime: nil)
     }
 
-    private init(inputTime: Timestamp?, _ write: (inout JSONWriter) -> Int) {
+    private init<Message: WireMessage>(_ message: Message, inputTime: Timestamp?) {
         self.inputTime = inputTime
-        var writer = JSONWriter(capacity: Self.typicalLength)
-        slot = write(&writer)
-        bytes = writer.bytes
+        (bytes, slot) = WireEncoder.exactLine(message, seq: .slot)
     }
-
-    /// Room reserved per line: a drag line of a device with a long name fits.
-    private static let typicalLength = 384
 
     /// Appends the line with `seq` in its slot.
     public func append(seq: UInt64, to line: inout [UInt8]) {
         bytes.withUnsafeBufferPointer { encoded in
             line.append(contentsOf: encoded[..<slot])
-            JSONWriter.append(to: &line) { $0.unsigned(seq) }
+            JSONWriter.append(to: &line, bound: JSONWriter.numberLength) { $0.unsigned(seq) }
             line.append(contentsOf: encoded[slot...])
         }
     }

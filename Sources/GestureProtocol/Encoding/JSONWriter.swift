@@ -1,105 +1,180 @@
-/// Appends JSON to a reusable byte buffer without Foundation and without allocating (beyond
-/// the buffer's own growth): what `WireEncoder` writes with.
+/// Writes JSON straight into memory reserved at the end of a byte array: what `WireEncoder`
+/// writes with.
+///
+/// A line is written in one go: its caller reserves an upper bound of its length
+/// (`FieldMeasure` computes it from the same field declarations the writer follows), and
+/// every key, number and string is then stored through a pointer, with no capacity or
+/// uniqueness check per byte (the bound is asserted in debug builds). Appending to an array
+/// that has room allocates nothing.
 ///
 /// Numbers are written in fixed point with at most `digits` fraction digits, trailing zeros
 /// trimmed, so output is short, deterministic and locale-free. Non-finite doubles (which the
 /// engine never produces) are written as 0 so a line is always valid JSON.
 struct JSONWriter {
-    /// The encoded bytes; callers may take them and `removeAll(keepingCapacity: true)`.
-    var bytes: [UInt8]
+    private let start: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
+    /// Bytes written so far.
+    private(set) var count = 0
     private var needsComma = false
 
-    init(capacity: Int = 512) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+    /// A writer of at most `buffer.count` bytes into `buffer`.
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        start = buffer.baseAddress ?? UnsafeMutablePointer(bitPattern: 1)!
+        capacity = buffer.count
     }
+
+    /// Lets `body` write at most `bound` bytes onto the end of `bytes`; returns what `body`
+    /// returns.
+    static func append<Result>(to bytes: inout [UInt8], bound: Int, _ body: (inout JSONWriter) -> Result) -> Result {
+        var result: Result?
+        bytes.append(addingCapacity: bound) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                var writer = JSONWriter(buffer)
+                result = body(&writer)
+                initialized = writer.count
+            }
+        }
+        return result!
+    }
+
+    // MARK: Structure
 
     /// Starts a new object (`{`), after a comma when it is an array element.
     mutating func beginObject() {
         separateElement()
-        bytes.append(UInt8(ascii: "{"))
+        put(UInt8(ascii: "{"))
         needsComma = false
+    }
+
+    /// Ends the current object (`}`).
+    mutating func endObject() {
+        put(UInt8(ascii: "}"))
+        needsComma = true
     }
 
     /// Starts an array (`[`), after a comma when it is an array element.
     mutating func beginArray() {
         separateElement()
-        bytes.append(UInt8(ascii: "["))
+        put(UInt8(ascii: "["))
         needsComma = false
     }
 
     /// Ends the current array (`]`).
     mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
-        needsComma = true
-    }
-
-    /// Lets `body` write onto the end of `bytes` (no copy: the buffer is moved in and out).
-    static func append(to bytes: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
-        var writer = JSONWriter(capacity: 0)
-        swap(&writer.bytes, &bytes)
-        body(&writer)
-        swap(&writer.bytes, &bytes)
-    }
-
-    /// Ends the current object (`}`).
-    mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        put(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// Ends the line: the wire's record separator.
     mutating func endLine() {
-        bytes.append(UInt8(ascii: "\n"))
+        put(UInt8(ascii: "\n"))
         needsComma = false
     }
 
-    /// Writes `"name":` (with a separating comma when needed).
+    /// Writes `"name":` (with a separating comma when needed). Inlined: at each call the
+    /// name's length is a constant, and its copy a few moves.
+    @inline(__always)
     mutating func key(_ name: StaticString) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        separateElement()
+        let length = name.utf8CodeUnitCount
+        assert(count + length + 3 <= capacity, "line longer than its bound")
+        let out = start + count
+        out[0] = UInt8(ascii: "\"")
+        copy(name, to: out + 1)
+        out[length + 1] = UInt8(ascii: "\"")
+        out[length + 2] = UInt8(ascii: ":")
+        count += length + 3
         needsComma = false
     }
 
     /// Writes `"name":` for a name known only at run time (escaped as a string value is).
     mutating func key(_ name: String) {
         string(name)
-        bytes.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: ":"))
         needsComma = false
     }
 
-    /// Leaves room for a value written later (an event's `seq`) and returns its offset in
-    /// `bytes`: the next key is separated as if a value had been written.
+    /// Leaves room for a value written later (an event's `seq`) and returns its offset:
+    /// the next key is separated as if a value had been written.
     mutating func slot() -> Int {
         separateElement()
         needsComma = true
-        return bytes.count
+        return count
     }
 
+    /// The most bytes `key(_:)` writes for `name`.
+    static func keyLength(_ name: StaticString) -> Int { name.utf8CodeUnitCount + 4 }
+
+    /// The most bytes `string(_:)` (or `key(_:)` with a run-time name) writes for `value`:
+    /// every byte escaped as `\u00XX`, the quotes, a comma and a colon.
+    static func stringLength(_ value: String) -> Int { value.utf8.count * 6 + 4 }
+
+    /// The most bytes a number, an integer or a literal writes (with its comma).
+    static let numberLength = 32
+
+    // MARK: Values
+
     /// Writes a value that is known to need no escaping, such as an enum's wire name.
+    @inline(__always)
     mutating func raw(_ value: StaticString) {
         separateElement()
-        value.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        put(value)
         needsComma = true
     }
 
     mutating func string(_ value: String) {
         separateElement()
-        bytes.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { utf8 in
-            // Names rarely need escaping: copy them whole unless a byte does.
-            if utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-                bytes.append(contentsOf: utf8)
+        put(UInt8(ascii: "\""))
+        if value.utf8.withContiguousStorageIfAvailable({ copyEscaping($0) }) == nil {
+            Array(value.utf8).withUnsafeBufferPointer { copyEscaping($0) }
+        }
+        assert(count < capacity)
+        put(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// One pass: bytes that need no escaping (nearly all) are stored as they are, eight at a
+    /// time while none of the eight needs it.
+    private mutating func copyEscaping(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard let source = utf8.baseAddress else { return }
+        var index = 0
+        while utf8.count - index >= 8 {
+            let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+            if Self.needsEscaping(word) {
+                copyEscapingBytes(UnsafeBufferPointer(start: source + index, count: 8))
             } else {
-                for byte in utf8 { appendEscaped(byte) }
+                assert(count + 8 <= capacity, "line longer than its bound")
+                UnsafeMutableRawPointer(start + count).storeBytes(of: word, as: UInt64.self)
+                count += 8
+            }
+            index += 8
+        }
+        copyEscapingBytes(UnsafeBufferPointer(rebasing: utf8[index...]))
+    }
+
+    /// Whether any of the eight bytes of `word` is below 0x20, a quote or a backslash (the
+    /// bit tricks of "Bit Twiddling Hacks": a byte below n, a zero byte after an xor).
+    private static func needsEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let below = (word &- ones &* 0x20) & ~word & highs != 0
+        return below || hasZero(word ^ (ones &* UInt64(UInt8(ascii: "\"")))) || hasZero(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+    }
+
+    private mutating func copyEscapingBytes(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var out = start + count
+        for byte in utf8 {
+            if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                out.pointee = byte
+                out += 1
+            } else {
+                count = out - start
+                appendEscaped(byte)
+                out = start + count
             }
         }
-        bytes.append(UInt8(ascii: "\""))
-        needsComma = true
+        count = out - start
     }
 
     mutating func optionalString(_ value: String?) {
@@ -107,133 +182,168 @@ struct JSONWriter {
     }
 
     mutating func null() {
-        separateElement()
-        appendASCII("null")
-        needsComma = true
+        raw("null")
     }
 
     mutating func bool(_ value: Bool) {
-        separateElement()
-        appendASCII(value ? "true" : "false")
-        needsComma = true
+        raw(value ? "true" : "false")
     }
 
     mutating func integer(_ value: Int) {
         separateElement()
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            appendDigits(UInt64(value.magnitude))
-        } else {
-            appendDigits(UInt64(value))
-        }
+        if value < 0 { put(UInt8(ascii: "-")) }
+        putDigits(UInt64(value.magnitude))
         needsComma = true
     }
 
     mutating func unsigned(_ value: UInt64) {
         separateElement()
-        appendDigits(value)
+        putDigits(value)
         needsComma = true
     }
 
     /// Writes `value` rounded to `digits` (0…9) fraction digits, trailing zeros trimmed.
+    /// Inlined: `digits` is a constant at every call, and so are the powers of ten.
+    @inline(__always)
     mutating func number(_ value: Double, digits: Int) {
         separateElement()
-        let scale = Self.powersOfTen[min(max(digits, 0), 9)]
-        guard value.isFinite, value.magnitude * Double(scale) < 9.0e18 else {
-            bytes.append(UInt8(ascii: "0"))
-            needsComma = true
-            return
-        }
-        let scaled = (value.magnitude * Double(scale)).rounded()
-        var units = UInt64(scaled)
-        if units == 0 {
-            bytes.append(UInt8(ascii: "0"))
-            needsComma = true
-            return
-        }
-        var fractionDigits = min(max(digits, 0), 9)
-        while fractionDigits > 0, units % 10 == 0 {
-            units /= 10
-            fractionDigits -= 1
-        }
-        // Digits are produced right to left into a stack buffer and appended in one go.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-            var start = buffer.count
-            for _ in 0..<fractionDigits {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") &+ UInt8(units % 10)
-                units /= 10
-            }
-            if fractionDigits > 0 {
-                start -= 1
-                buffer[start] = UInt8(ascii: ".")
-            }
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") &+ UInt8(units % 10)
-                units /= 10
-            } while units > 0
-            if value < 0 {
-                start -= 1
-                buffer[start] = UInt8(ascii: "-")
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
-        }
         needsComma = true
-    }
-
-    /// Writes `{"x":…,"y":…}`.
-    mutating func point(_ point: Point, digits: Int) {
-        beginObject()
-        key("x")
-        number(point.x, digits: digits)
-        key("y")
-        number(point.y, digits: digits)
-        endObject()
-    }
-
-    /// A comma before a value that follows another in an array (after a key, none is due).
-    private mutating func separateElement() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-    private static let powersOfTen: [UInt64] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
-
-    private mutating func appendDigits(_ value: UInt64) {
-        if value < 10 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(value))
+        let fractionDigits = min(max(digits, 0), 9)
+        let unit = Self.powerOfTen(fractionDigits)
+        let scaled = value.magnitude * Double(unit)
+        guard value.isFinite, scaled < 9.0e18 else {
+            put(UInt8(ascii: "0"))
             return
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var rest = value
-            var start = buffer.count
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") &+ UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        // `scaled.rounded()` (half away from zero) without the call to libm's `round`: the
+        // integer part, plus one when the rest is at least a half (the rest is exact: below
+        // 2^52 a double minus its integer part loses nothing, above it there is no rest).
+        var units = UInt64(scaled)
+        if scaled - Double(units) >= 0.5 { units += 1 }
+        if units == 0 {
+            put(UInt8(ascii: "0"))
+            return
+        }
+        if value < 0 { put(UInt8(ascii: "-")) }
+        let whole = units / unit
+        putDigits(whole)
+        let fraction = units &- whole &* unit
+        guard fraction != 0 else { return }
+        // All `fractionDigits` digits, right to left, then the trailing zeros taken back
+        // (the fraction is not 0: a digit other than 0 stops it before the point).
+        assert(count + 1 + fractionDigits <= capacity, "line longer than its bound")
+        put(UInt8(ascii: "."))
+        putDigits(fraction, length: fractionDigits)
+        while start[count - 1] == UInt8(ascii: "0") { count -= 1 }
+    }
+
+    // MARK: Bytes
+
+    /// A comma before a value that follows another in an array or object.
+    @inline(__always)
+    private mutating func separateElement() {
+        if needsComma { put(UInt8(ascii: ",")) }
+    }
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        assert(count < capacity, "line longer than its bound")
+        start[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    private mutating func put(_ text: StaticString) {
+        assert(count + text.utf8CodeUnitCount <= capacity, "line longer than its bound")
+        copy(text, to: start + count)
+        count += text.utf8CodeUnitCount
+    }
+
+    /// Copies a short constant (a key, a wire name) byte by byte: cheaper than a call to
+    /// `memcpy` for the few bytes these have.
+    @inline(__always)
+    private func copy(_ text: StaticString, to out: UnsafeMutablePointer<UInt8>) {
+        let bytes = text.utf8Start
+        for index in 0..<text.utf8CodeUnitCount { out[index] = bytes[index] }
+    }
+
+    /// 10^`exponent`, for `exponent` in 0…19.
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+        var power: UInt64 = 1
+        for _ in 0..<exponent { power &*= 10 }
+        return power
+    }
+
+    /// The decimal digits of `value` (one, inline, for the whole part of most numbers).
+    @inline(__always)
+    private mutating func putDigits(_ value: UInt64) {
+        if value < 10 {
+            put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+        } else {
+            putManyDigits(value)
         }
     }
 
-    private mutating func appendASCII(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    /// The decimal digits of `value` ≥ 10, written right to left, two at a time.
+    private mutating func putManyDigits(_ value: UInt64) {
+        var length = 2
+        var power: UInt64 = 100
+        while length < 20, value >= power {
+            length += 1
+            power &*= 10
+        }
+        putDigits(value, length: length)
     }
+
+    /// Exactly `length` decimal digits of `value` (zero-padded on the left), written right to
+    /// left, two at a time. Inlined: a number's fraction has a constant length.
+    @inline(__always)
+    private mutating func putDigits(_ value: UInt64, length: Int) {
+        assert(count + length <= capacity, "line longer than its bound")
+        let pairs = Self.digitPairs.utf8Start
+        var rest = value
+        var out = start + count + length
+        var remaining = length
+        while remaining >= 2 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            out -= 2
+            out[0] = pairs[pair]
+            out[1] = pairs[pair &+ 1]
+            remaining -= 2
+        }
+        if remaining == 1 {
+            out -= 1
+            out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+        }
+        count += length
+    }
+
+    /// "00", "01" … "99".
+    private static var digitPairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+    }
+
+    private static var hexDigits: StaticString { "0123456789abcdef" }
 
     private mutating func appendEscaped(_ byte: UInt8) {
         switch byte {
-        case UInt8(ascii: "\""): appendASCII("\\\"")
-        case UInt8(ascii: "\\"): appendASCII("\\\\")
-        case UInt8(ascii: "\n"): appendASCII("\\n")
-        case UInt8(ascii: "\r"): appendASCII("\\r")
-        case UInt8(ascii: "\t"): appendASCII("\\t")
+        case UInt8(ascii: "\""): put("\\\"")
+        case UInt8(ascii: "\\"): put("\\\\")
+        case UInt8(ascii: "\n"): put("\\n")
+        case UInt8(ascii: "\r"): put("\\r")
+        case UInt8(ascii: "\t"): put("\\t")
         case 0..<0x20:
-            appendASCII("\\u00")
-            bytes.append(Self.hexDigits[Int(byte >> 4)])
-            bytes.append(Self.hexDigits[Int(byte & 0xf)])
+            put("\\u00")
+            put(Self.hexDigits.utf8Start[Int(byte >> 4)])
+            put(Self.hexDigits.utf8Start[Int(byte & 0xf)])
         default:
-            bytes.append(byte)
+            put(byte)
         }
     }
 }

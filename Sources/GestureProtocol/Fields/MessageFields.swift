@@ -1,0 +1,471 @@
+/// The one declaration of every object of protocol 1 (docs/protocol.md): its fields in wire
+/// order, each with its key, its codec and whether it must be present. `WireEncoder` writes
+/// and `WireDecoder` reads by these and nothing else (`WireFields.swift` says how).
+
+// MARK: Events
+
+extension GestureMessage {
+    /// A gesture line as it is on the wire: every kind's fields side by side, those of other
+    /// kinds unused (`GestureMessage.details` holds only its own kind's).
+    struct Line: WireMessage {
+        var quotedType: StaticString { "\"gesture\"" }
+
+        var kind: GestureKind
+        var phase: GesturePhase
+        var id: UInt64
+        var seq: UInt64
+        var time: Timestamp
+        var device: String
+        var region: String?
+        var fingers: Int
+        var location: Point
+        var localLocation: Point?
+        var count: Int
+        var direction: SwipeDirection
+        var edge: ScreenEdge?
+        var drag: Drag
+        var scale: Double
+        var rotation: Double
+
+        /// Every field set once (no default values to overwrite: this runs per line).
+        private init(
+            kind: GestureKind, _ message: GestureMessage, count: Int = 0, direction: SwipeDirection = .left, edge: ScreenEdge? = nil,
+            drag: Drag = Line.still, scale: Double = 0, rotation: Double = 0
+        ) {
+            self.kind = kind
+            phase = message.phase
+            id = message.id
+            seq = message.seq
+            time = message.time
+            device = message.device
+            region = message.region
+            fingers = message.fingers
+            location = message.location
+            localLocation = message.localLocation
+            self.count = count
+            self.direction = direction
+            self.edge = edge
+            self.drag = drag
+            self.scale = scale
+            self.rotation = rotation
+        }
+
+        private static var still: Drag {
+            Drag(startLocation: .zero, translation: .zero, velocity: .zero, predictedEndLocation: .zero, predictedEndTranslation: .zero)
+        }
+
+        init(wireDefaults: Void) {
+            self.init(
+                kind: .press,
+                GestureMessage(
+                    phase: .began, id: 0, seq: 0, time: .zero, device: "", region: nil, fingers: 0, location: .zero, details: .press))
+        }
+
+        init(_ message: GestureMessage) {
+            switch message.details {
+            case .press: self.init(kind: .press, message)
+            case .longPress: self.init(kind: .longPress, message)
+            case .tap(let count): self.init(kind: .tap, message, count: count)
+            case .drag(let drag): self.init(kind: .drag, message, drag: drag)
+            case .swipe(let direction, let edge, let drag): self.init(kind: .swipe, message, direction: direction, edge: edge, drag: drag)
+            case .pinch(let scale): self.init(kind: .pinch, message, scale: scale)
+            case .rotate(let degrees): self.init(kind: .rotate, message, rotation: degrees)
+            }
+        }
+
+        mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+            let location = PointCodec(digits: WireEncoder.locationDigits)
+            try v.field("gesture", &kind, NameCodec(what: "gesture"), .required)
+            try v.field("phase", &phase, NameCodec(what: "phase"), .required)
+            try v.field("id", &id, UnsignedCodec(), .required)
+            try v.seq(&seq)
+            try v.field("time", &time, TimestampCodec(), .required)
+            try v.field("device", &device, StringCodec(), .required)
+            try v.field("region", &region, OptionalStringCodec(), .required)
+            try v.field("fingers", &fingers, IntegerCodec(), .required)
+            try v.field("location", &self.location, location, .required)
+            try v.field("localLocation", &localLocation, NullableCodec(location), .optional)
+            try v.field("count", &count, IntegerCodec(), .requiredIf(kind == .tap))
+            try v.field("direction", &direction, NameCodec(what: "swipe direction"), .requiredIf(kind == .swipe))
+            try v.field("edge", &edge, NullableCodec(NameCodec(what: "screen edge")), .requiredIf(kind == .swipe))
+            let moves: Presence = .requiredIf(kind == .drag || kind == .swipe)
+            try v.field("startLocation", &drag.startLocation, location, moves)
+            try v.field("localStartLocation", &drag.localStartLocation, NullableCodec(location), .optional)
+            try v.field("translation", &drag.translation, location, moves)
+            try v.field("velocity", &drag.velocity, PointCodec(digits: WireEncoder.velocityDigits), moves)
+            try v.field("predictedEndLocation", &drag.predictedEndLocation, location, moves)
+            try v.field("predictedEndTranslation", &drag.predictedEndTranslation, location, moves)
+            try v.field("scale", &scale, NumberCodec(digits: WireEncoder.scaleDigits), .requiredIf(kind == .pinch))
+            try v.field("rotation", &rotation, NumberCodec(digits: WireEncoder.angleDigits), .requiredIf(kind == .rotate))
+        }
+
+        var message: GestureMessage {
+            let details: Details
+            switch kind {
+            case .press: details = .press
+            case .tap: details = .tap(count: count)
+            case .longPress: details = .longPress
+            case .drag: details = .drag(drag)
+            case .swipe: details = .swipe(direction: direction, edge: edge, drag: drag)
+            case .pinch: details = .pinch(scale: scale)
+            case .rotate: details = .rotate(degrees: rotation)
+            }
+            return GestureMessage(
+                phase: phase, id: id, seq: seq, time: time, device: device, region: region, fingers: fingers, location: location,
+                localLocation: localLocation, details: details)
+        }
+    }
+}
+
+extension TouchMessage: WireMessage {
+    var quotedType: StaticString { "\"touch\"" }
+
+    init(wireDefaults: Void) { self.init(phase: .began, touch: 0, seq: 0, time: .zero, device: "", location: .zero) }
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("phase", &phase, NameCodec(what: "touch phase"), .required)
+        try v.field("touch", &touch, UnsignedCodec(), .required)
+        try v.seq(&seq)
+        try v.field("time", &time, TimestampCodec(), .required)
+        try v.field("device", &device, StringCodec(), .required)
+        try v.field("location", &location, PointCodec(digits: WireEncoder.locationDigits), .required)
+    }
+}
+
+extension DeviceMessage: WireMessage {
+    var quotedType: StaticString { "\"device\"" }
+
+    init(wireDefaults: Void) { self.init(phase: .added, seq: 0, time: .zero, device: DeviceInfo(name: "", kind: .touchscreen)) }
+
+    /// The device's fields are the line's own (`device` is its name).
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("phase", &phase, NameCodec(what: "device phase"), .required)
+        try v.seq(&seq)
+        try v.field("time", &time, TimestampCodec(), .required)
+        try v.field("device", &device.name, StringCodec(), .required)
+        try v.field("kind", &device.kind, NameCodec(what: "device kind"), .required)
+        try v.field("path", &device.path, OptionalStringCodec(), .required)
+    }
+}
+
+extension ActivityMessage: WireMessage {
+    var quotedType: StaticString { "\"activity\"" }
+
+    init(wireDefaults: Void) { self.init(phase: .idle, seq: 0, time: .zero) }
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("phase", &phase, NameCodec(what: "activity phase"), .required)
+        try v.seq(&seq)
+        try v.field("time", &time, TimestampCodec(), .required)
+    }
+}
+
+// MARK: Replies and notices
+
+/// An array of devices as `hello`, `status` and `metrics` list them (`null` reads as none).
+var deviceList: ArrayCodec<ObjectCodec<DeviceInfo>> {
+    let expected: StaticString = "an array of objects {\"name\",\"kind\",\"path\"}"
+    return ArrayCodec(element: ObjectCodec(expected: expected), expected: expected, nullIsEmpty: true)
+}
+
+extension DeviceInfo: WireObject {
+    init(wireDefaults: Void) { self.init(name: "", kind: .touchscreen) }
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("name", &name, StringCodec(), .required)
+        try v.field("kind", &kind, NameCodec(what: "device kind"), .required)
+        try v.field("path", &path, OptionalStringCodec(), .required)
+    }
+}
+
+extension HelloMessage: WireMessage {
+    var quotedType: StaticString { "\"hello\"" }
+
+    init(wireDefaults: Void) { self.init(version: "", devices: []) }
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("protocol", &self.protocol, IntegerCodec(), .required)
+        try v.field("server", &server, StringCodec(), .required)
+        try v.field("version", &version, StringCodec(), .required)
+        try v.field("devices", &devices, deviceList, .required)
+    }
+}
+
+extension StatusMessage: WireMessage {
+    var quotedType: StaticString { "\"status\"" }
+
+    init(wireDefaults: Void) { self.init(version: "", uptime: 0, devices: [], clients: 0, maxClients: 0, counters: Counters()) }
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("protocol", &self.protocol, IntegerCodec(), .required)
+        try v.field("version", &version, StringCodec(), .required)
+        try v.field("uptime", &uptime, UnsignedCodec(), .required)
+        try v.field("lastTouch", &lastTouch, NullableCodec(TimestampCodec()), .required)
+        try v.field("devices", &devices, deviceList, .required)
+        try v.field("clients", &clients, IntegerCodec(), .required)
+        try v.field("maxClients", &maxClients, IntegerCodec(), .required)
+        try v.field("counters", &counters, ObjectCodec(expected: "an object"), .required)
+    }
+}
+
+extension StatusMessage.Counters: WireObject {
+    init(wireDefaults: Void) { self.init() }
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("events", &events, UnsignedCodec(), .required)
+        try v.field("sent", &sent, UnsignedCodec(), .required)
+        try v.field("dropped", &dropped, UnsignedCodec(), .required)
+        try v.field("connections", &connections, UnsignedCodec(), .required)
+        try v.field("rejected", &rejected, UnsignedCodec(), .required)
+        try v.field("slowDisconnects", &slowDisconnects, UnsignedCodec(), .required)
+    }
+}
+
+/// An array of objects in `metrics` (`null` refused: the field is required).
+private func objects<Object: WireObject>(_: Object.Type) -> ArrayCodec<ObjectCodec<Object>> {
+    ArrayCodec(element: ObjectCodec(expected: "an array of objects"), expected: "an array of objects")
+}
+
+extension MetricsMessage: WireMessage {
+    var quotedType: StaticString { "\"metrics\"" }
+
+    init(wireDefaults: Void) {
+        self.init(
+            uptime: 0, devices: [], clients: 0, dropped: 0, lastTouch: nil, gestures: [], inputs: [],
+            latency: LatencyHistogram(buckets: [], count: 0, sum: 0))
+    }
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("uptime", &uptime, UnsignedCodec(), .required)
+        try v.field("devices", &devices, deviceList, .required)
+        try v.field("clients", &clients, IntegerCodec(), .required)
+        try v.field("dropped", &dropped, UnsignedCodec(), .required)
+        try v.field("lastTouch", &lastTouch, NullableCodec(UnsignedCodec()), .required)
+        try v.field("gestures", &gestures, objects(GestureSeries.self), .required)
+        try v.field("inputs", &inputs, objects(DeviceInputs.self), .required)
+        try v.field("latency", &latency, ObjectCodec(expected: "an object"), .required)
+    }
+}
+
+extension MetricsMessage.GestureSeries: WireObject {
+    init(wireDefaults: Void) { self.init(device: "", region: nil, counts: []) }
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("device", &device, StringCodec(), .required)
+        try v.field("region", &region, OptionalStringCodec(), .required)
+        try v.field("counts", &counts, objects(MetricsMessage.GestureCount.self), .required)
+    }
+}
+
+extension MetricsMessage.GestureCount: WireObject {
+    init(wireDefaults: Void) { self.init(gesture: .press, phase: .began, count: 0) }
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("gesture", &gesture, NameCodec(what: "gesture"), .required)
+        try v.field("phase", &phase, NameCodec(what: "phase"), .required)
+        try v.field("count", &count, UnsignedCodec(), .required)
+    }
+}
+
+extension MetricsMessage.DeviceInputs: WireObject {
+    init(wireDefaults: Void) { self.init(device: "", touches: 0, synDropped: 0) }
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("device", &device, StringCodec(), .required)
+        try v.field("touches", &touches, UnsignedCodec(), .required)
+        try v.field("synDropped", &synDropped, UnsignedCodec(), .required)
+        try v.field("filtered", &filtered, FilteredCodec(), .optional)
+    }
+}
+
+/// `"filtered":{"bounce":2,…}`: counts by reason, the reasons as keys; left out when empty.
+struct FilteredCodec: FieldCodec {
+    func accepts(_ kind: JSONReader.ValueKind) -> Bool { kind == .object }
+
+    func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> [MetricsMessage.FilteredTouches] {
+        guard reader.peek() == .object else { throw reader.wrongType(field, "an object") }
+        var filtered: [MetricsMessage.FilteredTouches] = []
+        var reasons = try reader.beginObject()
+        while let reason = try reader.nextKey(&reasons) {
+            filtered.append(MetricsMessage.FilteredTouches(reason: reason.text, count: try reader.unsigned(field: field)))
+        }
+        return filtered
+    }
+
+    func write(_ value: [MetricsMessage.FilteredTouches], to writer: inout JSONWriter) {
+        writer.beginObject()
+        for filtered in value {
+            writer.key(filtered.reason)
+            writer.unsigned(filtered.count)
+        }
+        writer.endObject()
+    }
+
+    func maximumLength(_ value: [MetricsMessage.FilteredTouches]) -> Int {
+        value.reduce(3) { $0 + JSONWriter.stringLength($1.reason) + JSONWriter.numberLength }
+    }
+
+    func isAbsent(_ value: [MetricsMessage.FilteredTouches]) -> Bool { value.isEmpty }
+}
+
+extension MetricsMessage.LatencyHistogram: WireObject {
+    init(wireDefaults: Void) { self.init(buckets: [], count: 0, sum: 0) }
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("buckets", &buckets, objects(Bucket.self), .required)
+        try v.field("count", &count, UnsignedCodec(), .required)
+        try v.field("sum", &sum, UnsignedCodec(), .required)
+    }
+}
+
+extension MetricsMessage.LatencyHistogram.Bucket: WireObject {
+    init(wireDefaults: Void) { self.init(le: 0, count: 0) }
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("le", &le, UnsignedCodec(), .required)
+        try v.field("count", &count, UnsignedCodec(), .required)
+    }
+}
+
+/// A reply or notice with one field besides `type` (`pong`, `error`, `overflow`, `goodbye`).
+struct ReplyLine<Codec: FieldCodec>: WireMessage {
+    let quotedType: StaticString
+    let key: StaticString
+    let codec: Codec
+    var value: Codec.Value
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field(key, &value, codec, .required)
+    }
+}
+
+extension ReplyLine where Codec == TimestampCodec {
+    static func pong(time: Timestamp = .zero) -> Self { Self(quotedType: "\"pong\"", key: "time", codec: Codec(), value: time) }
+}
+
+extension ReplyLine where Codec == StringCodec {
+    static func error(message: String = "") -> Self { Self(quotedType: "\"error\"", key: "message", codec: Codec(), value: message) }
+    static func goodbye(reason: String = "") -> Self { Self(quotedType: "\"goodbye\"", key: "reason", codec: Codec(), value: reason) }
+}
+
+extension ReplyLine where Codec == UnsignedCodec {
+    static func overflow(dropped: UInt64 = 0) -> Self {
+        Self(quotedType: "\"overflow\"", key: "dropped", codec: Codec(), value: dropped)
+    }
+}
+
+// MARK: Requests
+
+extension SubscribeRequest: WireMessage {
+    var quotedType: StaticString { "\"subscribe\"" }
+
+    init(wireDefaults: Void) { self.init() }
+
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        let strings: StaticString = "an array of strings"
+        try v.field(
+            "gestures", &gestures, NullableCodec(ArrayCodec(element: NameCodec<GestureKind>(what: "gesture"), expected: strings)),
+            .optional)
+        try v.field(
+            "regions", &regions,
+            NullableCodec(
+                ArrayCodec(element: NullableCodec(StringCodec()), expected: "an array of strings (null: outside every region)")),
+            .optional)
+        try v.field("devices", &devices, NullableCodec(ArrayCodec(element: StringCodec(), expected: strings)), .optional)
+        try v.field("touches", &touches, BoolCodec(nullIsFalse: true), .optional)
+    }
+}
+
+/// A request with no field of its own (`ping`, `status`, `metrics`): any other is refused.
+struct BareRequest: WireObject {
+    init(wireDefaults: Void) {}
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {}
+}
+
+// MARK: Wire names, quoted
+
+extension GestureKind: QuotedWireName {
+    var quotedName: StaticString {
+        switch self {
+        case .press: "\"press\""
+        case .tap: "\"tap\""
+        case .longPress: "\"long-press\""
+        case .drag: "\"drag\""
+        case .swipe: "\"swipe\""
+        case .pinch: "\"pinch\""
+        case .rotate: "\"rotate\""
+        }
+    }
+}
+
+extension GesturePhase: QuotedWireName {
+    var quotedName: StaticString {
+        switch self {
+        case .began: "\"began\""
+        case .changed: "\"changed\""
+        case .ended: "\"ended\""
+        case .cancelled: "\"cancelled\""
+        }
+    }
+}
+
+extension TouchPhase: QuotedWireName {
+    var quotedName: StaticString {
+        switch self {
+        case .began: "\"began\""
+        case .moved: "\"moved\""
+        case .ended: "\"ended\""
+        case .cancelled: "\"cancelled\""
+        }
+    }
+}
+
+extension ActivityPhase: QuotedWireName {
+    var quotedName: StaticString {
+        switch self {
+        case .idle: "\"idle\""
+        case .active: "\"active\""
+        }
+    }
+}
+
+extension DevicePhase: QuotedWireName {
+    var quotedName: StaticString {
+        switch self {
+        case .added: "\"added\""
+        case .removed: "\"removed\""
+        }
+    }
+}
+
+extension DeviceInfo.Kind: QuotedWireName {
+    var quotedName: StaticString {
+        switch self {
+        case .touchscreen: "\"touchscreen\""
+        case .touchpad: "\"touchpad\""
+        case .replay: "\"replay\""
+        }
+    }
+}
+
+extension SwipeDirection: QuotedWireName {
+    var quotedName: StaticString {
+        switch self {
+        case .left: "\"left\""
+        case .right: "\"right\""
+        case .up: "\"up\""
+        case .down: "\"down\""
+        }
+    }
+}
+
+extension ScreenEdge: QuotedWireName {
+    var quotedName: StaticString {
+        switch self {
+        case .left: "\"left\""
+        case .right: "\"right\""
+        case .top: "\"top\""
+        case .bottom: "\"bottom\""
+        }
+    }
+}
