@@ -4,6 +4,7 @@ import GestureProtocol
 import Glibc
 import Logging
 import SystemCalls
+import Systemd
 
 /// The live daemon: one `EventLoop` carrying the socket server, the input sources and
 /// their deadlines, signals (SIGTERM/SIGINT stop, SIGHUP reloads), the watchdog and
@@ -191,7 +192,7 @@ public final class Daemon {
             logger.error("reload failed, keeping the previous configuration", metadata: ["error": "\(error)"])
         }
         lastStatus = statusLine
-        ServiceManager.notify("READY=1\nSTATUS=\(lastStatus)")
+        ServiceManager.ready(status: lastStatus)
     }
 
     private var statusLine: String {

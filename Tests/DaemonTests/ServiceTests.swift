@@ -5,6 +5,7 @@ import GestureTestSupport
 import Glibc
 import Logging
 import SystemCalls
+import Systemd
 import Testing
 
 @Suite struct ServiceTests {
