@@ -20,9 +20,9 @@ public enum RegularFile {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
-    /// Whether anything at all is at `path` (a file, a directory, a dangling symlink's
-    /// target aside): for "use the default file when there is one", where a directory in
-    /// its place must still be reported by the reader rather than silently skipped.
+    /// Whether anything at all is at `path` (`access(F_OK)`, symlinks followed): for "use
+    /// the default file when there is one", where a directory in its place must still be
+    /// reported by the reader rather than silently skipped as `exists(path:)` would.
     public static func anythingExists(path: String) -> Bool {
         access(path, F_OK) == 0
     }

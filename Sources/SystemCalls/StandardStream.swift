@@ -6,7 +6,9 @@ import SystemPackage
 /// and without stdio's buffer (a line must reach a pipe when it is written): every
 /// program's one writer of them.
 public enum StandardStream: Sendable {
+    /// Standard output (descriptor 1).
     case output
+    /// Standard error (descriptor 2).
     case error
 
     /// The stream's descriptor (1 or 2).
