@@ -65,6 +65,19 @@ struct GesturedWeb: ParsableCommand {
     }
 
     func run() throws {
+        // SIGTERM and SIGINT are taken before anything is started or announced: a stop that
+        // comes at once after READY=1 (systemctl stop, a test) found the signals ignored and
+        // no source yet, was lost, and left the bridge running.
+        let stop = DispatchSemaphore(value: 0)
+        var sources: [any DispatchSourceSignal] = []
+        Subprocess.ignore(signals: [SIGTERM, SIGINT])  // Dispatch's sources take them
+        for signalNumber in [SIGTERM, SIGINT] {
+            let source = DispatchSource.makeSignalSource(signal: signalNumber)
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        defer { for source in sources { source.cancel() } }
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in makeLogHandler(label: label, level: level) }
         let logger = Logger(label: "gestured-web")
@@ -104,20 +117,10 @@ struct GesturedWeb: ParsableCommand {
         }
         ServiceManager.ready(status: "listening on \(listening.joined(separator: ", "))")
 
-        let stop = DispatchSemaphore(value: 0)
-        var sources: [any DispatchSourceSignal] = []
-        Subprocess.ignore(signals: [SIGTERM, SIGINT])  // Dispatch's sources take them
-        for signalNumber in [SIGTERM, SIGINT] {
-            let source = DispatchSource.makeSignalSource(signal: signalNumber)
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            sources.append(source)
-        }
         stop.wait()
         ServiceManager.stopping()
         logger.info("stopping")
         bridge.stop(reason: "gestured-web is stopping")
-        for source in sources { source.cancel() }
     }
 
     /// The `--config` file (which must exist), else the default one if it exists, else the

@@ -92,6 +92,11 @@ import Testing
         _ = try #require(connection)
         _ = try notify.wait(for: "READY=1")
         process.terminate()
+        // STOPPING=1 says SIGTERM was taken. gestured-web installed its signal sources
+        // only after READY=1, and a SIGTERM sent at once could land in between, be ignored
+        // and leave it running (seen under load): that now fails here instead of hanging
+        // in waitUntilExit.
+        _ = try notify.wait(for: "STOPPING=1")
         process.waitUntilExit()
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("daemon socket \(explicit ?? moved);"), "\(log)")
