@@ -16,7 +16,10 @@ import PackageDescription
 /// - Recordings: readers for evemu, `libinput record`, evtest and `getevent -lt` text.
 /// - ConfigFile: the TOML reader.
 /// - CEvdev / EvdevInput: the only place libevdev is touched.
-/// - CSystemd / Daemon: the only place libsystemd is touched; event loop, socket, broadcaster.
+/// - CSystemd / Systemd: a service's systemd integration (sd-daemon notifications, the
+///   listening sockets systemd passes, journald logging), shared by `gestured` and
+///   `gestured-web`.
+/// - Daemon: event loop (sd-event), hot-plug (sd-device), socket, broadcaster.
 /// - gestured, gesturectl: the executables; `gestured` joins Recordings and Daemon for
 ///   `run --replay`.
 /// - GestureTestSupport: what tests, the end-to-end driver, the benchmarks and the fuzzers
@@ -37,6 +40,7 @@ let package = Package(
         // reader and reload path.
         .library(name: "ConfigFile", targets: ["ConfigFile"]),
         .library(name: "Daemon", targets: ["Daemon"]),
+        .library(name: "Systemd", targets: ["Systemd"]),
         // For the benchmarks and the fuzz harnesses: sockets and the socket address.
         .library(name: "SystemCalls", targets: ["SystemCalls"]),
         // For the benchmarks and the fuzz harnesses: the stream validator, the line client.
@@ -77,10 +81,21 @@ let package = Package(
                 "CEvdev", "GestureCore", "GestureProtocol", "SystemCalls", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        /// sd-daemon (`READY=1`, `STATUS=`, `RELOADING=1`, `STOPPING=1`), the listening
+        /// sockets systemd passes (`LISTEN_FDS`) and the journald log handler: what both
+        /// `gestured` and `gestured-web` need of systemd, without the daemon or libevdev.
+        .target(
+            name: "Systemd",
+            dependencies: [
+                "CSystemd", "GestureCore", "SystemCalls",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "Daemon",
             dependencies: [
-                "CSystemd", "GestureProtocol", "GestureCore", "EvdevInput", "SystemCalls",
+                "CSystemd", "Systemd", "GestureProtocol", "GestureCore", "EvdevInput", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -92,7 +107,7 @@ let package = Package(
         .executableTarget(
             name: "gestured",
             dependencies: [
-                "GestureCore", "GestureProtocol", "ConfigFile", "Recordings", "EvdevInput", "Daemon",
+                "GestureCore", "GestureProtocol", "ConfigFile", "Recordings", "EvdevInput", "Daemon", "Systemd", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -105,6 +120,7 @@ let package = Package(
                 "GestureClient",
                 "Actions", "ConfigFile", "EvdevInput", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(
@@ -147,7 +163,7 @@ let package = Package(
         .executableTarget(
             name: "gestured-web",
             dependencies: [
-                "WebBridge", "ConfigFile", "GestureCore", "Daemon",
+                "WebBridge", "ConfigFile", "GestureCore", "GestureProtocol", "Systemd", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -158,6 +174,10 @@ let package = Package(
                 "GestureCore", "GestureProtocol", "GestureTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "SystemdTests",
+            dependencies: ["Systemd", "GestureTestSupport", "SystemCalls", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "SystemCallsTests",
@@ -189,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "Daemon", "GestureProtocol", "GestureCore", "GestureClient", "GestureTestSupport", "Recordings", "SystemCalls",
+                "Daemon", "Systemd", "GestureProtocol", "GestureCore", "GestureClient", "GestureTestSupport", "Recordings", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]

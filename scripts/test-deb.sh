@@ -154,6 +154,10 @@ for binary in gestured gesturectl gestured-web; do
     check "$binary needs no Swift library" [ -z "$(swift_runtime_needs "$tree/usr/bin/$binary")" ]
     check "$binary loads nothing from the Swift toolchain (ldd)" bash -c '! ldd "$1" | grep -E "swift|Foundation|/opt/"' _ "$tree/usr/bin/$binary"
 done
+# The bridge takes from systemd only what the Systemd module has (sd-daemon, journald): it
+# must not pull the daemon, and libevdev with it, back in (README "Architecture").
+check "gestured-web does not link libevdev (ldd)" bash -c '! ldd "$1" | grep -q libevdev' _ "$tree/usr/bin/gestured-web"
+check "gestured links libevdev (ldd; the check above can fail)" bash -c 'ldd "$1" | grep -q libevdev' _ "$tree/usr/bin/gestured"
 check "gestured check-config accepts the packaged configuration" \
     "$tree/usr/bin/gestured" check-config "$tree/etc/gestured/gestured.toml"
 check "gesturectl actions --check accepts the packaged example actions file" \

@@ -12,7 +12,8 @@
 # cage and sway with a Wayland client) and that package under a real systemd
 # (vm/test-systemd.sh).
 # Installs the Debian packages it needs first. Before anything is built, the sources must
-# be formatted as .swift-format says (the toolchain's `swift format`; any finding fails).
+# be formatted as .swift-format says (the toolchain's `swift format`; any finding fails), and
+# no shipped code may call the system around SystemCalls (scripts/check-system-calls.sh).
 # Nothing the run creates outlives it (scripts/suite-scope.sh): its temporary files and
 # directories, sockets and VM work folders all live in one directory under /tmp, removed
 # at exit with every process the run started, passed or failed; what an interrupted run
@@ -27,6 +28,9 @@ suite_scope_begin
 swift format lint --strict --recursive Sources Tests
 # The evdev name table is what the kernel header gives (scripts/generate-event-codes.py).
 scripts/generate-event-codes.py --check
+# Every system call through Sources/SystemCalls (README "Architecture"); its own fixtures first.
+scripts/check-system-calls.sh --self-test
+scripts/check-system-calls.sh
 swift build --build-tests
 swift test --skip-build
 ./scripts/test-asan.sh

@@ -4,6 +4,7 @@ import GestureProtocol
 import Glibc
 import Logging
 import SystemCalls
+import Systemd
 
 /// The live daemon: one `EventLoop` carrying the socket server, the input sources and
 /// their deadlines, signals (SIGTERM/SIGINT stop, SIGHUP reloads), the watchdog and

@@ -16,9 +16,9 @@ import SystemPackage
 /// }
 /// ```
 public final class GestureClient: @unchecked Sendable {
-    /// `$GESTURED_SOCKET`, else `/run/gestured/gestured.sock`.
+    /// `$GESTURED_SOCKET`, else `/run/gestured/gestured.sock` (`DaemonSocket`'s rule).
     public static var defaultSocketPath: String {
-        getenv("GESTURED_SOCKET").map { String(cString: $0) } ?? "/run/gestured/gestured.sock"
+        DaemonSocket.path(explicit: nil, environment: Environment.value)
     }
 
     private let fd: FileDescriptor

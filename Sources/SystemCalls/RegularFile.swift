@@ -20,6 +20,13 @@ public enum RegularFile {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
+    /// Whether anything at all is at `path` (`access(F_OK)`, symlinks followed): for "use
+    /// the default file when there is one", where a directory in its place must still be
+    /// reported by the reader rather than silently skipped as `exists(path:)` would.
+    public static func anythingExists(path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
     /// The bytes of the file at `path`, at most `limit` of them. `kind` names what the file
     /// should be in messages ("file", "recording").
     public static func read(path: String, limit: Int, kind: String = "file") throws(FileReadError) -> [UInt8] {

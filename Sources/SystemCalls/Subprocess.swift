@@ -99,6 +99,14 @@ public enum Subprocess {
         return pid
     }
 
+    /// The running program's absolute path (`/proc/self/exe`), nil when it cannot be read.
+    public static func currentExecutable() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// This process's environment as `NAME=value` entries.
     public static func environment() -> [String] {
         var entries: [String] = []
@@ -122,10 +130,22 @@ public enum Subprocess {
         }
     }
 
-    /// Waits for `pid` to exit and reaps it.
-    public static func reap(_ pid: pid_t) {
+    /// Waits for `pid` to exit and reaps it; returns its wait status (`WEXITSTATUS`,
+    /// `WTERMSIG` read it), 0 when it was not our child or was reaped already.
+    @discardableResult
+    public static func reap(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && Glibc.errno == EINTR {}
+        while waitpid(pid, &status, 0) == -1 {
+            guard Glibc.errno == EINTR else { return 0 }
+        }
+        return status
+    }
+
+    /// Sends `signal` to `pid`, or to the process group `-pid` when `pid` is negative;
+    /// false when there is no such process (any more) or it may not be signalled.
+    @discardableResult
+    public static func send(_ signal: Int32, to pid: pid_t) -> Bool {
+        kill(pid, signal) == 0
     }
 
     /// Ignores `signals` in this process from now on (`SIG_IGN`).

@@ -37,7 +37,7 @@ struct ActionsCommand: AsyncParsableCommand {
             return
         }
         let file = try Self.load(path: config ?? Self.defaultPath)
-        signal(SIGPIPE, SIG_IGN)
+        Subprocess.ignore(signals: [SIGPIPE])
         if file.actions.isEmpty {
             printError("actions: \(DisplayText.escaped(file.path)) has no [[action]]: nothing will happen")
         }
@@ -46,7 +46,7 @@ struct ActionsCommand: AsyncParsableCommand {
     }
 
     static var defaultPath: String {
-        ActionsFileLoader.defaultPath(home: getenv("HOME").map { String(cString: $0) } ?? "")
+        ActionsFileLoader.defaultPath(home: Environment.value("HOME") ?? "")
     }
 
     /// The file, or its problem on standard error and exit 78.
@@ -54,7 +54,7 @@ struct ActionsCommand: AsyncParsableCommand {
         do {
             return try ActionsFileLoader.load(path: path, keyCode: KeyNames.code)
         } catch {
-            _ = writeAll(STDERR_FILENO, Array("\(error)\n".utf8))
+            StandardStream.printError("\(error)")
             throw exitBadFile
         }
     }

@@ -1,5 +1,6 @@
 import Actions
 import SystemCalls
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +12,7 @@ import SystemCalls
 struct ChildProcess {
     let pid: pid_t
     /// Read end of the child's standard error, non-blocking.
-    let stderr: Int32
+    let stderr: FileDescriptor
 
     /// Why a command could not be started.
     struct SpawnError: Error, CustomStringConvertible {
@@ -38,7 +39,7 @@ struct ChildProcess {
             options.standardError = pipe.write
             do throws(SystemError) {
                 let pid = try Subprocess.spawn(executable: argv[0], arguments: argv, options: options)
-                return ChildProcess(pid: pid, stderr: pipe.read.rawValue)
+                return ChildProcess(pid: pid, stderr: pipe.read)
             } catch {
                 try? pipe.read.close()
                 throw error
@@ -51,6 +52,6 @@ struct ChildProcess {
     /// Sends `signal` to the command's process group (what it started too); a group that
     /// is already gone is not an error.
     func signal(_ signal: Int32) {
-        _ = kill(-pid, signal)
+        Subprocess.send(signal, to: -pid)
     }
 }

@@ -3,6 +3,7 @@ import Dispatch
 import GestureCore
 import Synchronization
 import SystemCalls
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -34,15 +35,15 @@ final class CommandSupervisor: @unchecked Sendable {
 
     /// A command's standard error being read.
     private struct StderrReader {
-        let fd: Int32
+        let fd: FileDescriptor
         var pending: [UInt8] = []
         var logged = 0
     }
 
     private let actions: [Action]
     private let inbox = Mutex<[Input]>([])
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let wakeRead: FileDescriptor
+    private let wakeWrite: FileDescriptor
     // Owned by the supervisor thread.
     private var scheduler: RunScheduler
     private var processes: [RunScheduler.RunID: ChildProcess] = [:]
@@ -56,8 +57,8 @@ final class CommandSupervisor: @unchecked Sendable {
         scheduler = RunScheduler(actions: actions)
         do throws(SystemError) {
             let ends = try Subprocess.pipe(nonBlocking: (read: true, write: true))
-            wakeRead = ends.read.rawValue
-            wakeWrite = ends.write.rawValue
+            wakeRead = ends.read
+            wakeWrite = ends.write
         } catch {
             throw ChildProcess.SpawnError(program: "pipe", errno: error.errno.rawValue)
         }
@@ -75,18 +76,18 @@ final class CommandSupervisor: @unchecked Sendable {
 
     private func post(_ input: Input) {
         inbox.withLock { $0.append(input) }
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)  // a full pipe already wakes the loop
+        _ = try? wakeWrite.writeAll([UInt8(1)])  // a full pipe already wakes the loop
     }
 
     private func loop() {
         while true {
-            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: wakeRead.rawValue, events: Int16(POLLIN), revents: 0)]
             let ids = readers.keys.sorted()
-            fds += ids.map { pollfd(fd: readers[$0]!.fd, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&fds, nfds_t(fds.count), timeoutMilliseconds())
-            if ready < 0 && errno != EINTR {
-                printError("actions: poll failed: \(String(cString: strerror(errno)))")
+            fds += ids.map { pollfd(fd: readers[$0]!.fd.rawValue, events: Int16(POLLIN), revents: 0) }
+            do {
+                _ = try Polling.poll(&fds, timeoutMilliseconds: timeoutMilliseconds())
+            } catch {
+                printError("actions: poll failed: \(error.reason)")
                 return
             }
             for (index, id) in ids.enumerated() where fds[index + 1].revents != 0 {
@@ -94,7 +95,7 @@ final class CommandSupervisor: @unchecked Sendable {
             }
             if fds[0].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 256)
-                while read(wakeRead, &drain, drain.count) > 0 {}
+                while case .processed(let count)? = try? Polling.read(wakeRead, into: &drain), count > 0 {}
             }
             for input in inbox.withLock({ inputs in
                 defer { inputs.removeAll() }
@@ -179,9 +180,7 @@ final class CommandSupervisor: @unchecked Sendable {
                 "actions: \(id) of \(action.label) started for \(DisplayText.escaped(event.summary)): \(DisplayText.escaped(argv.joined(separator: " "))), pid \(process.pid)"
             )
             DispatchQueue(label: "gesturectl.actions.\(id)").async { [self] in
-                var status: Int32 = 0
-                while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
-                post(.exited(id, status: status))
+                post(.exited(id, status: Subprocess.reap(process.pid)))
             }
         } catch {
             log("spawn", action: index, "actions: \(action.label): \(DisplayText.escaped(error.description))")
@@ -196,17 +195,17 @@ final class CommandSupervisor: @unchecked Sendable {
         guard var reader = readers[id] else { return }
         var chunk = [UInt8](repeating: 0, count: 4096)
         var ended = false
-        while true {
-            let count = read(reader.fd, &chunk, chunk.count)
-            if count > 0 {
+        reading: while true {
+            switch try? Polling.read(reader.fd, into: &chunk) {
+            case .processed(let count) where count > 0:
                 if reader.logged < Self.loggedStderrLines {
                     reader.pending += chunk[..<count]
                 }
-            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+            case .processed, nil:  // the end, or an error: the stream is over either way
                 ended = true
-                break
-            } else if errno == EAGAIN {
-                break
+                break reading
+            case .wouldBlock:
+                break reading
             }
         }
         while reader.logged < Self.loggedStderrLines, let newline = reader.pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -217,7 +216,7 @@ final class CommandSupervisor: @unchecked Sendable {
             if reader.logged < Self.loggedStderrLines, !reader.pending.isEmpty {
                 logStderr(id, reader.pending[...], &reader)
             }
-            close(reader.fd)
+            try? reader.fd.close()
             readers[id] = nil
         } else {
             if reader.logged >= Self.loggedStderrLines { reader.pending = [] }
@@ -244,9 +243,7 @@ final class CommandSupervisor: @unchecked Sendable {
 
 /// The monotonic clock as a duration since boot: the supervisor's "now".
 func now() -> Duration {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return .seconds(Int64(ts.tv_sec)) + .nanoseconds(Int64(ts.tv_nsec))
+    .microseconds(Int64(monotonicMicroseconds()))
 }
 
 /// `exited with status 1`, `killed by signal 15 (Terminated)`.

@@ -2,6 +2,7 @@ import ArgumentParser
 import GestureClient
 import GestureCore
 import Glibc
+import SystemCalls
 
 /// `gesturectl`: a client of the gestured socket.
 @main
@@ -141,30 +142,17 @@ struct Subscribe: AsyncParsableCommand {
 /// be written (a reader that went away while SIGPIPE is ignored, `/dev/full`), says so and
 /// ends the command with `EX_IOERR` (74).
 func printLine(_ line: String) throws {
-    if let code = writeAll(STDOUT_FILENO, Array((line + "\n").utf8)) {
-        printError("cannot write to standard output: \(String(cString: strerror(code)))")
+    do {
+        try StandardStream.output.write(line + "\n")
+    } catch {
+        printError("cannot write to standard output: \(error.reason)")
         throw exitOutputFailed
     }
 }
 
 /// One line on standard error, best effort (there is nowhere left to report its failure).
 func printError(_ message: String) {
-    _ = writeAll(STDERR_FILENO, Array("gesturectl: \(message)\n".utf8))
-}
-
-/// Writes every byte, retrying after partial writes and EINTR; nil, or the errno of the
-/// write that failed.
-func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if written < 0 {
-            if errno == EINTR { continue }
-            return errno
-        }
-        offset += written
-    }
-    return nil
+    StandardStream.printError("gesturectl: \(message)")
 }
 
 /// `value` with exactly `digits` fraction digits, as `%.<digits>f` prints it (Foundation's
@@ -277,9 +265,7 @@ struct Status: AsyncParsableCommand {
 /// `12.3 s ago` for a time on the daemon's clock (CLOCK_MONOTONIC, which this machine's
 /// processes share).
 func ago(_ time: Timestamp) -> String {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    let now = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
+    let now = monotonicMicroseconds()
     return "\(fixed(Double(now &- min(now, time.microseconds)) / 1_000_000, digits: 1)) s ago"
 }
 

@@ -1,9 +1,11 @@
 import ArgumentParser
 import ConfigFile
-import Daemon
 import Dispatch
 import GestureCore
+import GestureProtocol
 import Logging
+import SystemCalls
+import Systemd
 import WebBridge
 
 #if canImport(Glibc)
@@ -32,8 +34,10 @@ struct GesturedWeb: ParsableCommand {
             valueName: "HOST:PORT"))
     var listen: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The daemon's Unix socket.", valueName: "PATH"))
-    var socket = DaemonSettings().socketPath
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The daemon's Unix socket (default: $GESTURED_SOCKET, else /run/gestured/gestured.sock).", valueName: "PATH"))
+    var socket: String?
 
     @Option(
         name: .long,
@@ -61,11 +65,25 @@ struct GesturedWeb: ParsableCommand {
     }
 
     func run() throws {
+        // SIGTERM and SIGINT are taken before anything is started or announced: a stop that
+        // comes at once after READY=1 (systemctl stop, a test) found the signals ignored and
+        // no source yet, was lost, and left the bridge running.
+        let stop = DispatchSemaphore(value: 0)
+        var sources: [any DispatchSourceSignal] = []
+        Subprocess.ignore(signals: [SIGTERM, SIGINT])  // Dispatch's sources take them
+        for signalNumber in [SIGTERM, SIGINT] {
+            let source = DispatchSource.makeSignalSource(signal: signalNumber)
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        defer { for source in sources { source.cancel() } }
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in makeLogHandler(label: label, level: level) }
         let logger = Logger(label: "gestured-web")
 
         let configuration = try loadConfiguration()
+        let socket = DaemonSocket.path(explicit: socket, environment: Environment.value)
         let inherited: [Int32]
         do {
             inherited = try ServiceManager.listenDescriptors().map(\.rawValue)
@@ -99,27 +117,17 @@ struct GesturedWeb: ParsableCommand {
         }
         ServiceManager.ready(status: "listening on \(listening.joined(separator: ", "))")
 
-        let stop = DispatchSemaphore(value: 0)
-        var sources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGTERM, SIGINT] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber)
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            sources.append(source)
-        }
         stop.wait()
         ServiceManager.stopping()
         logger.info("stopping")
         bridge.stop(reason: "gestured-web is stopping")
-        for source in sources { source.cancel() }
     }
 
     /// The `--config` file (which must exist), else the default one if it exists, else the
     /// built-in defaults.
     private func loadConfiguration() throws -> WebConfiguration {
         let path = config ?? WebConfigLoader.defaultPath
-        if config == nil, access(path, F_OK) != 0 {
+        if config == nil, !RegularFile.anythingExists(path: path) {
             return WebConfiguration()
         }
         do {
@@ -133,26 +141,13 @@ struct GesturedWeb: ParsableCommand {
     /// Where the live view is for the running binary (`WebRootLookup`: installed beside its
     /// `bin/`, else the source checkout it was built in).
     private static func defaultWebRoot() -> WebRootLookup {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else {
+        guard let executable = Subprocess.currentExecutable() else {
             return WebRootLookup(root: "/usr/share/gestured/web", searched: ["/usr/share/gestured/web"])
         }
-        let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return WebRootLookup.locate(executable: executable)
     }
 }
 
 private func printError(_ message: String) {
-    FileHandleStderr.write(message + "\n")
-}
-
-/// Standard error without Foundation.
-private enum FileHandleStderr {
-    static func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            _ = Glibc.write(2, bytes.baseAddress, bytes.count)
-        }
-    }
+    StandardStream.printError(message)
 }

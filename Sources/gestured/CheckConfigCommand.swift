@@ -29,7 +29,7 @@ struct CheckConfigCommand: ParsableCommand {
 
     /// A few lines saying what the file configures.
     static func summary(of configuration: Configuration) -> [String] {
-        var lines = ["socket \(configuration.daemon.socketPath)", "top level: \(describe(configuration.engine))"]
+        var lines = ["socket \(configuration.daemon.socket)", "top level: \(describe(configuration.engine))"]
         if configuration.touch.isActive { lines.append("touch hygiene: \(describe(configuration.touch))") }
         if configuration.devices.isEmpty {
             lines.append("no [[device]] entries: every device uses the top level")

@@ -1,18 +1,20 @@
 import ArgumentParser
 import ConfigFile
 import GestureCore
-import SystemPackage
+import GestureProtocol
+import SystemCalls
 
 /// Writes one line to standard error, prefixed with the program's name.
 func printError(_ message: String) {
-    writeAll(.standardError, Array("gestured: \(message)\n".utf8))
+    StandardStream.printError("gestured: \(message)")
 }
 
-/// Writes every byte to `fd` (unbuffered; swift-system retries partial writes and EINTR).
-/// No Foundation in the `gestured` binary: it would cost the daemon megabytes of resident
-/// memory (docs/performance.md). A failed write has no one left to tell: it is dropped.
-func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8]) {
-    _ = try? fd.writeAll(bytes)
+extension DaemonSettings {
+    /// The socket the daemon listens on: `socket` when `--socket` or the file set it, else
+    /// `$GESTURED_SOCKET`, else `/run/gestured/gestured.sock` (`DaemonSocket`'s rule).
+    var socket: String {
+        DaemonSocket.path(explicit: socketPath, environment: Environment.value)
+    }
 }
 
 /// Loads the configuration file at `path` (defaults when nil); a bad file is reported as

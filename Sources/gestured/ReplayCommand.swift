@@ -1,7 +1,7 @@
 import ArgumentParser
 import GestureCore
 import Recordings
-import SystemPackage
+import SystemCalls
 
 /// `gestured replay`: classifies recordings in virtual time and prints the wire lines a
 /// subscriber would receive.
@@ -50,7 +50,7 @@ struct ReplayCommand: ParsableCommand {
             }
             for recording in parsed {
                 replayer.replay(recording) { bytes in
-                    writeAll(.standardOutput, bytes)
+                    try? StandardStream.output.write(bytes)  // a reader that went away: nothing to report it to
                 }
             }
         }

@@ -6,6 +6,7 @@ import GestureCore
 import Glibc
 import Logging
 import Recordings
+import Systemd
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +25,10 @@ struct RunCommand: ParsableCommand {
     var config: String?
 
     @Option(
-        name: .long, help: ArgumentHelp("Socket path (overrides the configuration; ignored under socket activation).", valueName: "PATH"))
+        name: .long,
+        help: ArgumentHelp(
+            "Socket path (overrides the configuration, which overrides $GESTURED_SOCKET; default /run/gestured/gestured.sock; ignored under socket activation).",
+            valueName: "PATH"))
     var socket: String?
 
     @Flag(name: .long, help: "Use no input devices (serve the socket only; for tests and demos).")
@@ -159,8 +163,8 @@ struct RunCommand: ParsableCommand {
             guard let gid = groupID(named: name) else { throw ValidationError("unknown group '\(name)'") }
             group = gid
         }
-        let listener = try UnixListener(path: settings.socketPath, mode: settings.socketMode, group: group)
-        logger.info("listening", metadata: ["socket": "\(settings.socketPath)"])
+        let listener = try UnixListener(path: settings.socket, mode: settings.socketMode, group: group)
+        logger.info("listening", metadata: ["socket": "\(settings.socket)"])
         return listener
     }
 }

@@ -27,9 +27,10 @@ let shippedConfigPath = repositoryFile("config/gestured.toml")
             + Schema.swipe.map(\.key) + Schema.pinch.map(\.key) + Schema.rotate.map(\.key)
             + Schema.geometry.map(\.key) + Schema.touch.map(\.key)
         let tables = ["long-press", "drag", "swipe", "pinch", "rotate", "tap"]
-        // Keys whose default is "unset" (calibration: udev's, else the identity) are shown
-        // commented out with the value they then take.
-        let unsetByDefault = ["calibration"]
+        // Keys whose default is "unset" (calibration: udev's, else the identity; socket:
+        // $GESTURED_SOCKET, else /run/gestured/gestured.sock) are shown commented out with
+        // the value they then take.
+        let unsetByDefault = ["calibration", "socket"]
         for key in keys where !tables.contains(key) {
             let line = unsetByDefault.contains(key) ? "# \(key) = " : "\(key) = "
             #expect(lines.contains { $0.hasPrefix(line) }, "no '\(line)' line in config/gestured.toml")

@@ -4,6 +4,7 @@ import GestureProtocol
 import GestureTestSupport
 import Glibc
 import SystemCalls
+import Systemd
 import Testing
 
 @Suite struct ServiceTests {

@@ -6,7 +6,10 @@ public typealias SlowClientPolicy = GestureProtocol.SlowClientPolicy
 
 /// Daemon-wide settings (`[daemon]` in the configuration file).
 public struct DaemonSettings: Sendable, Hashable {
-    public var socketPath: String = "/run/gestured/gestured.sock"
+    /// The `socket` key; nil when the file does not set it: then `$GESTURED_SOCKET`, else
+    /// `/run/gestured/gestured.sock` (GestureProtocol's `DaemonSocket`, which the daemon's
+    /// command line applies; the engine reads no environment).
+    public var socketPath: String? = nil
     /// Permission bits of the socket file.
     public var socketMode: UInt32 = 0o660
     /// Group owning the socket file; nil keeps the daemon's group.

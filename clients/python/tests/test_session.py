@@ -183,3 +183,8 @@ def test_the_default_socket_comes_from_the_environment(monkeypatch: pytest.Monke
     monkeypatch.setenv("GESTURED_SOCKET", "/tmp/other.sock")
     assert gc.default_path() == "/tmp/other.sock"
     assert gc.Client(None, gc.Subscribe()).path == "/tmp/other.sock"
+    # An explicit path wins over the variable; an empty variable is no setting (as in
+    # GestureProtocol's DaemonSocket, which gestured, gesturectl and gestured-web use).
+    assert gc.Client("/tmp/given.sock", gc.Subscribe()).path == "/tmp/given.sock"
+    monkeypatch.setenv("GESTURED_SOCKET", "")
+    assert gc.default_path() == gc.DEFAULT_SOCKET

@@ -57,7 +57,11 @@ _log = logging.getLogger("gestured_client")
 
 
 def default_path() -> str:
-    """``$GESTURED_SOCKET``, else ``/run/gestured/gestured.sock``."""
+    """``$GESTURED_SOCKET`` when set and not empty, else ``/run/gestured/gestured.sock``.
+
+    The rule every gestured program follows (docs/protocol.md "Transport"); a ``path``
+    given to :func:`connect` wins over both.
+    """
     return os.environ.get("GESTURED_SOCKET") or DEFAULT_SOCKET
 
 

@@ -32,7 +32,8 @@ def connect(
 ) -> Client:
     """Connects to the daemon and subscribes; returns once the subscription is in force.
 
-    ``path`` defaults to ``$GESTURED_SOCKET``, else ``/run/gestured/gestured.sock``.
+    ``path`` defaults to ``$GESTURED_SOCKET`` when set and not empty, else
+    ``/run/gestured/gestured.sock``.
     ``gestures``, ``regions`` (``None`` in the list: outside every region) and
     ``devices`` filter what arrives (``None``: everything); ``touches=True`` adds raw
     contacts. With ``reconnect=True`` (or a :class:`Backoff`) a lost connection is

@@ -2,11 +2,12 @@ import CSystemd
 import GestureCore
 import Glibc
 import Logging
+import SystemCalls
 
 /// Sends log records to the systemd journal with structured fields: `MESSAGE`,
 /// `PRIORITY`, `SYSLOG_IDENTIFIER`, `LOGGER`, and each metadata key upper-cased
 /// (`client` → `CLIENT`).
-public struct JournalLogHandler: LogHandler {
+public struct JournalLogHandler: MetadataHolding {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
     private let label: String
@@ -16,13 +17,8 @@ public struct JournalLogHandler: LogHandler {
         logLevel = level
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
     public func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
+        let merged = mergedMetadata(event.metadata)
         // MESSAGE carries the metadata too: `journalctl -u gestured` shows only MESSAGE, and an
         // operator must see which device and why without `-o verbose`.
         var fields = [
@@ -64,11 +60,8 @@ public struct JournalLogHandler: LogHandler {
 
     /// Whether stderr is connected to the journal (`JOURNAL_STREAM` names its device:inode).
     public static var stderrIsJournal: Bool {
-        var info = stat()
-        guard fstat(STDERR_FILENO, &info) == 0 else { return false }
-        return isJournal(
-            stream: getenv("JOURNAL_STREAM").map { String(cString: $0) },
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        guard let stderr = StandardStream.error.identity() else { return false }
+        return isJournal(stream: Environment.value("JOURNAL_STREAM"), device: stderr.device, inode: stderr.inode)
     }
 
     /// Whether a `JOURNAL_STREAM` value (`DEVICE:INODE`, decimal) names the file with this
@@ -83,7 +76,7 @@ public struct JournalLogHandler: LogHandler {
 }
 
 /// One line per record on stderr: `LEVEL message key=value …`.
-public struct StderrLogHandler: LogHandler {
+public struct StderrLogHandler: MetadataHolding {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
 
@@ -91,15 +84,10 @@ public struct StderrLogHandler: LogHandler {
         logLevel = level
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
     public func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
-        var bytes = Array(StderrLogHandler.format(level: event.level, message: event.message, metadata: merged).utf8)
-        _ = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        let merged = mergedMetadata(event.metadata)
+        // Best effort: a log line that cannot be written has nowhere else to go.
+        try? StandardStream.error.write(StderrLogHandler.format(level: event.level, message: event.message, metadata: merged))
     }
 }
 
@@ -132,6 +120,25 @@ public enum LogRecord {
             quoted.append(character)
         }
         return quoted + "\""
+    }
+}
+
+/// What both handlers share: their own metadata, under which a record's own is merged.
+public protocol MetadataHolding: LogHandler {
+    /// The handler's metadata (`logger[metadataKey:]` reads and writes it).
+    var metadata: Logger.Metadata { get set }
+}
+
+extension MetadataHolding {
+    /// One key of the handler's metadata.
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    /// The handler's metadata with a record's over it (the record's wins).
+    func mergedMetadata(_ record: Logger.Metadata?) -> Logger.Metadata {
+        metadata.merging(record ?? [:], uniquingKeysWith: { $1 })
     }
 }
 

@@ -3,19 +3,23 @@ import Glibc
 import SystemCalls
 import SystemPackage
 
-/// `sd_notify` messages to the service manager; all are no-ops without `NOTIFY_SOCKET`.
+/// What a service tells systemd and takes from it: `sd_notify` messages (all no-ops without
+/// `NOTIFY_SOCKET`) and the listening sockets of socket activation. Shared by `gestured`
+/// and `gestured-web`; each message has one function here, so no caller writes
+/// `READY=1` by hand.
 public enum ServiceManager {
     /// Sends raw `KEY=value` lines; returns whether a manager received them.
     @discardableResult
-    public static func notify(_ state: String) -> Bool {
+    static func notify(_ state: String) -> Bool {
         sd_notify(0, state) > 0
     }
 
-    /// `READY=1` with a status line.
+    /// `READY=1` with a status line: startup is complete, or a reload (`reloading()`) is.
     public static func ready(status: String) {
         notify("READY=1\nSTATUS=\(status)")
     }
 
+    /// `STATUS=`: the one-line status `systemctl status` shows.
     public static func status(_ text: String) {
         notify("STATUS=\(text)")
     }
@@ -25,6 +29,7 @@ public enum ServiceManager {
         notify("RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds())")
     }
 
+    /// `STOPPING=1`: the service is shutting down.
     public static func stopping() {
         notify("STOPPING=1")
     }

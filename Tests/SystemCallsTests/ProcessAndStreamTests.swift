@@ -1,0 +1,54 @@
+import Glibc
+import SystemCalls
+import SystemPackage
+import Testing
+
+/// The wrappers `gesturectl actions`' supervisor and every program's standard streams use.
+@Suite struct ProcessAndStreamTests {
+    /// `poll` reports nothing on an empty pipe, then the byte written; `Polling.read` takes
+    /// it, says would-block when the pipe is empty and 0 at its end.
+    @Test func pollAndReadFollowAPipe() throws {
+        let pipe = try Subprocess.pipe(nonBlocking: (read: true, write: false))
+        defer { try? pipe.read.close() }
+        var descriptors = [pollfd(fd: pipe.read.rawValue, events: Int16(POLLIN), revents: 0)]
+        #expect(try Polling.poll(&descriptors, timeoutMilliseconds: 0) == 0)
+        _ = try pipe.write.writeAll([42])
+        #expect(try Polling.poll(&descriptors, timeoutMilliseconds: -1) == 1)
+        #expect(descriptors[0].revents & Int16(POLLIN) != 0)
+        var buffer = [UInt8](repeating: 0, count: 8)
+        #expect(try Polling.read(pipe.read, into: &buffer) == .processed(1))
+        #expect(buffer[0] == 42)
+        #expect(try Polling.read(pipe.read, into: &buffer) == .wouldBlock)
+        try pipe.write.close()
+        #expect(try Polling.read(pipe.read, into: &buffer) == .processed(0))
+    }
+
+    /// `reap` returns the wait status: the exit code of a command that exits, the signal of
+    /// one killed through its process group (`send(_:to:)` with `-pid`).
+    @Test func reapReturnsTheStatusAndSendReachesTheGroup() throws {
+        let exits = try Subprocess.spawn(executable: "/bin/sh", arguments: ["sh", "-c", "exit 3"])
+        let exited = Subprocess.reap(exits)
+        #expect(exited & 0x7f == 0 && (exited >> 8) & 0xff == 3)
+
+        var options = Subprocess.Options()
+        options.ownProcessGroup = true
+        let sleeper = try Subprocess.spawn(executable: "/bin/sleep", arguments: ["sleep", "600"], options: options)
+        #expect(Subprocess.send(SIGKILL, to: -sleeper))
+        #expect(Subprocess.reap(sleeper) & 0x7f == SIGKILL)
+        #expect(!Subprocess.send(0, to: sleeper), "reaped: no such process any more")
+    }
+
+    /// The identity of standard error is that of the file descriptor 2 names (what
+    /// journald's `JOURNAL_STREAM` is compared with).
+    @Test func standardErrorIdentityIsDescriptorTwos() throws {
+        let identity = try #require(StandardStream.error.identity())
+        var info = stat()
+        #expect(stat("/proc/self/fd/2", &info) == 0)
+        #expect(identity.device == UInt64(info.st_dev) && identity.inode == UInt64(info.st_ino))
+    }
+
+    @Test func environmentValues() {
+        #expect(Environment.value("PATH") != nil)
+        #expect(Environment.value("GESTURED_TEST_NEVER_SET_\(getpid())") == nil)
+    }
+}
