@@ -37,9 +37,11 @@ build() {  # quiet unless the build fails
     (cd "$1" && swift build -c release --product "$2" >"$log" 2>&1) || { cat "$log"; rm -f "$log"; exit 1; }
     rm -f "$log"
 }
-build "$root" gestured
+# What ships (static Swift runtime, the release link flags): scripts/build-release.sh, the one
+# place release builds are made (another `swift build -c release` would relink them differently).
+release_bin="$("$root/scripts/build-release.sh" gestured)"
 build "$root/Benchmarks" daemon-bench
-gestured="$root/.build/release/gestured"
+gestured="$release_bin/gestured"
 bench="$root/Benchmarks/.build/release/daemon-bench"
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), kernel $(uname -r)"
@@ -84,13 +86,13 @@ if [[ "$only" == *" reload "* ]]; then
     table "| configuration reloaded (SIGHUP) | loop held, p50 | max |"
 fi
 if [[ "$only" == *" web "* ]]; then
-    build "$root" gestured-web
+    "$root/scripts/build-release.sh" gestured-web >/dev/null
     python=$("$root/web/venv.sh")
     recording="$(mktemp)"
     "$bench" recording "$recording" --seconds "$touch_seconds"
     echo
     echo "== web bridge, $web_clients browsers (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-    output="$("$python" "$root/Benchmarks/web-bench.py" "$gestured" "$root/.build/release/gestured-web" "$recording" \
+    output="$("$python" "$root/Benchmarks/web-bench.py" "$gestured" "$release_bin/gestured-web" "$recording" \
         --clients "$web_clients" --seconds "$touch_seconds")" || { echo "$output"; rm -f "$recording"; echo "FAILED: web" >&2; exit 1; }
     rm -f "$recording"
     echo "$output" | grep -v '^ROW|'

@@ -4,6 +4,14 @@
 # has no Swift runtime; README "Debian package") and full RELRO (-z relro -z now, as
 # Debian's hardening flags link). Prints the directory of the binaries on standard output.
 #
+# Linked by lld (the toolchain's own; the default, gold, has neither option below) for idle
+# memory (docs/performance.md "Idle memory"): relative relocations packed (-z
+# pack-relative-relocs, DT_RELR, glibc >= 2.36: the dynamic loader no longer reads 1 MB of
+# Elf64_Rela at start), no dynamic symbol table of the executables' own functions
+# (--no-export-dynamic: nothing loads symbols from an executable), and the functions the daemon
+# runs placed together (packaging/gestured.order, made by scripts/link-order.sh; names it lacks
+# or that no longer exist only cost memory).
+#
 #   scripts/build-release.sh [PRODUCT...]     (default: gestured gesturectl gestured-web)
 #
 # Every release build of this package should go through here: `swift build -c release`
@@ -11,10 +19,15 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-flags=(-c release --static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+flags=(-c release --static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+    -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
+    -Xlinker "--symbol-ordering-file=$PWD/packaging/gestured.order" -Xlinker --no-warn-symbol-ordering)
 products=("$@")
 [[ ${#products[@]} -gt 0 ]] || products=(gestured gesturectl gestured-web)
+bin_path=$(swift build "${flags[@]}" --show-bin-path)
 for product in "${products[@]}"; do
+    # SwiftPM does not know the order file: a binary older than it is linked again.
+    [[ packaging/gestured.order -nt "$bin_path/$product" ]] && rm -f "$bin_path/$product"
     swift build "${flags[@]}" --product "$product" >&2
 done
-swift build "${flags[@]}" --show-bin-path
+echo "$bin_path"

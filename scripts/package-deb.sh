@@ -133,6 +133,14 @@ printf 'Source: gestured\n\nPackage: gestured\nArchitecture: any\n' >"$stage/shl
 shlibs=$(cd "$stage/shlibs" && dpkg-shlibdeps -O "${binaries[@]/#/$package/usr/bin/}" |
     sed -n 's/^shlibs:Depends=//p')
 [[ -n "$shlibs" ]] || fail "dpkg-shlibdeps found no library dependencies"
+# Packed relative relocations (scripts/build-release.sh) need glibc 2.36's loader, which the
+# binaries say through the version GLIBC_ABI_DT_RELR; bookworm's libc6 symbols file does not
+# map it, so dpkg-shlibdeps alone would allow an older libc6 that cannot start them.
+for binary in "${binaries[@]}"; do
+    if readelf -V "$package/usr/bin/$binary" | grep -q 'Name: GLIBC_ABI_DT_RELR'; then
+        shlibs=$(sed -E 's/libc6 \(>= 2\.(3[0-5]|[0-2][0-9])[^)]*\)/libc6 (>= 2.36)/' <<<"$shlibs")
+    fi
+done
 depends="$shlibs, systemd | systemd-standalone-sysusers | systemd-sysusers | adduser, procps"
 
 (cd "$package" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z |

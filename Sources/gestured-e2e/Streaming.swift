@@ -19,11 +19,13 @@ struct LatencyFigures: CustomStringConvertible {
     }
 }
 
-/// Drives one finger round a circle for `frames` frames, `interval` ms apart, while
+/// Drives `fingers` fingers (evenly spaced) round a circle for `frames` frames, `interval` ms apart, while
 /// reading every subscriber in `readers` (never reading `stalled` ones), all in one
 /// thread: poll the readers until the next frame is due, write it, repeat. Returns, per
 /// reader, what it received (hello excluded) once the line has been quiet for a second.
-func streamCircle(on panel: TouchPanel, frames: Int, interval: Double, readers: [Subscriber]) throws(CaseFailure) -> [[Received]] {
+func streamCircle(on panel: TouchPanel, frames: Int, interval: Double, readers: [Subscriber], fingers: Int = 1) throws(CaseFailure)
+    -> [[Received]]
+{
     var received = Array(repeating: [Received](), count: readers.count)
     var descriptors = readers.map { pollfd(fd: $0.socket.rawValue, events: Int16(POLLIN), revents: 0) }
     func service(timeout: Double) {
@@ -42,8 +44,11 @@ func streamCircle(on panel: TouchPanel, frames: Int, interval: Double, readers: 
             if now >= due { break }
             service(timeout: Double(due - now) / 1000)
         }
-        let angle = Double(frame) / 200 * 2 * Double.pi
-        try panel.frame([0: Spot(0.5 + 0.2 * cos(angle), 0.5 + 0.2 * sin(angle))])
+        let spots = (0..<fingers).map { finger in
+            let angle = (Double(frame) / 200 + Double(finger) / Double(fingers)) * 2 * Double.pi
+            return (finger, Spot(0.5 + 0.2 * cos(angle), 0.5 + 0.2 * sin(angle)))
+        }
+        try panel.frame(Dictionary(uniqueKeysWithValues: spots))
     }
     try panel.lift()
     var quietSince = monotonicMicroseconds()

@@ -70,11 +70,33 @@ struct Options: ParsableCommand {
     @Option(help: "Frames per kiosk latency run (with and without gestured), --interval ms apart.")
     var kioskFrames = 300
 
+    @Option(
+        name: .customLong("side-by-side"),
+        help: ArgumentHelp(
+            "Run issue 21's side-by-side latency benchmark instead, this many rounds: a bare evdev → socket forwarder, gestured with touch lines, gestured with gestures only, alternating.",
+            valueName: "ROUNDS"))
+    var sideBySideRounds = 0
+
+    @Option(help: "Frames per side-by-side run, --interval ms apart.")
+    var sideBySideFrames = 1600
+
+    @Option(help: "Fingers circling in the side-by-side runs.")
+    var fingers = 5
+
+    @Option(help: ArgumentHelp("Be the side-by-side benchmark's bare forwarder for this node (with --forward-socket).", valueName: "NODE"))
+    var forward: String?
+
+    @Option(help: ArgumentHelp("The bare forwarder's socket.", valueName: "PATH"))
+    var forwardSocket = "/run/gestured-e2e/side-by-side.sock"
+
     /// `--gestured`, else the `gestured` beside this program.
     var gesturedPath: String { gestured ?? Self.besideThisProgram("gestured") }
 
     /// `--gesturectl`, else the `gesturectl` beside this program.
     var gesturectlPath: String { gesturectl ?? Self.besideThisProgram("gesturectl") }
+
+    /// This program itself (the side-by-side benchmark starts it again as the forwarder).
+    var ownPath: String { Self.besideThisProgram("gestured-e2e") }
 
     private static func besideThisProgram(_ name: String) -> String {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -106,6 +128,7 @@ let configText = """
     """
 
 func main(_ options: Options) -> Int32 {
+    if let node = options.forward { return runBareForwarder(node: node, socketPath: options.forwardSocket) }
     guard access("/dev/uinput", W_OK) == 0 else {
         say("SKIP: gestured-e2e needs a writable /dev/uinput (run it in the VM: vm/test.sh)")
         return 77
@@ -119,6 +142,14 @@ func main(_ options: Options) -> Int32 {
             elanDescription: "\(options.corpus)/evemu-devices/touchscreens/ELAN Touchscreen.desc", compositors: options.kiosk,
             frames: options.kioskFrames, interval: options.interval
         ).run(harness)
+        return finish(harness, started)
+    }
+    if options.sideBySideRounds > 0 {
+        SideBySideCases(
+            gestured: options.gesturedPath, work: options.work,
+            elanDescription: "\(options.corpus)/evemu-devices/touchscreens/ELAN Touchscreen.desc", rounds: options.sideBySideRounds,
+            frames: options.sideBySideFrames, interval: options.interval, fingers: options.fingers
+        ).run(harness, ownPath: options.ownPath)
         return finish(harness, started)
     }
     let configPath = "\(options.work)/gestured.toml"
