@@ -181,7 +181,7 @@ public final class Daemon {
     /// Returns the exit code. `handleSignals: false` leaves the process's signals alone
     /// (for running daemons inside a test process).
     public func run(handleSignals: Bool = true) throws(SystemError) -> Int32 {
-        signal(SIGPIPE, SIG_IGN)
+        Subprocess.ignore(signals: [SIGPIPE])
         for stopSignal in [SIGTERM, SIGINT] where handleSignals {
             signals.append(
                 try loop.onSignal(stopSignal) { [unowned self] number in

@@ -24,7 +24,7 @@ public final class EventLoop {
         signalPipe?.cancel()
         if let ends = signalPipeEnds {
             // Signals go nowhere rather than to a descriptor number that may be reused.
-            if signalPipeWriteEnd == ends.write.rawValue { signalPipeWriteEnd = -1 }
+            SignalForwarding.stopForwarding(to: ends.write)
             try? ends.read.close()
             try? ends.write.close()
         }
@@ -106,32 +106,20 @@ public final class EventLoop {
     /// the kernel picks.
     public func onSignal(_ signal: Int32, handler: @escaping (Int32) -> Void) throws(SystemError) -> SignalWatch {
         if signalPipe == nil {
-            let (readEnd, writeEnd) = try SystemCall.adopting("pipe2") { try FileDescriptor.pipe(options: [.nonBlocking, .closeOnExec]) }
+            let (readEnd, writeEnd) = try SignalForwarding.makePipe()
             signalPipeEnds = (readEnd, writeEnd)
             signalPipe = try watch(readEnd, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
                 dispatchSignals(from: readEnd)
             }
-            signalPipeWriteEnd = writeEnd.rawValue
         }
         let watch = SignalWatch(signal: signal, handler: handler)
         signalWatches.append(Weak(watch))
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = forwardSignal
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
-        try SystemCall.posixBlocking("sigaction") { sigaction(signal, &action, nil) }
-        // A blocked mask is inherited across exec (a parent that spawns from a thread that
-        // blocks signals, as libdispatch's workers do): unblock it here, on the loop's thread.
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        sigaddset(&unblock, signal)
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)  // fails only for an invalid `how`
+        try SignalForwarding.forward(signal)
         return watch
     }
 
     private func dispatchSignals(from fd: FileDescriptor) {
-        var number: Int32 = 0
-        while read(fd.rawValue, &number, MemoryLayout<Int32>.size) == MemoryLayout<Int32>.size {
+        while let number = SignalForwarding.nextSignal(from: fd) {
             signalWatches.removeAll { $0.value == nil }
             for watch in signalWatches.compactMap(\.value) where watch.signal == number {
                 watch.handler(number)
@@ -143,17 +131,6 @@ public final class EventLoop {
 private struct Weak<T: AnyObject> {
     weak var value: T?
     init(_ value: T) { self.value = value }
-}
-
-/// The write end of the signal pipe of the loop that last asked for signals (signals are
-/// process-wide: the newest loop gets them); -1 once that loop is gone.
-nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
-
-private func forwardSignal(_ number: Int32) {
-    let saved = errno
-    var number = number
-    _ = write(signalPipeWriteEnd, &number, MemoryLayout<Int32>.size)
-    errno = saved
 }
 
 /// Base of every event source: owns the `sd_event_source` and removes it when released.

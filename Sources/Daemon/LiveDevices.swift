@@ -268,7 +268,7 @@ public final class LiveDevices {
     /// Starts following hot-plug, then adds every usable device present now.
     /// `preferUdev: false` forces inotify.
     public func start(preferUdev: Bool = true) throws(SystemError) {
-        if preferUdev, directory == DeviceDiscovery.inputDirectory, access("/run/udev/control", F_OK) == 0 {
+        if preferUdev, directory == DeviceDiscovery.inputDirectory, RegularFile.anythingExists(path: "/run/udev/control") {
             do {
                 udev = try UdevMonitor(loop: daemon.loop) { [unowned self] change in apply(change) }
                 hotPlug = .udev
@@ -400,7 +400,7 @@ final class CloneRetirement {
     func waitAndRelease() {
         guard let last = retired.last?.until else { return }
         let now = monotonicMicroseconds()
-        if last > now { usleep(useconds_t(last - now)) }
+        if last > now { sleepMicroseconds(last - now) }
         retired.removeAll()
     }
 }

@@ -26,8 +26,7 @@ public final class UnixListener {
         self.socket = socket
         createdPath = nil
         created = nil
-        let flags = fcntl(socket.rawValue, F_GETFL)
-        _ = fcntl(socket.rawValue, F_SETFL, flags | O_NONBLOCK)
+        UnixSocket.setNonBlocking(socket)
     }
 
     /// Binds `path`, replacing a stale socket file that nothing listens on, with
@@ -66,9 +65,7 @@ public final class UnixListener {
         var directory = path.hasPrefix("/") ? "" : "."
         while let next = components.popFirst() {
             directory += "/" + next
-            if mkdir(directory, 0o755) != 0, errno != EEXIST {
-                throw SystemError(Errno(rawValue: errno), call: "mkdir", path: directory)
-            }
+            try RegularFile.makeDirectory(path: directory, mode: 0o755)
         }
     }
 
@@ -82,7 +79,7 @@ public final class UnixListener {
         if let info = try? FilePath(created.name).stat(relativeTo: created.directory, flags: .symlinkNoFollow),
             UInt64(info.deviceID.rawValue) == created.device, UInt64(info.inode.rawValue) == created.inode
         {
-            unlinkat(created.directory.rawValue, created.name, 0)
+            RegularFile.remove(created.name, in: created.directory)
         }
         try? created.directory.close()
     }
@@ -132,9 +129,9 @@ public final class UnixListener {
         let (privateName, privateDirectory) = try makePrivateDirectory(in: directory, directoryPath: directoryPath)
         let socketName = "s"
         defer {
-            unlinkat(privateDirectory.rawValue, socketName, 0)  // nothing there once published
+            RegularFile.remove(socketName, in: privateDirectory)  // nothing there once published
             try? privateDirectory.close()
-            unlinkat(directory.rawValue, privateName, AT_REMOVEDIR)
+            RegularFile.remove(privateName, in: directory, isDirectory: true)
         }
         let socket = try UnixSocket.make(.stream, nonBlocking: true)
         do throws(SystemError) {

@@ -104,7 +104,7 @@ public final class InputDirectoryWatcher {
             return directoryWatch == nil ? [] : [.inputDirectoryAppeared]
         case .directoryGone:
             guard directoryWatch != nil else { return [] }
-            if let watch = directoryWatch { inotify_rm_watch(fileDescriptor.rawValue, watch) }
+            if let watch = directoryWatch { removeWatch(watch) }
             directoryWatch = nil
             try watchDirectoryOrParent()
             return [.inputDirectoryRemoved] + (directoryWatch == nil ? [] : [.inputDirectoryAppeared])
@@ -132,10 +132,16 @@ public final class InputDirectoryWatcher {
         if case .processed(let watch) = outcome {
             directoryWatch = watch
             if let parent = parentWatch {
-                inotify_rm_watch(fd, parent)
+                removeWatch(parent)
                 parentWatch = nil
             }
         }
+    }
+
+    /// Drops a watch; one the kernel already dropped (the directory went) is no error.
+    private func removeWatch(_ watch: Int32) {
+        let fd = fileDescriptor.rawValue
+        _ = try? SystemCall.posixBlocking("inotify_rm_watch") { inotify_rm_watch(fd, watch) }
     }
 
     /// What one record means, given the current watches. Pure.

@@ -16,3 +16,10 @@ public func realtimeMicroseconds() -> UInt64 {
     guard ts.tv_sec >= 0 else { return 0 }
     return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
 }
+
+/// Sleeps the calling thread for `microseconds` (for the few waits that have no loop to
+/// wait in: a shutdown's last grace period).
+public func sleepMicroseconds(_ microseconds: UInt64) {
+    var remaining = timespec(tv_sec: Int(microseconds / 1_000_000), tv_nsec: Int(microseconds % 1_000_000) * 1_000)
+    while nanosleep(&remaining, &remaining) == -1, errno == EINTR {}
+}

@@ -27,6 +27,21 @@ public enum RegularFile {
         access(path, F_OK) == 0
     }
 
+    /// Creates the directory `path` with `mode`; one already there is left as it is.
+    public static func makeDirectory(path: String, mode: mode_t) throws(SystemError) {
+        do {
+            try SystemCall.posixBlocking("mkdir", path: path) { mkdir(path, mode) }
+        } catch where error.errno == .fileExists {}
+    }
+
+    /// Removes the entry `name` of `directory` (`unlinkat`, `AT_REMOVEDIR` for an empty
+    /// directory), for clean-ups where nothing there (any more) is the expected outcome.
+    public static func remove(_ name: String, in directory: FileDescriptor, isDirectory: Bool = false) {
+        _ = try? SystemCall.posixBlocking("unlinkat", path: name) {
+            unlinkat(directory.rawValue, name, isDirectory ? AT_REMOVEDIR : 0)
+        }
+    }
+
     /// The bytes of the file at `path`, at most `limit` of them. `kind` names what the file
     /// should be in messages ("file", "recording").
     public static func read(path: String, limit: Int, kind: String = "file") throws(FileReadError) -> [UInt8] {

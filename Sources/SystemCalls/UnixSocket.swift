@@ -151,6 +151,13 @@ public enum UnixSocket {
         }
     }
 
+    /// Makes `socket` non-blocking (a listening socket systemd passed, which may be
+    /// blocking).
+    public static func setNonBlocking(_ socket: FileDescriptor) {
+        guard let flags = try? SystemCall.posixBlocking("fcntl", { fcntl(socket.rawValue, F_GETFL) }) else { return }
+        _ = try? SystemCall.posixBlocking("fcntl") { fcntl(socket.rawValue, F_SETFL, flags | O_NONBLOCK) }
+    }
+
     /// `shutdown(2)` of both directions: a thread blocked reading the socket wakes up.
     public static func shutdown(_ socket: FileDescriptor) {
         _ = Glibc.shutdown(socket.rawValue, Int32(SHUT_RDWR))

@@ -105,7 +105,7 @@ public final class Bridge: Sendable {
         // Close frames are written at once; the connections close when they are out.
         let deadline = NIODeadline.now() + grace
         while NIODeadline.now() < deadline, (try? loop.submit({ registry.value.count }).wait()) ?? 0 > 0 {
-            usleep(10_000)
+            sleepMicroseconds(10_000)
         }
         try? group.syncShutdownGracefully()
     }
@@ -211,13 +211,15 @@ public final class Bridge: Sendable {
     static func checkListeningStream(_ descriptor: CInt) throws {
         var value: CInt = 0
         var length = socklen_t(MemoryLayout<CInt>.size)
-        guard getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &value, &length) == 0 else {
+        guard (try? SystemCall.posixBlocking("getsockopt", { getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &value, &length) })) != nil else {
             throw BridgeError(message: "descriptor \(descriptor) from systemd is not a socket")
         }
         guard value == CInt(SOCK_STREAM.rawValue) else {
             throw BridgeError(message: "descriptor \(descriptor) from systemd is not a stream socket (ListenStream=)")
         }
-        guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) == 0, value == 1 else {
+        guard (try? SystemCall.posixBlocking("getsockopt", { getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) })) != nil,
+            value == 1
+        else {
             throw BridgeError(message: "descriptor \(descriptor) from systemd is not listening")
         }
     }
