@@ -177,7 +177,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SystemdTests",
-            dependencies: ["Systemd", "GestureTestSupport", "SystemCalls", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "Systemd", "GestureCore", "GestureTestSupport", "SystemCalls",
+                .product(name: "SystemPackage", package: "swift-system"), .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "SystemCallsTests",

@@ -20,6 +20,7 @@ public func realtimeMicroseconds() -> UInt64 {
 /// Sleeps the calling thread for `microseconds` (for the few waits that have no loop to
 /// wait in: a shutdown's last grace period).
 public func sleepMicroseconds(_ microseconds: UInt64) {
-    var remaining = timespec(tv_sec: Int(microseconds / 1_000_000), tv_nsec: Int(microseconds % 1_000_000) * 1_000)
-    while nanosleep(&remaining, &remaining) == -1, errno == EINTR {}
+    var request = timespec(tv_sec: Int(microseconds / 1_000_000), tv_nsec: Int(microseconds % 1_000_000) * 1_000)
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) == -1, errno == EINTR { request = remaining }
 }

@@ -31,7 +31,7 @@ public enum RegularFile {
     public static func makeDirectory(path: String, mode: mode_t) throws(SystemError) {
         do {
             try SystemCall.posixBlocking("mkdir", path: path) { mkdir(path, mode) }
-        } catch where error.errno == .fileExists {}
+        } catch  where error.errno == .fileExists {}
     }
 
     /// Removes the entry `name` of `directory` (`unlinkat`, `AT_REMOVEDIR` for an empty

@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc

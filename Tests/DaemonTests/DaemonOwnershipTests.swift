@@ -14,8 +14,9 @@ import Testing
 @Suite struct DaemonOwnershipTests {
     private func daemon(in directory: TemporaryDirectory) throws -> Daemon {
         var configuration = Configuration()
-        configuration.daemon.socketPath = directory.file("g.sock")
-        let listener = try UnixListener(path: configuration.daemon.socketPath, mode: 0o600, group: nil)
+        let socketPath = directory.file("g.sock")
+        configuration.daemon.socketPath = socketPath
+        let listener = try UnixListener(path: socketPath, mode: 0o600, group: nil)
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         return try Daemon(configuration: configuration, listener: listener, version: "test", logger: logger) { configuration }

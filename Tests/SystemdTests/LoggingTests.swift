@@ -1,11 +1,10 @@
-import Daemon
 import Foundation
 import GestureCore
-import GestureProtocol
 import GestureTestSupport
 import Glibc
 import Logging
 import SystemCalls
+import Systemd
 import Testing
 
 /// The daemon's log records as it writes them to stderr and journald, in process.
