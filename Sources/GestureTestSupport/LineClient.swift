@@ -9,12 +9,10 @@ public let defaultWaitMilliseconds: Int32 = 10_000
 
 /// Waits until `fd` is readable; false after `milliseconds` without.
 public func waitReadable(_ fd: FileDescriptor, milliseconds: Int32 = defaultWaitMilliseconds) -> Bool {
+    // SystemCall.posix retries EINTR with the whole wait again; any failure is "not readable".
     var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
-    while true {
-        let result = poll(&entry, 1, milliseconds)
-        if result < 0 && errno == EINTR { continue }
-        return result > 0
-    }
+    guard case .processed(let ready)? = try? SystemCall.posix("poll", { poll(&entry, 1, milliseconds) }) else { return false }
+    return ready > 0
 }
 
 /// One line read from a socket or pipe (without its newline), with the moment the read that
@@ -150,7 +148,7 @@ public final class LineClient {
 
     /// Half-closes: the server reads end of stream, and may still write.
     public func shutdownWrite() {
-        shutdown(socket.rawValue, Int32(SHUT_WR))
+        _ = try? SystemCall.posixBlocking("shutdown") { shutdown(socket.rawValue, Int32(SHUT_WR)) }
     }
 
     /// The next line's text, or nil at end of stream / after `timeout` ms without one.

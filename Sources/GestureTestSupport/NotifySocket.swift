@@ -20,14 +20,14 @@ public final class NotifySocket {
 
     /// Binds `path` (a leftover file there is removed first).
     public init(path: String) throws(SystemError) {
-        unlink(path)
+        RegularFile.remove(path: path)
         self.path = path
         socket = try UnixSocket.bind(.datagram, to: path, nonBlocking: true)
     }
 
     deinit {
         try? socket.close()
-        unlink(path)
+        RegularFile.remove(path: path)
     }
 
     /// The next notification, or nil when none came within `timeout` ms.
@@ -55,7 +55,7 @@ public final class NotifySocket {
 
     private func receive() -> String? {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { recv(socket.rawValue, $0.baseAddress, $0.count, 0) }
-        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
+        guard case .processed(let count)? = try? UnixSocket.receive(socket, into: &buffer), count > 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
     }
 }

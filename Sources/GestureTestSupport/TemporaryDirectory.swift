@@ -1,4 +1,6 @@
 import Glibc
+import SystemCalls
+import SystemPackage
 
 /// A fresh directory under `$TMPDIR` (else /tmp), removed with everything in it when
 /// released. scripts/test.sh points `TMPDIR` at its run's own directory, so that what a
@@ -23,9 +25,9 @@ public final class TemporaryDirectory {
     /// following links (a link a test made to elsewhere removes only the link).
     private static func removeTree(_ path: String) {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return }
+        guard (try? SystemCall.posixBlocking("lstat", path: path) { lstat(path, &info) }) != nil else { return }
         guard info.st_mode & S_IFMT == S_IFDIR else {
-            unlink(path)
+            RegularFile.remove(path: path)
             return
         }
         var names: [String] = []
@@ -37,7 +39,7 @@ public final class TemporaryDirectory {
             closedir(directory)
         }
         for name in names { removeTree(path + "/" + name) }
-        rmdir(path)
+        RegularFile.remove(path: path, isDirectory: true)
     }
 
     /// The path of `name` (relative to the directory); creates nothing.
@@ -47,16 +49,18 @@ public final class TemporaryDirectory {
     @discardableResult
     public func createFile(_ name: String, contents: [UInt8] = []) -> String {
         let file = file(name)
-        let fd = open(file, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o600)
-        precondition(fd >= 0, "create \(file): errno \(errno)")
-        defer { close(fd) }
-        contents.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                precondition(written > 0 || errno == EINTR, "write \(file): errno \(errno)")
-                offset += max(0, written)
-            }
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(
+                file, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: [.ownerReadWrite])
+        } catch {
+            preconditionFailure("create \(file): \(error)")
+        }
+        defer { try? fd.close() }
+        do {
+            try fd.writeAll(contents)
+        } catch {
+            preconditionFailure("write \(file): \(error)")
         }
         return file
     }
@@ -71,7 +75,11 @@ public final class TemporaryDirectory {
     @discardableResult
     public func createDirectory(_ name: String) -> String {
         let directory = file(name)
-        precondition(mkdir(directory, 0o755) == 0, "mkdir \(directory): errno \(errno)")
+        do {
+            try SystemCall.posixBlocking("mkdir", path: directory) { mkdir(directory, 0o755) }
+        } catch {
+            preconditionFailure("mkdir \(directory): \(error)")
+        }
         return directory
     }
 

@@ -27,6 +27,20 @@ public enum RegularFile {
         access(path, F_OK) == 0
     }
 
+    /// Whether `access(2)` grants `mode` (`F_OK`, or `R_OK`, `W_OK`, `X_OK` or'd) on `path`
+    /// to this process's real user: "is udevd's control socket there", "can it be run".
+    public static func isAccessible(path: String, mode: Int32) -> Bool {
+        access(path, mode) == 0
+    }
+
+    /// Removes the file (`unlink`) or, with `isDirectory`, the empty directory (`rmdir`) at
+    /// `path`; false when it could not (nothing there is the usual reason, and for clean-ups
+    /// the expected outcome).
+    @discardableResult
+    public static func remove(path: String, isDirectory: Bool = false) -> Bool {
+        (isDirectory ? rmdir(path) : unlink(path)) == 0
+    }
+
     /// Creates the directory `path` with `mode`; one already there is left as it is.
     public static func makeDirectory(path: String, mode: mode_t) throws(SystemError) {
         do {

@@ -40,6 +40,15 @@ public enum SystemCall {
         try completed(posix(call, path: path, body), call: call, path: path)
     }
 
+    /// Runs a call that returns an errno value itself, 0 on success (`posix_spawn`'s
+    /// family), and throws that errno as a `SystemError`.
+    @inline(__always)
+    public static func returnedErrno(_ call: String, path: String? = nil, _ body: () -> Int32) throws(SystemError) {
+        let code = body()
+        guard code != 0 else { return }
+        throw SystemError(Errno(rawValue: code), call: call, path: path)
+    }
+
     /// Like `negatedErrno`, for calls that can never legitimately return would-block.
     @inline(__always) @discardableResult
     public static func negatedErrnoBlocking(

@@ -49,7 +49,7 @@ struct ActionsCases {
         }
         let pid = try spawn(gesturectl, ["actions", "--config", file, "--socket", daemon.socketPath], logPath: log)
         defer {
-            kill(pid, SIGTERM)
+            Subprocess.send(SIGTERM, to: pid)
             _ = waitForExit(pid, timeout: 5)
         }
         let ready = try awaitLogLine(log, containing: "virtual keyboard /dev/input/")
@@ -71,8 +71,8 @@ struct ActionsCases {
         var keysSeen: [[Int32]] = []
         let deadline = monotonicMicroseconds() + 5_000_000
         while keysSeen.count < 4, monotonicMicroseconds() < deadline {
-            var descriptor = pollfd(fd: keyboard.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, 100)
+            var descriptors = [pollfd(fd: keyboard.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0)]
+            _ = try? Polling.poll(&descriptors, timeoutMilliseconds: 100)
             do {
                 _ = try keyboard.readAvailable { event in
                     if event.type == EV.key { keysSeen.append([Int32(event.code), event.value]) }

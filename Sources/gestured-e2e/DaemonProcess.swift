@@ -26,8 +26,11 @@ func spawn(_ executable: String, _ arguments: [String], environment extra: [Stri
         for pointer in argv + envp { free(pointer) }
     }
     var pid: pid_t = 0
-    let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-    guard status == 0 else { throw CaseFailure("cannot start \(executable): \(errorText(status))") }
+    do {
+        try SystemCall.returnedErrno("posix_spawn", path: executable) { posix_spawn(&pid, executable, &actions, nil, argv, envp) }
+    } catch {
+        throw CaseFailure("cannot start \(executable): \(errorText(error.errno.rawValue))")
+    }
     return pid
 }
 
@@ -36,7 +39,8 @@ func waitForExit(_ pid: pid_t, timeout: Double) -> Int32? {
     let deadline = monotonicMicroseconds() + UInt64(timeout * 1_000_000)
     while true {
         var status: Int32 = 0
-        let result = waitpid(pid, &status, WNOHANG)
+        // WNOHANG: never interrupted; any failure (ECHILD) is -1 as before.
+        let result = (try? SystemCall.posixBlocking("waitpid") { waitpid(pid, &status, WNOHANG) }) ?? -1
         if result == pid {
             // WIFEXITED / WEXITSTATUS, WTERMSIG spelled out (macros are not imported).
             return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
@@ -93,7 +97,7 @@ final class DaemonProcess {
                 throw CaseFailure("gestured exited with \(code) before READY=1: \(tail(logPath))")
             }
             if monotonicMicroseconds() >= deadline {
-                kill(pid, SIGKILL)
+                Subprocess.send(SIGKILL, to: pid)
                 _ = waitForExit(pid, timeout: 5)
                 throw CaseFailure("no READY=1 from gestured within \(Int(timeout)) s: \(tail(logPath))")
             }
@@ -110,12 +114,11 @@ final class DaemonProcess {
         return true
     }
 
-    func signal(_ number: Int32) { kill(pid, number) }
+    func signal(_ number: Int32) { Subprocess.send(number, to: pid) }
 
     /// The log's size now: a mark for `log(since:)`.
     var logSize: Int {
-        var info = stat()
-        return stat(logPath, &info) == 0 ? Int(info.st_size) : 0
+        RegularFile.identity(path: logPath).map { Int($0.size) } ?? 0
     }
 
     /// The log lines written after `mark` (a `logSize`).
@@ -137,13 +140,13 @@ final class DaemonProcess {
     @discardableResult
     func stop(timeout: Double = 15) -> Int32 {
         if let exited { return exited }
-        kill(pid, SIGCONT)
-        kill(pid, SIGTERM)
+        Subprocess.send(SIGCONT, to: pid)
+        Subprocess.send(SIGTERM, to: pid)
         if let code = waitForExit(pid, timeout: timeout) {
             exited = code
             return code
         }
-        kill(pid, SIGKILL)
+        Subprocess.send(SIGKILL, to: pid)
         let code = waitForExit(pid, timeout: 5) ?? -1
         exited = code
         return code

@@ -203,7 +203,7 @@ struct PassThroughCases {
             second.unplug()
             try awaitDevice(subscriber, second.name, .removed)
             let deadline = monotonicMicroseconds() + 10_000_000
-            while access(clone, F_OK) == 0 {
+            while RegularFile.anythingExists(path: clone) {
                 try expect(monotonicMicroseconds() < deadline, "\(clone) still exists 10 s after its original was unplugged")
                 pause(milliseconds: 50)
             }
@@ -435,8 +435,8 @@ private final class EvdevNode {
             var events: [InputEvent] = []
             if case .deviceGone = try device.readAvailable(into: { events.append($0) }) { gone = true }
             state.read(events)
-            var descriptor = pollfd(fd: device.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, 20)
+            var descriptors = [pollfd(fd: device.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0)]
+            _ = try? Polling.poll(&descriptors, timeoutMilliseconds: 20)
         }
     }
 }
@@ -478,7 +478,7 @@ private final class BareForwarder: @unchecked Sendable {
                 pollfd(fd: source.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: stopPipe.readEnd.rawValue, events: Int16(POLLIN), revents: 0),
             ]
-            _ = poll(&descriptors, 2, -1)
+            _ = try? Polling.poll(&descriptors, timeoutMilliseconds: -1)
             if descriptors[1].revents != 0 { return }
             let outcome = try? source.readAvailable { event in
                 frame.append(event)

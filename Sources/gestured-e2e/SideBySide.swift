@@ -90,7 +90,7 @@ struct SideBySideCases {
     /// Starts the path's process, connects, streams the circle, stops the process.
     private func measure(_ path: Path, on panel: TouchPanel, config: String, ownPath: String) throws -> Run {
         let socketPath = "\(work)/side-by-side.sock"
-        unlink(socketPath)
+        RegularFile.remove(path: socketPath)
         let pid: pid_t
         let reader: Subscriber
         var daemon: DaemonProcess?
@@ -112,7 +112,7 @@ struct SideBySideCases {
             if let daemon {
                 daemon.stop()
             } else {
-                kill(pid, SIGTERM)
+                Subprocess.send(SIGTERM, to: pid)
                 _ = waitForExit(pid, timeout: 10)
             }
         }
@@ -256,9 +256,17 @@ func runBareForwarder(node: String, socketPath: String) -> Int32 {
         let device = try EvdevDevice(path: node)
         try device.useMonotonicClock()
         let listener = try UnixSocket.bind(.stream, to: socketPath)
-        guard listen(listener.rawValue, 1) == 0 else { throw CaseFailure("listen: \(errorText(errno))") }
-        let client = FileDescriptor(rawValue: accept(listener.rawValue, nil, nil))
-        guard client.rawValue >= 0 else { throw CaseFailure("accept: \(errorText(errno))") }
+        do {
+            try SystemCall.posixBlocking("listen") { listen(listener.rawValue, 1) }
+        } catch {
+            throw CaseFailure("listen: \(errorText(error.errno.rawValue))")
+        }
+        let client: FileDescriptor
+        do {
+            client = FileDescriptor(rawValue: try SystemCall.posixBlocking("accept") { accept(listener.rawValue, nil, nil) })
+        } catch {
+            throw CaseFailure("accept: \(errorText(error.errno.rawValue))")
+        }
         var line: [UInt8] = []
         line.reserveCapacity(64)
         while true {
@@ -266,7 +274,11 @@ func runBareForwarder(node: String, socketPath: String) -> Int32 {
                 pollfd(fd: device.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: client.rawValue, events: Int16(POLLIN), revents: 0),
             ]
-            guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { throw CaseFailure("poll: \(errorText(errno))") }
+            do {
+                _ = try Polling.poll(&descriptors, timeoutMilliseconds: -1)  // 0 when a signal interrupted it
+            } catch {
+                throw CaseFailure("poll: \(errorText(error.errno.rawValue))")
+            }
             if descriptors[1].revents != 0 { return 0 }
             var failure: Error?
             let outcome = try device.readAvailable { event in

@@ -29,7 +29,7 @@ func streamCircle(on panel: TouchPanel, frames: Int, interval: Double, readers: 
     var received = Array(repeating: [Received](), count: readers.count)
     var descriptors = readers.map { pollfd(fd: $0.socket.rawValue, events: Int16(POLLIN), revents: 0) }
     func service(timeout: Double) {
-        let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(max(0, timeout)))
+        let ready = (try? Polling.poll(&descriptors, timeoutMilliseconds: Int32(max(0, timeout)))) ?? 0
         guard ready > 0 else { return }
         for index in descriptors.indices where descriptors[index].revents != 0 {
             readers[index].receive(timeout: 0)

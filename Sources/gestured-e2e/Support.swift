@@ -11,9 +11,7 @@ func elapsed(_ start: Timestamp, _ end: Timestamp) -> Int64 {
 
 func pause(milliseconds: Double) {
     guard milliseconds > 0 else { return }
-    var request = timespec(tv_sec: Int(milliseconds / 1000), tv_nsec: Int(milliseconds.truncatingRemainder(dividingBy: 1000) * 1_000_000))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    sleepMicroseconds(UInt64(milliseconds * 1000))
 }
 
 /// Sleeps until CLOCK_MONOTONIC reaches `deadline` (microseconds).

@@ -106,7 +106,7 @@ final class NodeReader {
                 pollfd(fd: device.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: subscriber.socket.rawValue, events: Int16(POLLIN), revents: 0),
             ]
-            _ = poll(&descriptors, 2, Int32((deadline - now + 999) / 1000))
+            _ = try? Polling.poll(&descriptors, timeoutMilliseconds: Int32((deadline - now + 999) / 1000))
         }
     }
 

@@ -40,14 +40,14 @@ struct UdevCases {
         guard [UdevCases.start, hotPlug.added, hotPlug.removed, UdevCases.calibration, UdevCases.stop].contains(where: harness.wants) else {
             return
         }
-        mkdir("/run/udev", 0o755)
-        mkdir("/run/udev/rules.d", 0o755)
+        try? RegularFile.makeDirectory(path: "/run/udev", mode: 0o755)
+        try? RegularFile.makeDirectory(path: "/run/udev/rules.d", mode: 0o755)
         let rule = "KERNEL==\"event*\", ATTRS{name}==\"\(UdevCases.calibratedName)\", ENV{LIBINPUT_CALIBRATION_MATRIX}=\"-1 0 1 0 1 0\"\n"
         if let handle = fopen(UdevCases.calibrationRule, "w") {
             fputs(rule, handle)
             fclose(handle)
         }
-        defer { unlink(UdevCases.calibrationRule) }
+        defer { RegularFile.remove(path: UdevCases.calibrationRule) }
 
         let udevLog = "\(work)/udevd.log"
         var udevd: pid_t?

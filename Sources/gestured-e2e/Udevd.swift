@@ -7,14 +7,14 @@ let udevControl = "/run/udev/control"
 /// Starts `systemd-udevd` (`--debug` unless told otherwise; its log to `logPath`) and waits
 /// for its control socket.
 func startUdevd(logPath: String, debug: Bool = true) throws(CaseFailure) -> pid_t {
-    guard access(udevControl, F_OK) != 0 else { throw CaseFailure("\(udevControl) exists already: is udev running?") }
+    guard !RegularFile.anythingExists(path: udevControl) else { throw CaseFailure("\(udevControl) exists already: is udev running?") }
     let candidates = ["/lib/systemd/systemd-udevd", "/usr/lib/systemd/systemd-udevd"]
-    guard let udevd = candidates.first(where: { access($0, X_OK) == 0 }) else {
+    guard let udevd = candidates.first(where: { RegularFile.isAccessible(path: $0, mode: X_OK) }) else {
         throw CaseFailure("no systemd-udevd (\(candidates.joined(separator: ", "))): install the udev package (vm/setup.sh does)")
     }
     let pid = try spawn(udevd, debug ? ["--debug"] : [], logPath: logPath)
     let deadline = monotonicMicroseconds() + 30_000_000
-    while access(udevControl, F_OK) != 0 {
+    while !RegularFile.anythingExists(path: udevControl) {
         if let code = waitForExit(pid, timeout: 0) {
             throw CaseFailure("systemd-udevd exited with \(code): \(tail(logPath))")
         }
@@ -30,13 +30,13 @@ func startUdevd(logPath: String, debug: Bool = true) throws(CaseFailure) -> pid_
 /// SIGTERM, then SIGKILL after 10 s (-1); removes a control socket it left behind so that
 /// nothing started later takes udev for running.
 func stopUdevd(_ pid: pid_t) -> Int32 {
-    kill(pid, SIGTERM)
+    Subprocess.send(SIGTERM, to: pid)
     var status = waitForExit(pid, timeout: 10)
     if status == nil {
-        kill(pid, SIGKILL)
+        Subprocess.send(SIGKILL, to: pid)
         _ = waitForExit(pid, timeout: 5)
         status = -1
     }
-    unlink(udevControl)
+    RegularFile.remove(path: udevControl)
     return status ?? -1
 }

@@ -129,13 +129,13 @@ let configText = """
 
 func main(_ options: Options) -> Int32 {
     if let node = options.forward { return runBareForwarder(node: node, socketPath: options.forwardSocket) }
-    guard access("/dev/uinput", W_OK) == 0 else {
+    guard RegularFile.isAccessible(path: "/dev/uinput", mode: W_OK) else {
         say("SKIP: gestured-e2e needs a writable /dev/uinput (run it in the VM: vm/test.sh)")
         return 77
     }
     let harness = Harness(only: options.only)
     let started = monotonicMicroseconds()
-    mkdir(options.work, 0o755)
+    try? RegularFile.makeDirectory(path: options.work, mode: 0o755)
     if !options.kiosk.isEmpty {
         KioskCases(
             gestured: options.gesturedPath, work: options.work,

@@ -20,8 +20,8 @@ final class KioskSystem {
 
     init(work: String, rules: String) throws(CaseFailure) {
         self.work = work
-        mkdir("/run/udev", 0o755)
-        mkdir("/run/udev/rules.d", 0o755)
+        try? RegularFile.makeDirectory(path: "/run/udev", mode: 0o755)
+        try? RegularFile.makeDirectory(path: "/run/udev/rules.d", mode: 0o755)
         guard FileManager.default.createFile(atPath: "/run/udev/rules.d/70-kiosk.rules", contents: Data(rules.utf8)) else {
             throw CaseFailure("cannot write the udev rules")
         }
@@ -35,7 +35,7 @@ final class KioskSystem {
             throw error
         }
         let deadline = monotonicMicroseconds() + 30_000_000
-        while access(Self.seatSocket, F_OK) != 0 {
+        while !RegularFile.anythingExists(path: Self.seatSocket) {
             if monotonicMicroseconds() >= deadline || waitForExit(seatd, timeout: 0) != nil {
                 stop()
                 throw CaseFailure("seatd did not create \(Self.seatSocket): \(tail("\(work)/seatd.log"))")
@@ -45,9 +45,9 @@ final class KioskSystem {
     }
 
     func stop() {
-        kill(seatd, SIGTERM)
+        Subprocess.send(SIGTERM, to: seatd)
         if waitForExit(seatd, timeout: 5) == nil {
-            kill(seatd, SIGKILL)
+            Subprocess.send(SIGKILL, to: seatd)
             _ = waitForExit(seatd, timeout: 5)
         }
         _ = stopUdevd(udevd)
@@ -74,8 +74,12 @@ final class Compositor {
         let (uid, gid) = (nobody.pointee.pw_uid, nobody.pointee.pw_gid)
         let runtime = "\(work)/xdg-\(kind.rawValue)"
         runtimeDirectory = runtime
-        mkdir(runtime, 0o700)
-        guard chown(runtime, uid, gid) == 0 else { throw CaseFailure("chown \(runtime): \(errorText(errno))") }
+        try? RegularFile.makeDirectory(path: runtime, mode: 0o700)
+        do {
+            try SystemCall.posixBlocking("chown", path: runtime) { chown(runtime, uid, gid) }
+        } catch {
+            throw CaseFailure("chown \(runtime): \(errorText(error.errno.rawValue))")
+        }
         client = try WaylandClientLog(fifo: "\(work)/wev-\(kind.rawValue).fifo")
         // stdbuf: wev block-buffers a pipe.
         let wev = "exec stdbuf -oL wev > \(client.path) 2>/dev/null"
@@ -88,7 +92,7 @@ final class Compositor {
             guard FileManager.default.createFile(atPath: config, contents: Data("exec \(wev)\n".utf8)) else {
                 throw CaseFailure("cannot write \(config)")
             }
-            chmod(config, 0o644)
+            _ = try? SystemCall.posixBlocking("chmod", path: config) { chmod(config, 0o644) }
             command = ["sway", "-c", config]
         }
         pid = try spawn(
@@ -132,9 +136,9 @@ final class Compositor {
 
     /// SIGTERM (cage may abort on it: harmless), SIGKILL after 10 s.
     func stop() {
-        kill(pid, SIGTERM)
+        Subprocess.send(SIGTERM, to: pid)
         if waitForExit(pid, timeout: 10) == nil {
-            kill(pid, SIGKILL)
+            Subprocess.send(SIGKILL, to: pid)
             _ = waitForExit(pid, timeout: 5)
         }
     }

@@ -532,7 +532,7 @@ private final class KioskRun {
         running.signal(SIGHUP)
         try expectReleased(id, since: mark, after: "a reload turning pass-through off")
         let deadline = monotonicMicroseconds() + 10_000_000
-        while access(clone, F_OK) == 0 {
+        while RegularFile.anythingExists(path: clone) {
             try expect(monotonicMicroseconds() < deadline, "the clone \(clone) is still there 10 s after the reload")
             client.settle(milliseconds: 50, alongside: subscriber)
         }

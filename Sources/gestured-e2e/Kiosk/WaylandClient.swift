@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SystemCalls
+import SystemPackage
 
 /// One `wl_touch` event as the Wayland client (wev) printed it. Coordinates are kept as
 /// printed (wev's `%f` of a `wl_fixed`): two runs agree "to the client's precision" when
@@ -67,17 +68,30 @@ final class WaylandClientLog {
 
     init(fifo path: String) throws(CaseFailure) {
         self.path = path
-        unlink(path)
-        guard mkfifo(path, 0o666) == 0, chmod(path, 0o666) == 0 else { throw CaseFailure("mkfifo \(path): \(errorText(errno))") }
-        readEnd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        writeEnd = readEnd >= 0 ? open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC) : -1
-        guard readEnd >= 0, writeEnd >= 0 else { throw CaseFailure("open \(path): \(errorText(errno))") }
+        RegularFile.remove(path: path)
+        do {
+            try SystemCall.posixBlocking("mkfifo", path: path) { mkfifo(path, 0o666) }
+            try SystemCall.posixBlocking("chmod", path: path) { chmod(path, 0o666) }
+        } catch {
+            throw CaseFailure("mkfifo \(path): \(errorText(error.errno.rawValue))")
+        }
+        // Non-blocking: the read end opens with no writer yet, and then the write end with it.
+        do {
+            readEnd = try SystemCall.posixBlocking("open", path: path) { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        } catch {
+            throw CaseFailure("open \(path): \(errorText(error.errno.rawValue))")
+        }
+        do {
+            writeEnd = try SystemCall.posixBlocking("open", path: path) { open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC) }
+        } catch {
+            throw CaseFailure("open \(path): \(errorText(error.errno.rawValue))")
+        }
     }
 
     deinit {
-        close(readEnd)
-        close(writeEnd)
-        unlink(path)
+        try? FileDescriptor(rawValue: readEnd).close()
+        try? FileDescriptor(rawValue: writeEnd).close()
+        RegularFile.remove(path: path)
     }
 
     /// Waits up to `milliseconds` for output (and for `subscriber`'s socket, which is read
@@ -85,12 +99,11 @@ final class WaylandClientLog {
     func pump(milliseconds: Int32, alongside subscriber: Subscriber? = nil) {
         var descriptors = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
         if let subscriber { descriptors.append(pollfd(fd: subscriber.socket.rawValue, events: Int16(POLLIN), revents: 0)) }
-        _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        _ = try? Polling.poll(&descriptors, timeoutMilliseconds: milliseconds)
         subscriber?.receive(timeout: 0)
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
-            let n = read(readEnd, &chunk, chunk.count)
-            guard n > 0 else { break }
+            guard case .processed(let n)? = try? Polling.read(FileDescriptor(rawValue: readEnd), into: &chunk), n > 0 else { break }
             let receivedAt = monotonicMicroseconds()
             buffer += chunk[..<n]
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
