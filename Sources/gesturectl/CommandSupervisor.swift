@@ -36,8 +36,7 @@ final class CommandSupervisor: @unchecked Sendable {
     /// A command's standard error being read.
     private struct StderrReader {
         let fd: FileDescriptor
-        var pending: [UInt8] = []
-        var logged = 0
+        var excerpt = StderrExcerpt(lineLimit: CommandSupervisor.loggedStderrLines, lengthLimit: CommandSupervisor.longestStderrLine)
     }
 
     private let actions: [Action]
@@ -198,8 +197,9 @@ final class CommandSupervisor: @unchecked Sendable {
         reading: while true {
             switch try? Polling.read(reader.fd, into: &chunk) {
             case .processed(let count) where count > 0:
-                if reader.logged < Self.loggedStderrLines {
-                    reader.pending += chunk[..<count]
+                let lines = reader.excerpt.append(chunk[..<count])
+                for (index, line) in lines.enumerated() {
+                    logStderr(id, line, isLast: reader.excerpt.isComplete && index == lines.count - 1)
                 }
             case .processed, nil:  // the end, or an error: the stream is over either way
                 ended = true
@@ -208,26 +208,19 @@ final class CommandSupervisor: @unchecked Sendable {
                 break reading
             }
         }
-        while reader.logged < Self.loggedStderrLines, let newline = reader.pending.firstIndex(of: UInt8(ascii: "\n")) {
-            logStderr(id, reader.pending[..<newline], &reader)
-            reader.pending.removeSubrange(...newline)
-        }
         if ended || final {
-            if reader.logged < Self.loggedStderrLines, !reader.pending.isEmpty {
-                logStderr(id, reader.pending[...], &reader)
-            }
+            if let line = reader.excerpt.finish() { logStderr(id, line, isLast: reader.excerpt.isComplete) }
             try? reader.fd.close()
             readers[id] = nil
         } else {
-            if reader.logged >= Self.loggedStderrLines { reader.pending = [] }
             readers[id] = reader
         }
     }
 
-    private func logStderr(_ id: RunScheduler.RunID, _ line: ArraySlice<UInt8>, _ reader: inout StderrReader) {
-        let text = String(decoding: line.prefix(Self.longestStderrLine), as: UTF8.self)
-        reader.logged += 1
-        let more = reader.logged == Self.loggedStderrLines ? " (further lines not logged)" : ""
+    /// `isLast`: the last line that will be logged for this run.
+    private func logStderr(_ id: RunScheduler.RunID, _ line: [UInt8], isLast: Bool) {
+        let text = String(decoding: line, as: UTF8.self)
+        let more = isLast ? " (further lines not logged)" : ""
         log("stderr", id, "actions: \(id) stderr: \(DisplayText.escaped(text))\(more)")
     }
 
