@@ -117,19 +117,29 @@ import Testing
         #expect(try client.readMessage(\.gesture).gesture == .tap)
     }
 
-    @Test func neverReadingClientLosesOldestEventsAndIsToldHowMany() throws {
+    /// A screen that sends 500 drag changes per trigger, a daemon with `policy`, a client
+    /// that does not read (the sleeper) and one that does (the reader, past its `hello`).
+    /// A burst of 500 fits the reader's queue (512) whatever its pace: a client whose socket
+    /// is full is not written to again until it is writable, so within one burst only its
+    /// queue holds what it has not read yet.
+    private func sleeperAndReader(
+        policy: SlowClientPolicy
+    ) throws -> (daemon: InProcessDaemon, screen: PipeSource, sleeper: LineClient, reader: LineClient) {
         let screen = try PipeSource(name: "screen")
         screen.script[1] = Array(repeating: drag(.changed), count: 500)
         var settings = DaemonSettings()
-        // A burst of 500 fits the reader's queue whatever its pace: a client whose socket
-        // is full is not written to again until it is writable, so within one burst only
-        // its queue holds what it has not read yet.
         settings.clientQueueLength = 512
-        settings.slowClientPolicy = .dropOldest
+        settings.slowClientPolicy = policy
         let daemon = try InProcessDaemon(settings: settings, devices: [screen])
         let sleeper = try LineClient(path: daemon.socketPath)
         let reader = try LineClient(path: daemon.socketPath)
         _ = try reader.readMessage(\.hello)
+        return (daemon, screen, sleeper, reader)
+    }
+
+    @Test func neverReadingClientLosesOldestEventsAndIsToldHowMany() throws {
+        let (daemon, screen, sleeper, reader) = try sleeperAndReader(policy: .dropOldest)
+        defer { extendLifetime(daemon) }  // serving until the test's end
         // The sleeper never reads until the reader got everything from 40 bursts (20 000 events,
         // far beyond its socket buffer and queue).
         for burst in 0..<40 {
@@ -174,14 +184,8 @@ import Testing
     /// clients", issue 20: one `DeliveryQueue` for the daemon and the bridge). On the code
     /// before issue 20 it got 100 pongs, ahead of its queued events.
     @Test func aClientThatPingsWithoutReadingHoldsOnePongInItsPlace() throws {
-        let screen = try PipeSource(name: "screen")
-        screen.script[1] = Array(repeating: drag(.changed), count: 500)
-        var settings = DaemonSettings()
-        settings.clientQueueLength = 512  // one burst fits the reader's queue (see above)
-        let daemon = try InProcessDaemon(settings: settings, devices: [screen])
-        let sleeper = try LineClient(path: daemon.socketPath)
-        let reader = try LineClient(path: daemon.socketPath)
-        _ = try reader.readMessage(\.hello)
+        let (daemon, screen, sleeper, reader) = try sleeperAndReader(policy: DaemonSettings().slowClientPolicy)
+        defer { extendLifetime(daemon) }  // serving until the test's end
         // Once the reader has 4 000 events, so has the sleeper's queue (its socket buffer
         // takes a fraction of them): it holds lines when its requests arrive, in one read.
         for _ in 0..<8 {
@@ -201,15 +205,8 @@ import Testing
     }
 
     @Test func slowClientIsDisconnectedUnderTheDisconnectPolicy() throws {
-        let screen = try PipeSource(name: "screen")
-        screen.script[1] = Array(repeating: drag(.changed), count: 500)
-        var settings = DaemonSettings()
-        settings.clientQueueLength = 512  // one burst fits the reader's queue (see above)
-        settings.slowClientPolicy = .disconnect
-        let daemon = try InProcessDaemon(settings: settings, devices: [screen])
-        let sleeper = try LineClient(path: daemon.socketPath)
-        let reader = try LineClient(path: daemon.socketPath)
-        _ = try reader.readMessage(\.hello)
+        let (daemon, screen, sleeper, reader) = try sleeperAndReader(policy: .disconnect)
+        defer { extendLifetime(daemon) }  // serving until the test's end
         for _ in 0..<40 {
             screen.trigger(1)
             for _ in 0..<500 { _ = try reader.readMessage(\.gesture) }
