@@ -16,9 +16,10 @@ import PackageDescription
 /// - Recordings: readers for evemu, `libinput record`, evtest and `getevent -lt` text.
 /// - ConfigFile: the TOML reader.
 /// - CEvdev / EvdevInput: the only place libevdev is touched.
-/// - CSystemd / Systemd: a service's systemd integration (sd-daemon notifications, the
-///   listening sockets systemd passes, journald logging), shared by `gestured` and
-///   `gestured-web`.
+/// - Systemd: a service's systemd integration (notifications, the listening sockets systemd
+///   passes, journald logging), shared by `gestured` and `gestured-web`; systemd's
+///   documented protocols spoken over SystemCalls, without libsystemd (its Debian 12 build
+///   brings five compression and crypto libraries: docs/performance.md "Idle memory").
 /// - Daemon: event loop (sd-event), hot-plug (sd-device), socket, broadcaster.
 /// - gestured, gesturectl: the executables; `gestured` joins Recordings and Daemon for
 ///   `run --replay`.
@@ -81,13 +82,14 @@ let package = Package(
                 "CEvdev", "GestureCore", "GestureProtocol", "SystemCalls", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        /// sd-daemon (`READY=1`, `STATUS=`, `RELOADING=1`, `STOPPING=1`), the listening
+        /// Notifications (`READY=1`, `STATUS=`, `RELOADING=1`, `STOPPING=1`), the listening
         /// sockets systemd passes (`LISTEN_FDS`) and the journald log handler: what both
-        /// `gestured` and `gestured-web` need of systemd, without the daemon or libevdev.
+        /// `gestured` and `gestured-web` need of systemd, without the daemon, libevdev or
+        /// libsystemd.
         .target(
             name: "Systemd",
             dependencies: [
-                "CSystemd", "GestureCore", "SystemCalls",
+                "GestureCore", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -151,6 +153,7 @@ let package = Package(
             name: "WebBridge",
             dependencies: [
                 "ConfigFile", "GestureCore", "GestureProtocol", "SystemCalls",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -153,7 +153,13 @@ for binary in gestured gesturectl gestured-web; do
     check "$binary --version prints $version" [ "$("$tree/usr/bin/$binary" --version)" = "$version" ]
     check "$binary needs no Swift library" [ -z "$(swift_runtime_needs "$tree/usr/bin/$binary")" ]
     check "$binary loads nothing from the Swift toolchain (ldd)" bash -c '! ldd "$1" | grep -E "swift|Foundation|/opt/"' _ "$tree/usr/bin/$binary"
+    # Linked in (scripts/build-release.sh, docs/performance.md "Idle memory").
+    check "$binary links libstdc++ and libgcc statically (ldd)" bash -c '! ldd "$1" | grep -E "libstdc\+\+|libgcc_s"' _ "$tree/usr/bin/$binary"
 done
+check "Depends names neither libstdc++6 nor libgcc-s1" bash -c '! grep -E "libstdc\+\+6|libgcc-s1" <<<"$1"' _ "$depends"
+# The Systemd module speaks systemd's protocols itself: libsystemd, and the five compression
+# and crypto libraries Debian 12's brings, stay out of the bridge.
+check "gestured-web does not link libsystemd (ldd)" bash -c '! ldd "$1" | grep -q libsystemd' _ "$tree/usr/bin/gestured-web"
 # The bridge takes from systemd only what the Systemd module has (sd-daemon, journald): it
 # must not pull the daemon, and libevdev with it, back in (README "Architecture").
 check "gestured-web does not link libevdev (ldd)" bash -c '! ldd "$1" | grep -q libevdev' _ "$tree/usr/bin/gestured-web"

@@ -52,4 +52,9 @@ public enum Environment {
     public static func value(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
+
+    /// Removes `name` from the environment (children spawned later do not inherit it).
+    public static func unset(_ name: String) {
+        unsetenv(name)
+    }
 }

@@ -99,6 +99,16 @@ public enum Subprocess {
         return pid
     }
 
+    /// This process's id.
+    public static var currentID: pid_t { getpid() }
+
+    /// Sets `FD_CLOEXEC` on `descriptor` (one inherited from a parent, as systemd passes
+    /// listening sockets): a program this process spawns will not inherit it.
+    public static func setCloseOnExec(_ descriptor: FileDescriptor) throws(SystemError) {
+        let flags = try SystemCall.posixBlocking("fcntl") { fcntl(descriptor.rawValue, F_GETFD) }
+        try SystemCall.posixBlocking("fcntl") { fcntl(descriptor.rawValue, F_SETFD, flags | FD_CLOEXEC) }
+    }
+
     /// The running program's absolute path (`/proc/self/exe`), nil when it cannot be read.
     public static func currentExecutable() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

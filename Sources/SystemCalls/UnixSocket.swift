@@ -6,7 +6,11 @@ import SystemPackage
 /// the daemon's listener, the client library, the tests, the end-to-end driver and the
 /// benchmarks alike). A path that does not fit `sun_path` is refused here, never truncated.
 public struct UnixSocketAddress: Sendable, Hashable, CustomStringConvertible {
+    /// The file's path, or for an abstract address its name (without the leading NUL).
     public let path: String
+    /// Whether the address is in Linux's abstract namespace (no file: `sun_path` starts
+    /// with a NUL byte, as systemd's `NOTIFY_SOCKET=@name` names one).
+    public let isAbstract: Bool
 
     /// The longest path `sun_path` holds with its terminating NUL (107 bytes on Linux).
     public static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
@@ -14,6 +18,16 @@ public struct UnixSocketAddress: Sendable, Hashable, CustomStringConvertible {
     /// Throws `ENAMETOOLONG` for a path longer than `maximumPathLength`, `EINVAL` for one
     /// with a NUL byte (it would name another file) or an empty one.
     public init(_ path: String) throws(SystemError) {
+        try self.init(path, isAbstract: false)
+    }
+
+    /// An address in the abstract namespace: `name` (not empty, no NUL, at most
+    /// `maximumPathLength` bytes) after a NUL byte.
+    public init(abstractName name: String) throws(SystemError) {
+        try self.init(name, isAbstract: true)
+    }
+
+    private init(_ path: String, isAbstract: Bool) throws(SystemError) {
         guard path.utf8.count <= Self.maximumPathLength else {
             throw SystemError(.fileNameTooLong, call: "sockaddr_un", path: path)
         }
@@ -21,9 +35,10 @@ public struct UnixSocketAddress: Sendable, Hashable, CustomStringConvertible {
             throw SystemError(.invalidArgument, call: "sockaddr_un", path: path)
         }
         self.path = path
+        self.isAbstract = isAbstract
     }
 
-    public var description: String { path }
+    public var description: String { isAbstract ? "@\(path)" : path }
 
     /// Calls `body` with the address as `bind`, `connect` and `sendto` take it.
     @discardableResult
@@ -32,12 +47,17 @@ public struct UnixSocketAddress: Sendable, Hashable, CustomStringConvertible {
     ) throws(Failure) -> Result {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
+        let start = isAbstract ? 1 : 0  // an abstract name follows a NUL byte
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: path.utf8)  // the rest is zero: the terminating NUL
+            UnsafeMutableRawBufferPointer(rebasing: buffer[start...]).copyBytes(from: path.utf8)  // the rest is zero: the terminating NUL
         }
+        // An abstract name is exactly its bytes long (a trailing NUL would be part of it).
+        let length =
+            isAbstract
+            ? MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)! + 1 + path.utf8.count : MemoryLayout<sockaddr_un>.size
         return try withUnsafePointer(to: &address) { (pointer) throws(Failure) -> Result in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (raw) throws(Failure) -> Result in
-                try body(raw, socklen_t(MemoryLayout<sockaddr_un>.size))
+                try body(raw, socklen_t(length))
             }
         }
     }
@@ -151,6 +171,29 @@ public enum UnixSocket {
         }
     }
 
+    /// `sendto(2)` of one datagram (`MSG_NOSIGNAL`) to `address` from an unconnected
+    /// datagram socket; the datagram goes whole or not at all.
+    public static func sendDatagram(_ socket: FileDescriptor, _ bytes: [UInt8], to address: UnixSocketAddress) throws(SystemError) {
+        try address.withSockaddr { (sockaddr, length) throws(SystemError) in
+            try SystemCall.posixBlocking("sendto", path: address.description) {
+                bytes.withUnsafeBytes { Glibc.sendto(socket.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), sockaddr, length) }
+            }
+        }
+    }
+
+    /// What kind of socket `descriptor` is (`SO_DOMAIN`, `SO_TYPE`, `SO_ACCEPTCONN`), nil
+    /// when it is not a socket (or not open).
+    public static func kind(of descriptor: FileDescriptor) -> SocketKind? {
+        func option(_ name: Int32) -> Int32? {
+            var value: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            return (try? SystemCall.posixBlocking("getsockopt") { getsockopt(descriptor.rawValue, SOL_SOCKET, name, &value, &length) })
+                .map { _ in value }
+        }
+        guard let family = option(SO_DOMAIN), let type = option(SO_TYPE), let listening = option(SO_ACCEPTCONN) else { return nil }
+        return SocketKind(family: family, type: type, isListening: listening == 1)
+    }
+
     /// Makes `socket` non-blocking (a listening socket systemd passed, which may be
     /// blocking).
     public static func setNonBlocking(_ socket: FileDescriptor) {
@@ -168,6 +211,19 @@ public enum UnixSocket {
         var credentials = gestured_peer_credentials()
         guard gestured_get_peer_credentials(socket.rawValue, &credentials) == 0 else { return nil }
         return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+    }
+}
+
+/// A socket's address family (`AF_UNIX`, `AF_INET` …), type (`SOCK_STREAM` …) and whether
+/// it listens: what a descriptor systemd passed is checked against.
+public struct SocketKind: Sendable, Hashable {
+    public var family: Int32
+    public var type: Int32
+    public var isListening: Bool
+
+    /// Whether this is a listening `AF_UNIX` `SOCK_STREAM` socket.
+    public var isListeningUnixStream: Bool {
+        family == AF_UNIX && type == Int32(SOCK_STREAM.rawValue) && isListening
     }
 }
 

@@ -1,20 +1,31 @@
-import CSystemd
 import GestureCore
-import Glibc
 import Logging
 import SystemCalls
+import SystemPackage
 
 /// Sends log records to the systemd journal with structured fields: `MESSAGE`,
 /// `PRIORITY`, `SYSLOG_IDENTIFIER`, `LOGGER`, and each metadata key upper-cased
-/// (`client` → `CLIENT`).
+/// (`client` → `CLIENT`). Each record is one datagram of journald's native protocol
+/// (`JournalEntry`) on `/run/systemd/journal/socket`, as `sd_journal_sendv` sends it, without
+/// libsystemd (`ServiceManager` says why).
 public struct JournalLogHandler: MetadataHolding {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
     private let label: String
+    private let socket: UnixSocketAddress
+
+    /// journald's socket for native-protocol datagrams.
+    static let socketPath = "/run/systemd/journal/socket"
 
     public init(label: String, level: Logger.Level) {
+        self.init(label: label, level: level, socket: try! UnixSocketAddress(Self.socketPath))
+    }
+
+    /// A handler that sends to `socket` instead (the tests' own journal).
+    init(label: String, level: Logger.Level, socket: UnixSocketAddress) {
         self.label = label
         logLevel = level
+        self.socket = socket
     }
 
     public func log(event: LogEvent) {
@@ -22,21 +33,20 @@ public struct JournalLogHandler: MetadataHolding {
         // MESSAGE carries the metadata too: `journalctl -u gestured` shows only MESSAGE, and an
         // operator must see which device and why without `-o verbose`.
         var fields = [
-            "MESSAGE=\(LogRecord.text(message: event.message, metadata: merged))",
-            "PRIORITY=\(JournalLogHandler.priority(event.level))",
-            "SYSLOG_IDENTIFIER=gestured",
-            "LOGGER=\(label)",
-            "CODE_FILE=\(event.file)",
-            "CODE_LINE=\(event.line)",
-            "CODE_FUNC=\(event.function)",
+            ("MESSAGE", LogRecord.text(message: event.message, metadata: merged)),
+            ("PRIORITY", "\(JournalLogHandler.priority(event.level))"),
+            ("SYSLOG_IDENTIFIER", "gestured"),
+            ("LOGGER", label),
+            ("CODE_FILE", event.file),
+            ("CODE_LINE", "\(event.line)"),
+            ("CODE_FUNC", event.function),
         ]
         for (key, value) in merged {
-            fields.append("\(JournalLogHandler.fieldName(key))=\(DisplayText.escaped("\(value)"))")
+            fields.append((JournalLogHandler.fieldName(key), DisplayText.escaped("\(value)")))
         }
-        let cStrings = fields.map { strdup($0) }
-        defer { for pointer in cStrings { free(pointer) } }
-        var vectors = cStrings.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0!)) }
-        _ = sd_journal_sendv(&vectors, Int32(vectors.count))
+        // Best effort, as sd_journal_sendv: a record journald cannot take has nowhere else to go.
+        guard let descriptor = journalDescriptor else { return }
+        try? UnixSocket.sendDatagram(descriptor, JournalEntry.datagram(fields), to: socket)
     }
 
     /// syslog priorities.
@@ -72,6 +82,37 @@ public struct JournalLogHandler: MetadataHolding {
         let parts = stream.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let streamDevice = UInt64(parts[0]), let streamInode = UInt64(parts[1]) else { return false }
         return streamDevice == device && streamInode == inode
+    }
+}
+
+/// The process's one socket to journald, opened on first use and kept (as sd-journal keeps
+/// its own); nil when no socket could be made. Sending on it is thread-safe (gestured-web
+/// logs from several threads).
+private let journalDescriptor: FileDescriptor? = try? UnixSocket.make(.datagram)
+
+/// One record in journald's native protocol (systemd's "Native Journal Protocol"): each
+/// field `NAME=value\n`, or, for a value with a newline, `NAME\n`, its length as a 64-bit
+/// little-endian integer, the value and `\n`. Each value is cut at `maximumValueBytes` so a
+/// record always fits one datagram (sd-journal would pass a larger one in a memfd).
+enum JournalEntry {
+    /// 16 KiB: far above any record the daemon writes, far below a datagram's limit.
+    static let maximumValueBytes = 16 * 1024
+
+    static func datagram(_ fields: [(name: String, value: String)]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for (name, value) in fields {
+            let valueBytes = value.utf8.prefix(maximumValueBytes)
+            bytes.append(contentsOf: name.utf8)
+            if valueBytes.contains(UInt8(ascii: "\n")) {
+                bytes.append(UInt8(ascii: "\n"))
+                withUnsafeBytes(of: UInt64(valueBytes.count).littleEndian) { bytes.append(contentsOf: $0) }
+            } else {
+                bytes.append(UInt8(ascii: "="))
+            }
+            bytes.append(contentsOf: valueBytes)
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        return bytes
     }
 }
 

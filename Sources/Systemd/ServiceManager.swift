@@ -1,17 +1,43 @@
-import CSystemd
-import Glibc
 import SystemCalls
 import SystemPackage
 
-/// What a service tells systemd and takes from it: `sd_notify` messages (all no-ops without
-/// `NOTIFY_SOCKET`) and the listening sockets of socket activation. Shared by `gestured`
-/// and `gestured-web`; each message has one function here, so no caller writes
-/// `READY=1` by hand.
+/// What a service tells systemd and takes from it: notifications (`sd_notify(3)`'s
+/// protocol, all no-ops without `NOTIFY_SOCKET`) and the listening sockets of socket
+/// activation (`sd_listen_fds(3)`'s). Shared by `gestured` and `gestured-web`; each message
+/// has one function here, so no caller writes `READY=1` by hand.
+///
+/// Both protocols are spoken here directly, over `SystemCalls`, not through libsystemd:
+/// Debian 12's libsystemd.so.0 brings libgcrypt, libgpg-error, libzstd, liblz4, liblzma
+/// and libcap with it, over 1 MiB of resident memory for two datagrams and an environment
+/// variable (docs/performance.md "Idle memory"). The protocols are systemd's documented,
+/// stable interface (systemd's "Interface Portability and Stability" promise).
 public enum ServiceManager {
-    /// Sends raw `KEY=value` lines; returns whether a manager received them.
+    /// The first descriptor socket activation passes (`SD_LISTEN_FDS_START`).
+    public static let firstListenDescriptor: Int32 = 3
+
+    /// Sends raw `KEY=value` lines to the manager named by `NOTIFY_SOCKET`; returns whether
+    /// one received them.
     @discardableResult
     static func notify(_ state: String) -> Bool {
-        sd_notify(0, state) > 0
+        notify(state, socket: Environment.value("NOTIFY_SOCKET"))
+    }
+
+    /// Sends `state` as one datagram to `socket` (a `NOTIFY_SOCKET` value): false without
+    /// one, for a value systemd would not set, or when the datagram could not go.
+    static func notify(_ state: String, socket: String?) -> Bool {
+        guard let socket, let address = notifyAddress(socket) else { return false }
+        guard let descriptor = try? UnixSocket.make(.datagram) else { return false }
+        defer { try? descriptor.close() }
+        return (try? UnixSocket.sendDatagram(descriptor, Array(state.utf8), to: address)) != nil
+    }
+
+    /// The address a `NOTIFY_SOCKET` value names: an absolute path, or `@name` in the
+    /// abstract namespace; nil for anything else (a relative path, an empty value, or a
+    /// `vsock:` address, which systemd only sets for virtual machines).
+    static func notifyAddress(_ value: String) -> UnixSocketAddress? {
+        if value.hasPrefix("/") { return try? UnixSocketAddress(value) }
+        if value.hasPrefix("@") { return try? UnixSocketAddress(abstractName: String(value.dropFirst())) }
+        return nil
     }
 
     /// `READY=1` with a status line: startup is complete, or a reload (`reloading()`) is.
@@ -34,15 +60,40 @@ public enum ServiceManager {
         notify("STOPPING=1")
     }
 
-    /// The listening sockets passed by socket activation (`LISTEN_FDS`), unsetting the
-    /// environment variables so children do not inherit them.
+    /// The listening sockets passed by socket activation (`LISTEN_FDS` descriptors from 3
+    /// on, when `LISTEN_PID` is this process), made close-on-exec, with `LISTEN_PID`,
+    /// `LISTEN_FDS` and `LISTEN_FDNAMES` unset so children do not take them for theirs.
+    /// Throws `EINVAL` for variables systemd would not set.
     public static func listenDescriptors() throws(SystemError) -> [FileDescriptor] {
-        let count = try SystemCall.negatedErrnoBlocking("sd_listen_fds") { sd_listen_fds(1) }
-        return (0..<count).map { FileDescriptor(rawValue: SD_LISTEN_FDS_START + $0) }
+        try listenDescriptors(startingAt: firstListenDescriptor)
+    }
+
+    /// `listenDescriptors()` with the descriptors numbered from `first` (the tests' own).
+    static func listenDescriptors(startingAt first: Int32) throws(SystemError) -> [FileDescriptor] {
+        let count = try listenDescriptorCount(
+            pid: Environment.value("LISTEN_PID"), fds: Environment.value("LISTEN_FDS"), ownPID: Subprocess.currentID)
+        for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { Environment.unset(name) }
+        let descriptors = (0..<count).map { FileDescriptor(rawValue: first + Int32($0)) }
+        for descriptor in descriptors { try Subprocess.setCloseOnExec(descriptor) }
+        return descriptors
+    }
+
+    /// How many descriptors `LISTEN_PID` and `LISTEN_FDS` pass to the process `ownPID`: none
+    /// when `LISTEN_PID` is unset or names another process (a parent's variables inherited),
+    /// `EINVAL` when either is not a decimal number or the count is out of range.
+    static func listenDescriptorCount(pid: String?, fds: String?, ownPID: Int32) throws(SystemError) -> Int {
+        guard let pid else { return 0 }
+        guard let listenPID = Int32(pid), listenPID > 0 else { throw SystemError(.invalidArgument, call: "LISTEN_PID") }
+        guard listenPID == ownPID else { return 0 }
+        guard let fds else { return 0 }
+        guard let count = Int(fds), count >= 0, count <= Int(Int32.max - firstListenDescriptor) else {
+            throw SystemError(.invalidArgument, call: "LISTEN_FDS")
+        }
+        return count
     }
 
     /// Whether `fd` is a listening `AF_UNIX` `SOCK_STREAM` socket.
     public static func isListeningUnixStream(_ fd: FileDescriptor) -> Bool {
-        sd_is_socket_unix(fd.rawValue, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0
+        UnixSocket.kind(of: fd)?.isListeningUnixStream ?? false
     }
 }

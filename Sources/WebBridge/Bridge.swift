@@ -6,6 +6,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 import SystemCalls
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -210,17 +211,13 @@ public final class Bridge: Sendable {
     /// A descriptor from systemd must be a listening stream socket (not, say, a datagram
     /// socket a unit file got wrong).
     static func checkListeningStream(_ descriptor: CInt) throws {
-        var value: CInt = 0
-        var length = socklen_t(MemoryLayout<CInt>.size)
-        guard (try? SystemCall.posixBlocking("getsockopt", { getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &value, &length) })) != nil else {
+        guard let kind = UnixSocket.kind(of: SystemPackage.FileDescriptor(rawValue: descriptor)) else {
             throw BridgeError(message: "descriptor \(descriptor) from systemd is not a socket")
         }
-        guard value == CInt(SOCK_STREAM.rawValue) else {
+        guard kind.type == CInt(SOCK_STREAM.rawValue) else {
             throw BridgeError(message: "descriptor \(descriptor) from systemd is not a stream socket (ListenStream=)")
         }
-        guard (try? SystemCall.posixBlocking("getsockopt", { getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) })) != nil,
-            value == 1
-        else {
+        guard kind.isListening else {
             throw BridgeError(message: "descriptor \(descriptor) from systemd is not listening")
         }
     }

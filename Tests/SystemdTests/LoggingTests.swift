@@ -4,8 +4,9 @@ import GestureTestSupport
 import Glibc
 import Logging
 import SystemCalls
-import Systemd
 import Testing
+
+@testable import Systemd
 
 /// The daemon's log records as it writes them to stderr and journald, in process.
 @Suite struct LoggingTests {
@@ -17,6 +18,42 @@ import Testing
         for malformed in ["", ":", "8", "8:", ":1234", "8:1234:5", "x:1234", "-8:1234", "8:12a"] {
             #expect(!JournalLogHandler.isJournal(stream: malformed, device: 8, inode: 1234), "\(malformed)")
         }
+    }
+
+    /// A record reaches journald as one native-protocol datagram with its fields (read here
+    /// from a socket of the test's own, as journald reads its own).
+    @Test func journalRecordsAreNativeProtocolDatagrams() throws {
+        let directory = TemporaryDirectory()
+        let journal = try NotifySocket(path: directory.file("journal"))
+        var logger = Logger(label: "gestured.test") { label in
+            JournalLogHandler(label: label, level: .debug, socket: try! UnixSocketAddress(journal.path))
+        }
+        logger[metadataKey: "device"] = "ELAN Touchscreen"
+        logger.warning("device lost", metadata: ["client-id": "7"])
+        let datagram = try #require(journal.next())
+        let fields = Dictionary(
+            datagram.split(separator: "\n").map { line in
+                let parts = line.split(separator: "=", maxSplits: 1)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            }, uniquingKeysWith: { first, _ in first })
+        #expect(fields["MESSAGE"] == "device lost client-id=7 device=\"ELAN Touchscreen\"")
+        #expect(fields["PRIORITY"] == "4")
+        #expect(fields["SYSLOG_IDENTIFIER"] == "gestured")
+        #expect(fields["LOGGER"] == "gestured.test")
+        #expect(fields["DEVICE"] == "ELAN Touchscreen")
+        #expect(fields["CLIENT_ID"] == "7")
+        #expect(fields["CODE_LINE"].flatMap { Int($0) } != nil)
+    }
+
+    /// A value with a newline is written in the protocol's binary form (name, newline,
+    /// little-endian 64-bit length, value, newline); others as `NAME=value`; values are cut
+    /// so that a record always fits one datagram.
+    @Test func journalEntryEncoding() {
+        let bytes = JournalEntry.datagram([("MESSAGE", "two\nlines"), ("PRIORITY", "6")])
+        let expected: [UInt8] = Array("MESSAGE\n".utf8) + [9, 0, 0, 0, 0, 0, 0, 0] + Array("two\nlines\nPRIORITY=6\n".utf8)
+        #expect(bytes == expected)
+        let long = JournalEntry.datagram([("MESSAGE", String(repeating: "x", count: 100_000))])
+        #expect(long.count == "MESSAGE=".utf8.count + JournalEntry.maximumValueBytes + 1)
     }
 
     @Test func stderrLinesNameTheLevelAndSortTheMetadata() {
