@@ -10,7 +10,9 @@
 # Elf64_Rela at start), no dynamic symbol table of the executables' own functions
 # (--no-export-dynamic: nothing loads symbols from an executable), and the functions the daemon
 # runs placed together (packaging/gestured.order, made by scripts/link-order.sh; names it lacks
-# or that no longer exist only cost memory). libstdc++ and libgcc are linked statically too
+# or that no longer exist only cost memory), which needs a section per function to move
+# (-function-sections for Swift, -ffunction-sections for C: without them a whole source
+# file's code moves with the first of its functions the order names). libstdc++ and libgcc are linked statically too
 # (the static Swift runtime is C++ and needs them): linked dynamically, libstdc++.so.6 alone
 # was 0.95 MiB of each idle process, its relocations and its locale set-up, for the few
 # functions the runtime calls. The toolchain's link arguments ask for `-lstdc++` by name,
@@ -29,7 +31,8 @@ archive=$("$toolchain_clang" -print-file-name=libstdc++.a)
 [[ $archive == /* && -f $archive ]] || { echo "build-release.sh: no static libstdc++ (libstdc++-12-dev)" >&2; exit 1; }
 mkdir -p "$static_cxx"
 ln -sfn "$archive" "$static_cxx/libstdc++.a"
-flags=(-c release --static-swift-stdlib -Xswiftc "-L$PWD/$static_cxx" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+flags=(-c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
+    -Xswiftc "-L$PWD/$static_cxx" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
     -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
     -Xlinker "--symbol-ordering-file=$PWD/packaging/gestured.order" -Xlinker --no-warn-symbol-ordering)
 products=("$@")
