@@ -19,7 +19,10 @@ import PackageDescription
 /// - CSystemd / Systemd: a service's systemd integration (sd-daemon notifications, the
 ///   listening sockets systemd passes, journald logging), shared by `gestured` and
 ///   `gestured-web`.
-/// - Daemon: event loop (sd-event), hot-plug (sd-device), socket, broadcaster.
+/// - CUdev: libudev, used only by Daemon's Udev.swift (hot-plug, a node's udev properties).
+/// - Daemon: event loop (epoll, through SystemCalls), hot-plug (libudev or inotify), socket,
+///   broadcaster. No libsystemd: its sd-event and sd-device brought six libraries the daemon
+///   does not use into its memory (README "Architecture").
 /// - gestured, gesturectl: the executables; `gestured` joins Recordings and Daemon for
 ///   `run --replay`.
 /// - GestureTestSupport: what tests, the end-to-end driver, the benchmarks and the fuzzers
@@ -75,6 +78,8 @@ let package = Package(
         .target(name: "Actions", dependencies: ["GestureCore", "GestureProtocol"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        /// libudev, for the daemon's hot-plug monitor and udev properties (Sources/Daemon/Udev.swift).
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .target(
             name: "EvdevInput",
             dependencies: [
@@ -95,7 +100,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "CSystemd", "Systemd", "GestureProtocol", "GestureCore", "EvdevInput", "SystemCalls",
+                "CUdev", "CSystemCalls", "Systemd", "GestureProtocol", "GestureCore", "EvdevInput", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -46,3 +46,31 @@ public enum ServiceManager {
         sd_is_socket_unix(fd.rawValue, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0
     }
 }
+
+// The systemd watchdog (`WatchdogSec=`), as sd_watchdog_enabled(3) and sd_notify(3) document it.
+extension ServiceManager {
+    /// The watchdog interval systemd asks this process to keep (`WATCHDOG_USEC`), nil when it
+    /// asks for none: the variable unset or not a positive number of microseconds, or
+    /// `WATCHDOG_PID` set to another process (or to something not a pid). The variables stay
+    /// set (as with `sd_watchdog_enabled(0, …)`).
+    public static func watchdogInterval() -> Duration? {
+        watchdogInterval(
+            microseconds: getenv("WATCHDOG_USEC").map { String(cString: $0) },
+            pid: getenv("WATCHDOG_PID").map { String(cString: $0) }, ownPID: getpid())
+    }
+
+    /// The pure rule of `watchdogInterval()`: `microseconds` and `pid` are the variables'
+    /// values (nil: unset), `ownPID` this process's pid.
+    public static func watchdogInterval(microseconds: String?, pid: String?, ownPID: pid_t) -> Duration? {
+        guard let text = microseconds, let value = UInt64(text), value > 0, value < UInt64.max else { return nil }
+        if let pid {
+            guard let named = pid_t(pid), named == ownPID else { return nil }
+        }
+        return .microseconds(value)
+    }
+
+    /// `WATCHDOG=1`: the service is alive; due at least once per `watchdogInterval()`.
+    public static func watchdogPing() {
+        notify("WATCHDOG=1")
+    }
+}
