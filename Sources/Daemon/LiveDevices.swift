@@ -202,7 +202,7 @@ public final class EvdevSource: InputSource {
 }
 
 /// Finds the touch devices to read and follows hot-plug: a scan of the input directory at
-/// start (no device at all is fine), then changes from udev through an sd-device monitor
+/// start (no device at all is fine), then changes from udev through a libudev monitor (`UdevMonitor`)
 /// when udev runs (`/run/udev/control` exists; its events come after udev set permissions
 /// and made the by-id links), else from inotify on the input directory.
 public final class LiveDevices {
