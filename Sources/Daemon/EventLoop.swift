@@ -40,8 +40,11 @@ public final class EventLoop {
     private var registered: [Int32: UInt64] = [:]
     /// Armed timers by token.
     private var armed: [UInt64: Weak<LoopTimer>] = [:]
-    /// Deferred tasks scheduled, in order.
+    /// Deferred tasks scheduled, in order; `runningTasks` holds those being run (two arrays
+    /// swapped, so running them allocates nothing).
     private var scheduledTasks: [Weak<DeferredTask>] = []
+    private var runningTasks: [Weak<DeferredTask>] = []
+    private var dueTimers: [(deadline: UInt64, token: UInt64)] = []
     /// Sources found ready by the last wait and not dispatched yet (from `pendingStart` on).
     private var pending: [Pending] = []
     private var pendingStart = 0
@@ -171,7 +174,8 @@ public final class EventLoop {
             pendingStart = 0
             var timeout: Int32 = 0
             if waiting, scheduledTasks.isEmpty {
-                let wake = [earliestDeadline(), watchdog?.next].compactMap { $0 }.min()
+                var wake = earliestDeadline()
+                if let ping = watchdog?.next { wake = min(wake ?? ping, ping) }
                 timeout = EventPoll.timeout(until: wake, now: monotonicMicroseconds())
             }
             _ = try poll.wait(timeoutMilliseconds: timeout) { token, events in becameReady(token, events) }
@@ -203,12 +207,13 @@ public final class EventLoop {
 
     private func collectDueTimers() {
         let now = now
-        var due: [(deadline: UInt64, token: UInt64)] = []
         for (token, timer) in armed {
-            if let deadline = timer.value?.deadline, deadline <= now { due.append((deadline, token)) }
+            if let deadline = timer.value?.deadline, deadline <= now { dueTimers.append((deadline, token)) }
         }
-        due.sort { ($0.deadline, $0.token) < ($1.deadline, $1.token) }
-        pending.append(contentsOf: due.map { .timer($0.token) })
+        guard !dueTimers.isEmpty else { return }
+        dueTimers.sort { ($0.deadline, $0.token) < ($1.deadline, $1.token) }
+        for due in dueTimers { pending.append(.timer(due.token)) }
+        dueTimers.removeAll(keepingCapacity: true)
     }
 
     private func pingWatchdogIfDue() {
@@ -233,15 +238,15 @@ public final class EventLoop {
 
     private func runScheduledTasks() {
         guard !scheduledTasks.isEmpty else { return }
-        let tasks = scheduledTasks
-        scheduledTasks.removeAll(keepingCapacity: true)
-        for (index, entry) in tasks.enumerated() {
+        swap(&scheduledTasks, &runningTasks)
+        defer { runningTasks.removeAll(keepingCapacity: true) }
+        for index in runningTasks.indices {
             if exitCode != nil {
                 // The rest stay scheduled (and run, should the loop run again).
-                scheduledTasks.insert(contentsOf: tasks[index...], at: 0)
+                scheduledTasks.insert(contentsOf: runningTasks[index...], at: 0)
                 return
             }
-            guard let task = entry.value, task.isScheduled else { continue }
+            guard let task = runningTasks[index].value, task.isScheduled else { continue }
             task.isScheduled = false
             task.handler()
         }
