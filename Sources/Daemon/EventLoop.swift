@@ -27,9 +27,10 @@ import Systemd
 ///
 /// So, as with sd-event (which this replaces: README "Architecture"), one source is
 /// dispatched per iteration and every deferred task runs after the dispatch that scheduled
-/// it and before the loop next waits; unlike sd-event, the order among the sources ready at
-/// once is fixed rather than unspecified, and deferred tasks run right after the dispatch
-/// that scheduled them rather than among the other pending sources.
+/// it and before the loop next waits. Unlike sd-event, which left the order of sources
+/// ready at once unspecified, input found ready by a wait always comes before the timers then
+/// due, and timers come by deadline; deferred tasks run right after the dispatch that
+/// scheduled them rather than among the other pending sources.
 public final class EventLoop {
     private let poll: EventPoll
     private var nextToken: UInt64 = 1
