@@ -106,10 +106,11 @@ public final class EventLoop {
     /// Pings the systemd watchdog when `WATCHDOG_USEC` asks for it (`WATCHDOG_PID` unset or
     /// ours): `WATCHDOG=1` now and then every half interval, from the loop itself, so a
     /// handler that hangs stops the pings and systemd restarts the service. Returns whether
-    /// the watchdog is enabled.
+    /// the watchdog is enabled; throws when the variables are malformed
+    /// (`ServiceManager.watchdogInterval()`).
     @discardableResult
     public func enableWatchdog() throws(SystemError) -> Bool {
-        guard let interval = ServiceManager.watchdogInterval() else { return false }
+        guard let interval = try ServiceManager.watchdogInterval() else { return false }
         let (seconds, attoseconds) = interval.components
         let microseconds = UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
         let half = max(1, microseconds / 2)

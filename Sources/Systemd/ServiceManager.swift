@@ -49,22 +49,28 @@ public enum ServiceManager {
 
 // The systemd watchdog (`WatchdogSec=`), as sd_watchdog_enabled(3) and sd_notify(3) document it.
 extension ServiceManager {
-    /// The watchdog interval systemd asks this process to keep (`WATCHDOG_USEC`), nil when it
-    /// asks for none: the variable unset or not a positive number of microseconds, or
-    /// `WATCHDOG_PID` set to another process (or to something not a pid). The variables stay
-    /// set (as with `sd_watchdog_enabled(0, …)`).
-    public static func watchdogInterval() -> Duration? {
-        watchdogInterval(
+    /// The watchdog interval systemd asks this process to keep (`WATCHDOG_USEC`); nil when it
+    /// asks for none (the variable unset, or `WATCHDOG_PID` naming another process). The
+    /// variables stay set (as with `sd_watchdog_enabled(0, …)`). Throws `EINVAL`, naming the
+    /// variable, when either is set to something that is not a positive number (as
+    /// `sd_watchdog_enabled` fails): a watchdog asked for and silently not kept would get the
+    /// service killed.
+    public static func watchdogInterval() throws(SystemError) -> Duration? {
+        try watchdogInterval(
             microseconds: getenv("WATCHDOG_USEC").map { String(cString: $0) },
             pid: getenv("WATCHDOG_PID").map { String(cString: $0) }, ownPID: getpid())
     }
 
     /// The pure rule of `watchdogInterval()`: `microseconds` and `pid` are the variables'
     /// values (nil: unset), `ownPID` this process's pid.
-    public static func watchdogInterval(microseconds: String?, pid: String?, ownPID: pid_t) -> Duration? {
-        guard let text = microseconds, let value = UInt64(text), value > 0, value < UInt64.max else { return nil }
+    public static func watchdogInterval(microseconds: String?, pid: String?, ownPID: pid_t) throws(SystemError) -> Duration? {
+        guard let text = microseconds else { return nil }
+        guard let value = UInt64(text), value > 0, value < UInt64.max else {
+            throw SystemError(.invalidArgument, call: "WATCHDOG_USEC=\(text)")
+        }
         if let pid {
-            guard let named = pid_t(pid), named == ownPID else { return nil }
+            guard let named = pid_t(pid), named > 0 else { throw SystemError(.invalidArgument, call: "WATCHDOG_PID=\(pid)") }
+            guard named == ownPID else { return nil }
         }
         return .microseconds(value)
     }
