@@ -18,9 +18,12 @@ import PackageDescription
 /// - CEvdev / EvdevInput: the only place libevdev is touched.
 /// - Systemd: a service's systemd integration (notifications, the listening sockets systemd
 ///   passes, journald logging), shared by `gestured` and `gestured-web`; systemd's
-///   documented protocols spoken over SystemCalls, without libsystemd (its Debian 12 build
-///   brings five compression and crypto libraries: docs/performance.md "Idle memory").
-/// - Daemon: event loop (sd-event), hot-plug (sd-device), socket, broadcaster.
+///   documented protocols spoken over SystemCalls, without libsystemd.
+/// - CUdev: libudev, used only by Daemon's Udev.swift (hot-plug, a node's udev properties).
+/// - Daemon: event loop (epoll, through SystemCalls), hot-plug (libudev or inotify), socket,
+///   broadcaster. Nothing links libsystemd: Debian 12's brings six libraries (libgcrypt,
+///   libgpg-error, zstd, lz4, lzma, libcap) none of our processes uses into their memory
+///   (README "Architecture", docs/performance.md "Idle memory").
 /// - gestured, gesturectl: the executables; `gestured` joins Recordings and Daemon for
 ///   `run --replay`.
 /// - GestureTestSupport: what tests, the end-to-end driver, the benchmarks and the fuzzers
@@ -75,7 +78,8 @@ let package = Package(
         /// ConfigFile, the runner lives in gesturectl).
         .target(name: "Actions", dependencies: ["GestureCore", "GestureProtocol"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        /// libudev, for the daemon's hot-plug monitor and udev properties (Sources/Daemon/Udev.swift).
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .target(
             name: "EvdevInput",
             dependencies: [
@@ -97,7 +101,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "CSystemd", "Systemd", "GestureProtocol", "GestureCore", "EvdevInput", "SystemCalls",
+                "CUdev", "CSystemCalls", "Systemd", "GestureProtocol", "GestureCore", "EvdevInput", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]

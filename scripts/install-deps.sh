@@ -14,10 +14,10 @@
 #   --with-chromium the live view's browser test (web/test.sh: headless Chromium, a venv)
 set -euo pipefail
 
-packages=(libevdev-dev libsystemd-dev pkg-config evemu-tools socat)
+packages=(libevdev-dev libudev-dev pkg-config evemu-tools socat)
 for option in "$@"; do
     case "$option" in
-        # udev: the VM tier starts its systemd-udevd in the guest (hot-plug through sd-device);
+        # udev: the VM tier starts its systemd-udevd in the guest (hot-plug through libudev);
         # installing it never starts it (not in containers, nor where policy-rc.d forbids).
         --with-vm) packages+=(qemu-system-x86 busybox-static cpio python3 udev) ;;
         # cage exits without xwayland ("Cannot find Xwayland binary"); wev is the Wayland

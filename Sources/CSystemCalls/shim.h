@@ -5,6 +5,8 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <fcntl.h>
+/* epoll, for SystemCalls.EventPoll (and its EPOLLIN/EPOLLOUT/... flags, for the loop's users). */
+#include <sys/epoll.h>
 
 /* struct ucred's layout (SO_PEERCRED). */
 struct gestured_peer_credentials {

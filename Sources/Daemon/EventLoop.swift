@@ -1,23 +1,70 @@
-import CSystemd
+import CSystemCalls
+import GestureCore
 import Glibc
 import SystemCalls
 import SystemPackage
+import Systemd
 
-/// The daemon's single event loop: owns an `sd_event` and every descriptor, timer and
-/// signal watched on it. Not thread-safe: use it from the thread that runs it.
+/// The daemon's single event loop, on epoll (`SystemCalls.EventPoll`): owns every
+/// descriptor, timer, deferred task and signal watched on it. Not thread-safe: use it from
+/// the thread that runs it.
+///
+/// One iteration:
+/// 1. When nothing is pending from the last wait, it waits: not at all when a deferred task is
+///    scheduled (or for `runOnce`), else until the earliest armed timer's deadline or the
+///    watchdog's next ping (the `epoll_wait` timeout in milliseconds rounded up, so it never
+///    wakes before a deadline; see `EventPoll.timeout`), else without limit. Then the
+///    descriptors it found ready become pending, in the order the kernel reported them,
+///    followed by the timers that are due, by deadline (ties: the timer made first): input
+///    queued before a deadline is read before that deadline is served.
+/// 2. `now` is read from the monotonic clock; the systemd watchdog is pinged when it is due.
+/// 3. One pending source is dispatched. A watch whose events changed, was disabled or released
+///    since it became pending, and a timer re-armed later, disarmed or released, is skipped
+///    (the kernel reports a descriptor that is still ready again at the next wait).
+/// 4. Unless `exit(code:)` was called, the deferred tasks scheduled so far run, in the order
+///    they were scheduled, each once; a task scheduled while they run waits for the next
+///    iteration (so a task that re-schedules itself cannot starve the loop).
+///
+/// So, as with sd-event (which this replaces: README "Architecture"), one source is
+/// dispatched per iteration and every deferred task runs after the dispatch that scheduled
+/// it and before the loop next waits. Unlike sd-event, which left the order of sources
+/// ready at once unspecified, input found ready by a wait always comes before the timers then
+/// due, and timers come by deadline; deferred tasks run right after the dispatch that
+/// scheduled them rather than among the other pending sources.
 public final class EventLoop {
-    let handle: OpaquePointer
+    private let poll: EventPoll
+    private var nextToken: UInt64 = 1
+    /// Watches by token (the `epoll_event` data).
+    private var watches: [UInt64: Weak<IOWatch>] = [:]
+    /// The token of the watch registered for each descriptor number: a watch left behind by
+    /// a descriptor closed without cancelling does not take a new watch's descriptor away.
+    private var registered: [Int32: UInt64] = [:]
+    /// Armed timers by token.
+    private var armed: [UInt64: Weak<LoopTimer>] = [:]
+    /// Deferred tasks scheduled, in order; `runningTasks` holds those being run (two arrays
+    /// swapped, so running them allocates nothing).
+    private var scheduledTasks: [Weak<DeferredTask>] = []
+    private var runningTasks: [Weak<DeferredTask>] = []
+    private var dueTimers: [(deadline: UInt64, token: UInt64)] = []
+    /// Sources found ready by the last wait and not dispatched yet (from `pendingStart` on).
+    private var pending: [Pending] = []
+    private var pendingStart = 0
+    private var iterationTime: UInt64?
+    private var exitCode: Int32?
+    private var watchdog: (interval: UInt64, next: UInt64)?
     private var signalPipe: IOWatch?
     /// This loop's signal pipe (both ends), closed with the loop.
     private(set) var signalPipeEnds: (read: FileDescriptor, write: FileDescriptor)?
     private var signalWatches: [Weak<SignalWatch>] = []
 
-    /// A new loop (not the thread's default one, so tests can run several).
+    private enum Pending {
+        case io(UInt64)
+        case timer(UInt64)
+    }
+
+    /// A new loop (tests can run several).
     public init() throws(SystemError) {
-        var event: OpaquePointer?
-        try SystemCall.negatedErrnoBlocking("sd_event_new") { sd_event_new(&event) }
-        guard let event else { throw SystemError(.noMemory, call: "sd_event_new") }
-        handle = event
+        poll = try EventPoll()
     }
 
     deinit {
@@ -28,82 +75,76 @@ public final class EventLoop {
             try? ends.read.close()
             try? ends.write.close()
         }
-        sd_event_unref(handle)
     }
 
-    /// Runs until `exit(code:)`; returns the exit code.
+    /// Runs until `exit(code:)`; returns the exit code. Throws when waiting fails.
     public func run() throws(SystemError) -> Int32 {
-        try SystemCall.negatedErrnoBlocking("sd_event_loop") { sd_event_loop(handle) }
+        while exitCode == nil {
+            try iterate(waiting: true)
+        }
+        return exitCode ?? 0
     }
 
     /// Runs one iteration without waiting (for harnesses that drive the loop themselves):
     /// dispatches one pending source, if any. Returns false once the loop has exited.
     func runOnce() -> Bool {
-        sd_event_run(handle, 0) >= 0 && sd_event_get_state(handle) != Int32(SD_EVENT_FINISHED)
+        guard exitCode == nil, (try? iterate(waiting: false)) != nil else { return false }
+        return exitCode == nil
     }
 
-    /// Makes `run()` return `code` after the current dispatch.
+    /// Makes `run()` return `code` after the current dispatch (no deferred task runs after it).
     public func exit(code: Int32 = 0) {
-        sd_event_exit(handle, code)
+        exitCode = code
     }
 
-    /// The loop's cached CLOCK_MONOTONIC time of the current iteration, in microseconds.
+    /// The loop's cached CLOCK_MONOTONIC time of the current iteration, in microseconds (the
+    /// clock itself before the first iteration).
     public var now: UInt64 {
-        var usec: UInt64 = 0
-        if sd_event_now(handle, CLOCK_MONOTONIC, &usec) < 0 { return monotonicMicroseconds() }
-        return usec
+        iterationTime ?? monotonicMicroseconds()
     }
 
-    /// Pings the systemd watchdog automatically when `WATCHDOG_USEC` is set; returns
-    /// whether the watchdog is enabled.
+    /// Pings the systemd watchdog when `WATCHDOG_USEC` asks for it (`WATCHDOG_PID` unset or
+    /// ours): `WATCHDOG=1` now and then every half interval, from the loop itself, so a
+    /// handler that hangs stops the pings and systemd restarts the service. Returns whether
+    /// the watchdog is enabled; throws when the variables are malformed
+    /// (`ServiceManager.watchdogInterval()`).
     @discardableResult
     public func enableWatchdog() throws(SystemError) -> Bool {
-        try SystemCall.negatedErrnoBlocking("sd_event_set_watchdog") { sd_event_set_watchdog(handle, 1) } > 0
+        guard let interval = try ServiceManager.watchdogInterval() else { return false }
+        let (seconds, attoseconds) = interval.components
+        let microseconds = UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
+        let half = max(1, microseconds / 2)
+        ServiceManager.watchdogPing()
+        watchdog = (half, monotonicMicroseconds().saturatingAdd(half))
+        return true
     }
 
     /// Watches `fd` for `events` (EPOLLIN, EPOLLOUT, …); `handler` gets the returned events.
     public func watch(_ fd: FileDescriptor, events: UInt32, handler: @escaping (UInt32) -> Void) throws(SystemError) -> IOWatch {
-        let watch = IOWatch(handler: handler)
-        var source: OpaquePointer?
-        try SystemCall.negatedErrnoBlocking("sd_event_add_io") {
-            sd_event_add_io(handle, &source, fd.rawValue, events, ioTrampoline, Unmanaged.passUnretained(watch).toOpaque())
-        }
-        watch.source = source
+        let watch = IOWatch(loop: self, token: makeToken(), fd: fd, events: events, handler: handler)
+        try register(watch)
+        watches[watch.token] = Weak(watch)
         return watch
     }
 
     /// A CLOCK_MONOTONIC timer, initially disarmed; arm it with `schedule(at:)`.
     public func timer(handler: @escaping (UInt64) -> Void) throws(SystemError) -> LoopTimer {
-        let timer = LoopTimer(handler: handler)
-        var source: OpaquePointer?
-        try SystemCall.negatedErrnoBlocking("sd_event_add_time") {
-            sd_event_add_time(handle, &source, CLOCK_MONOTONIC, UInt64.max, 1, timeTrampoline, Unmanaged.passUnretained(timer).toOpaque())
-        }
-        timer.source = source
-        try timer.setEnabled(Int32(SD_EVENT_OFF))
-        return timer
+        LoopTimer(loop: self, token: makeToken(), handler: handler)
     }
 
-    /// A task that runs once, just before the loop next waits, each time it is scheduled
-    /// (an `sd_event` defer source): e.g. flushing output gathered during one dispatch.
+    /// A task that runs once, just after the current dispatch and before the loop next
+    /// waits, each time it is scheduled: e.g. flushing output gathered during one dispatch.
     public func deferredTask(handler: @escaping () -> Void) throws(SystemError) -> DeferredTask {
-        let task = DeferredTask(handler: handler)
-        var source: OpaquePointer?
-        try SystemCall.negatedErrnoBlocking("sd_event_add_defer") {
-            sd_event_add_defer(handle, &source, deferTrampoline, Unmanaged.passUnretained(task).toOpaque())
-        }
-        task.source = source
-        try task.setEnabled(Int32(SD_EVENT_OFF))
-        return task
+        DeferredTask(loop: self, token: makeToken(), handler: handler)
     }
 
     /// Delivers `signal` through the loop.
     ///
-    /// Not `sd_event_add_signal`: its signalfd only sees signals blocked in every thread,
-    /// and a thread the Swift runtime starts (an async `main` parks the main thread in
-    /// `sigsuspend` with nothing blocked) would let a SIGTERM kill the process. Instead a handler writes the
-    /// signal number to a pipe the loop watches (the self-pipe trick), whatever thread
-    /// the kernel picks.
+    /// Not a signalfd: it only sees signals blocked in every thread, and a thread the Swift
+    /// runtime starts (an async `main` parks the main thread in `sigsuspend` with nothing
+    /// blocked) would let a SIGTERM kill the process. Instead a handler writes the signal
+    /// number to a pipe the loop watches (the self-pipe trick), whatever thread the kernel
+    /// picks.
     public func onSignal(_ signal: Int32, handler: @escaping (Int32) -> Void) throws(SystemError) -> SignalWatch {
         if signalPipe == nil {
             let (readEnd, writeEnd) = try SignalForwarding.makePipe()
@@ -126,6 +167,141 @@ public final class EventLoop {
             }
         }
     }
+
+    // MARK: The iteration
+
+    private func iterate(waiting: Bool) throws(SystemError) {
+        if pendingStart == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+            var timeout: Int32 = 0
+            if waiting, scheduledTasks.isEmpty {
+                var wake = earliestDeadline()
+                if let ping = watchdog?.next { wake = min(wake ?? ping, ping) }
+                timeout = EventPoll.timeout(until: wake, now: monotonicMicroseconds())
+            }
+            _ = try poll.wait(timeoutMilliseconds: timeout) { token, events in becameReady(token, events) }
+            iterationTime = monotonicMicroseconds()
+            collectDueTimers()
+        } else {
+            iterationTime = monotonicMicroseconds()
+        }
+        pingWatchdogIfDue()
+        if pendingStart < pending.count {
+            let next = pending[pendingStart]
+            pendingStart += 1
+            dispatch(next)
+        }
+        if exitCode == nil {
+            runScheduledTasks()
+        }
+    }
+
+    private func becameReady(_ token: UInt64, _ events: UInt32) {
+        guard let watch = watches[token]?.value, watch.isEnabled else { return }
+        if watch.pendingEvents == 0 { pending.append(.io(token)) }
+        watch.pendingEvents |= events
+    }
+
+    private func earliestDeadline() -> UInt64? {
+        armed.values.lazy.compactMap { $0.value?.deadline }.min()
+    }
+
+    private func collectDueTimers() {
+        let now = now
+        for (token, timer) in armed {
+            if let deadline = timer.value?.deadline, deadline <= now { dueTimers.append((deadline, token)) }
+        }
+        guard !dueTimers.isEmpty else { return }
+        dueTimers.sort { ($0.deadline, $0.token) < ($1.deadline, $1.token) }
+        for due in dueTimers { pending.append(.timer(due.token)) }
+        dueTimers.removeAll(keepingCapacity: true)
+    }
+
+    private func pingWatchdogIfDue() {
+        guard let watchdog, now >= watchdog.next else { return }
+        ServiceManager.watchdogPing()
+        self.watchdog = (watchdog.interval, now.saturatingAdd(watchdog.interval))
+    }
+
+    private func dispatch(_ next: Pending) {
+        switch next {
+        case .io(let token):
+            guard let watch = watches[token]?.value, watch.pendingEvents != 0 else { return }
+            let events = watch.pendingEvents
+            watch.pendingEvents = 0
+            watch.handler(events)
+        case .timer(let token):
+            guard let timer = armed[token]?.value, let deadline = timer.deadline, deadline <= now else { return }
+            armed[token] = nil
+            timer.fire(deadline)
+        }
+    }
+
+    private func runScheduledTasks() {
+        guard !scheduledTasks.isEmpty else { return }
+        swap(&scheduledTasks, &runningTasks)
+        defer { runningTasks.removeAll(keepingCapacity: true) }
+        for index in runningTasks.indices {
+            if exitCode != nil {
+                // The rest stay scheduled (and run, should the loop run again).
+                scheduledTasks.insert(contentsOf: runningTasks[index...], at: 0)
+                return
+            }
+            guard let task = runningTasks[index].value, task.isScheduled else { continue }
+            task.isScheduled = false
+            task.handler()
+        }
+    }
+
+    // MARK: What the sources ask of the loop
+
+    private func makeToken() -> UInt64 {
+        defer { nextToken += 1 }
+        return nextToken
+    }
+
+    /// Adds `watch`'s descriptor to epoll, taking it over from a stale watch of the same
+    /// descriptor number (its descriptor was closed and the number reused).
+    fileprivate func register(_ watch: IOWatch) throws(SystemError) {
+        let fd = watch.fd.rawValue
+        if let previous = registered[fd], previous != watch.token {
+            watches[previous]?.value?.isRegistered = false
+        }
+        do {
+            try poll.add(watch.fd, events: watch.events, token: watch.token)
+        } catch  where error.errno == .fileExists {
+            try poll.modify(watch.fd, events: watch.events, token: watch.token)
+        }
+        registered[fd] = watch.token
+        watch.isRegistered = true
+    }
+
+    fileprivate func unregister(_ watch: IOWatch) {
+        guard watch.isRegistered else { return }
+        watch.isRegistered = false
+        if registered[watch.fd.rawValue] == watch.token {
+            registered[watch.fd.rawValue] = nil
+            poll.remove(watch.fd)
+        }
+    }
+
+    fileprivate func modify(_ watch: IOWatch) throws(SystemError) {
+        try poll.modify(watch.fd, events: watch.events, token: watch.token)
+    }
+
+    fileprivate func forget(_ watch: IOWatch) {
+        unregister(watch)
+        watches[watch.token] = nil
+    }
+
+    fileprivate func setArmed(_ timer: LoopTimer, _ isArmed: Bool) {
+        armed[timer.token] = isArmed ? Weak(timer) : nil
+    }
+
+    fileprivate func schedule(_ task: DeferredTask) {
+        scheduledTasks.append(Weak(task))
+    }
 }
 
 private struct Weak<T: AnyObject> {
@@ -133,107 +309,144 @@ private struct Weak<T: AnyObject> {
     init(_ value: T) { self.value = value }
 }
 
-/// Base of every event source: owns the `sd_event_source` and removes it when released.
+/// Base of every event source: belongs to one loop until cancelled or released. Once the
+/// loop is gone (or the source cancelled), changing the source does nothing.
 public class EventSource {
-    var source: OpaquePointer?
+    weak var loop: EventLoop?
+    let token: UInt64
 
-    init() {}
-
-    deinit {
-        if let source {
-            sd_event_source_disable_unref(source)
-        }
+    init(loop: EventLoop, token: UInt64) {
+        self.loop = loop
+        self.token = token
     }
 
-    /// Stops watching now (also happens when the object is released).
-    public func cancel() {
-        if let source {
-            sd_event_source_disable_unref(source)
-            self.source = nil
-        }
-    }
+    /// Stops watching now (also happens when the object is released): a source cancelled or
+    /// released while pending is not dispatched.
+    public func cancel() {}
 }
 
 /// A watched file descriptor.
 public final class IOWatch: EventSource {
+    let fd: FileDescriptor
     let handler: (UInt32) -> Void
+    fileprivate(set) var events: UInt32
+    fileprivate(set) var isEnabled = true
+    fileprivate var isRegistered = false
+    /// Events the last wait found and not yet dispatched (0: not pending).
+    fileprivate var pendingEvents: UInt32 = 0
 
-    init(handler: @escaping (UInt32) -> Void) {
+    fileprivate init(loop: EventLoop, token: UInt64, fd: FileDescriptor, events: UInt32, handler: @escaping (UInt32) -> Void) {
+        self.fd = fd
+        self.events = events
         self.handler = handler
+        super.init(loop: loop, token: token)
     }
 
-    /// Changes the epoll events watched (e.g. add EPOLLOUT only while output is queued).
-    /// Fails when the kernel refuses the change (`epoll_ctl`: `ENOMEM`, `ENOSPC`): the
+    deinit {
+        cancel()
+    }
+
+    public override func cancel() {
+        pendingEvents = 0
+        loop?.forget(self)
+        loop = nil
+    }
+
+    /// Changes the epoll events watched (e.g. add EPOLLOUT only while output is queued); a
+    /// pending dispatch of the old events is dropped (a descriptor still ready is reported
+    /// again). Fails when the kernel refuses the change (`epoll_ctl`: `ENOMEM`, `ENOSPC`): the
     /// descriptor is then no longer watched as asked.
     public func setEvents(_ events: UInt32) throws(SystemError) {
-        guard let source else { return }
-        try SystemCall.negatedErrnoBlocking("sd_event_source_set_io_events") { sd_event_source_set_io_events(source, events) }
+        guard let loop, events != self.events else { return }
+        self.events = events
+        pendingEvents = 0
+        if isEnabled {
+            try loop.modify(self)
+        }
     }
 
-    /// Stops (or resumes) watching the descriptor without giving up the watch. Resuming
-    /// fails as `setEvents` does.
+    /// Stops (or resumes) watching the descriptor without giving up the watch; a pending
+    /// dispatch is dropped. Resuming fails as `setEvents` does.
     public func setEnabled(_ enabled: Bool) throws(SystemError) {
-        try setEnabled(Int32(enabled ? SD_EVENT_ON : SD_EVENT_OFF))
+        guard let loop, enabled != isEnabled else { return }
+        isEnabled = enabled
+        pendingEvents = 0
+        if enabled {
+            do throws(SystemError) {
+                try loop.register(self)
+            } catch {
+                isEnabled = false
+                throw error
+            }
+        } else {
+            loop.unregister(self)
+        }
     }
 }
 
-extension EventSource {
-    /// `sd_event_source_set_enabled`, checked (it fails with `ESTALE` once the loop has
-    /// finished, `ECHILD` in a forked child, or as `epoll_ctl` does for a descriptor).
-    func setEnabled(_ mode: Int32) throws(SystemError) {
-        guard let source else { return }
-        try SystemCall.negatedErrnoBlocking("sd_event_source_set_enabled") { sd_event_source_set_enabled(source, mode) }
-    }
-}
-
-/// A re-armable one-shot CLOCK_MONOTONIC timer with microsecond accuracy (an sd-event time
-/// source; not Foundation's `Timer`).
+/// A re-armable one-shot CLOCK_MONOTONIC timer with microsecond deadlines (not Foundation's
+/// `Timer`): it fires at the first iteration whose `now` is at or past its deadline, never
+/// before, and its handler gets the deadline it was armed for.
 public final class LoopTimer: EventSource {
     let handler: (UInt64) -> Void
     /// The armed deadline, nil when disarmed.
     public private(set) var deadline: UInt64?
 
-    init(handler: @escaping (UInt64) -> Void) {
+    fileprivate init(loop: EventLoop, token: UInt64, handler: @escaping (UInt64) -> Void) {
         self.handler = handler
+        super.init(loop: loop, token: token)
+    }
+
+    deinit {
+        cancel()
+    }
+
+    public override func cancel() {
+        loop?.setArmed(self, false)
+        loop = nil
     }
 
     /// Fires once at `deadline` (CLOCK_MONOTONIC µs); nil disarms. Re-arming replaces the
-    /// old deadline. Throws when sd-event refuses (see `EventSource.setEnabled`).
+    /// old deadline; a deadline already past fires at the next iteration. Does nothing once
+    /// cancelled. Never fails (it throws for the API's sake: sd-event's could).
     public func schedule(at deadline: UInt64?) throws(SystemError) {
-        guard let source, deadline != self.deadline else { return }
-        do throws(SystemError) {
-            if let deadline {
-                try SystemCall.negatedErrnoBlocking("sd_event_source_set_time") { sd_event_source_set_time(source, deadline) }
-                try setEnabled(Int32(SD_EVENT_ONESHOT))
-            } else {
-                try setEnabled(Int32(SD_EVENT_OFF))
-            }
-            self.deadline = deadline
-        } catch {
-            // Unknown now whether the old deadline is still armed (firing then is harmless:
-            // handlers ask what is due); the next `schedule` sets everything again.
-            self.deadline = nil
-            throw error
-        }
+        guard let loop, deadline != self.deadline else { return }
+        self.deadline = deadline
+        loop.setArmed(self, deadline != nil)
     }
 
-    fileprivate func fire(_ usec: UInt64) {
-        deadline = nil
-        handler(usec)
+    fileprivate func fire(_ deadline: UInt64) {
+        self.deadline = nil
+        handler(deadline)
     }
 }
 
-/// A task run once per `schedule()`, before the loop next waits.
+/// A task run once per `schedule()`, after the current dispatch and before the loop next waits.
 public final class DeferredTask: EventSource {
     let handler: () -> Void
+    fileprivate var isScheduled = false
 
-    init(handler: @escaping () -> Void) {
+    fileprivate init(loop: EventLoop, token: UInt64, handler: @escaping () -> Void) {
         self.handler = handler
+        super.init(loop: loop, token: token)
     }
 
-    /// Runs the task before the loop next waits (once, however often it is scheduled).
+    deinit {
+        cancel()
+    }
+
+    public override func cancel() {
+        isScheduled = false
+        loop = nil
+    }
+
+    /// Runs the task after the current dispatch, before the loop next waits (once, however
+    /// often it is scheduled); scheduled from the task itself, after the next dispatch. Does
+    /// nothing once cancelled. Never fails (it throws for the API's sake: sd-event's could).
     public func schedule() throws(SystemError) {
-        try setEnabled(Int32(SD_EVENT_ONESHOT))
+        guard let loop, !isScheduled else { return }
+        isScheduled = true
+        loop.schedule(self)
     }
 }
 
@@ -247,25 +460,4 @@ public final class SignalWatch {
         self.signal = signal
         self.handler = handler
     }
-}
-
-private func ioTrampoline(_: OpaquePointer?, _: Int32, _ revents: UInt32, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
-    guard let userdata else { return 0 }
-    let watch = Unmanaged<IOWatch>.fromOpaque(userdata).takeUnretainedValue()
-    withExtendedLifetime(watch) { watch.handler(revents) }
-    return 0
-}
-
-private func timeTrampoline(_: OpaquePointer?, _ usec: UInt64, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
-    guard let userdata else { return 0 }
-    let timer = Unmanaged<LoopTimer>.fromOpaque(userdata).takeUnretainedValue()
-    withExtendedLifetime(timer) { timer.fire(usec) }
-    return 0
-}
-
-private func deferTrampoline(_: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
-    guard let userdata else { return 0 }
-    let task = Unmanaged<DeferredTask>.fromOpaque(userdata).takeUnretainedValue()
-    withExtendedLifetime(task) { task.handler() }
-    return 0
 }

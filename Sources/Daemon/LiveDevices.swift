@@ -1,4 +1,4 @@
-import CSystemd
+import CSystemCalls
 import EvdevInput
 import GestureCore
 import GestureProtocol
@@ -202,7 +202,7 @@ public final class EvdevSource: InputSource {
 }
 
 /// Finds the touch devices to read and follows hot-plug: a scan of the input directory at
-/// start (no device at all is fine), then changes from udev through an sd-device monitor
+/// start (no device at all is fine), then changes from udev through a libudev monitor (`UdevMonitor`)
 /// when udev runs (`/run/udev/control` exists; its events come after udev set permissions
 /// and made the by-id links), else from inotify on the input directory.
 public final class LiveDevices {
@@ -403,59 +403,4 @@ final class CloneRetirement {
         if last > now { sleepMicroseconds(last - now) }
         retired.removeAll()
     }
-}
-
-/// udev's device events for subsystem `input` through libsystemd's sd-device monitor,
-/// attached to the daemon's loop; only `/dev/input/eventN` nodes are reported.
-final class UdevMonitor {
-    private let monitor: OpaquePointer
-    private let handler: (DeviceChange) -> Void
-
-    init(loop: EventLoop, handler: @escaping (DeviceChange) -> Void) throws(SystemError) {
-        var made: OpaquePointer?
-        _ = try SystemCall.negatedErrnoBlocking("sd_device_monitor_new") { sd_device_monitor_new(&made) }
-        guard let made else { throw SystemError(.noMemory, call: "sd_device_monitor_new") }
-        monitor = made
-        self.handler = handler
-        do throws(SystemError) {
-            _ = try SystemCall.negatedErrnoBlocking("sd_device_monitor_filter_add_match_subsystem_devtype") {
-                sd_device_monitor_filter_add_match_subsystem_devtype(made, "input", nil)
-            }
-            _ = try SystemCall.negatedErrnoBlocking("sd_device_monitor_attach_event") {
-                sd_device_monitor_attach_event(made, loop.handle)
-            }
-            _ = try SystemCall.negatedErrnoBlocking("sd_device_monitor_start") {
-                sd_device_monitor_start(made, udevTrampoline, Unmanaged.passUnretained(self).toOpaque())
-            }
-        } catch {
-            sd_device_monitor_unref(made)
-            throw error
-        }
-    }
-
-    deinit {
-        sd_device_monitor_stop(monitor)
-        sd_device_monitor_unref(monitor)
-    }
-
-    fileprivate func received(_ device: OpaquePointer) {
-        var name: UnsafePointer<CChar>?
-        guard sd_device_get_devname(device, &name) >= 0, let name else { return }
-        let path = String(cString: name)
-        guard let last = path.split(separator: "/").last, DeviceDiscovery.eventNumber(last) != nil else { return }
-        var action = sd_device_action_t(rawValue: 0)
-        guard sd_device_get_action(device, &action) >= 0 else { return }
-        switch action {
-        case SD_DEVICE_ADD: handler(.added(path))
-        case SD_DEVICE_REMOVE: handler(.removed(path))
-        case SD_DEVICE_CHANGE: handler(.attributesChanged(path))
-        default: break
-        }
-    }
-}
-
-private func udevTrampoline(_: OpaquePointer?, _ device: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
-    guard let device, let userdata else { return 0 }
-    Unmanaged<UdevMonitor>.fromOpaque(userdata).takeUnretainedValue().received(device)
-    return 0
 }

@@ -1,4 +1,4 @@
-import CSystemd
+import CSystemCalls
 import GestureCore
 import GestureProtocol
 import Glibc

@@ -1,4 +1,3 @@
-import CSystemd
 import GestureCore
 import Logging
 
@@ -7,7 +6,8 @@ import Logging
 #endif
 
 /// The calibration the system gives a device: udev's `LIBINPUT_CALIBRATION_MATRIX`
-/// property (set by a hwdb entry or a rule; what libinput applies), read through sd-device.
+/// property (set by a hwdb entry or a rule; what libinput applies), read through libudev
+/// (`UdevDatabase`).
 public enum SystemCalibration {
     /// What udev says about one device node.
     public enum Lookup: Sendable, Hashable {
@@ -52,26 +52,5 @@ public enum SystemCalibration {
                 "ignoring udev's \(property): it \(problem)", metadata: ["device": "\(device)", "node": "\(devnode)", "value": "\(value)"])
         }
         return found.matrix
-    }
-}
-
-/// What udev's database says about a device node: the properties its rules and hwdb gave it
-/// (`ID_INPUT_TOUCHSCREEN`, `ID_INPUT_MOUSE`, `LIBINPUT_CALIBRATION_MATRIX`, …), read through
-/// sd-device: what a compositor's libinput sees of the device.
-public enum UdevDatabase {
-    /// Every property of `devnode`; empty without a udev database (a container, a system
-    /// without udev) or for a node udev has not processed.
-    public static func properties(devnode: String) -> [String: String] {
-        var device: OpaquePointer?
-        guard sd_device_new_from_devname(&device, devnode) >= 0, let device else { return [:] }
-        defer { sd_device_unref(device) }
-        var properties: [String: String] = [:]
-        var value: UnsafePointer<CChar>?
-        var key = sd_device_get_property_first(device, &value)
-        while let name = key {
-            properties[String(cString: name)] = value.map { String(cString: $0) } ?? ""
-            key = sd_device_get_property_next(device, &value)
-        }
-        return properties
     }
 }

@@ -21,7 +21,7 @@ public final class EvdevDevice {
     public let path: String
     /// What the device reports, read through libevdev when it was opened.
     public let description: DeviceDescription
-    /// The non-blocking descriptor, for the event loop to poll (sd-event: EPOLLIN).
+    /// The non-blocking descriptor, for the event loop to poll (EPOLLIN).
     public let fileDescriptor: FileDescriptor
     private let handle: OpaquePointer
     public private(set) var isGrabbed = false

@@ -119,6 +119,15 @@ public enum RegularFile {
             changed: Int64(raw.st_ctim.tv_sec) * 1_000_000_000 + Int64(raw.st_ctim.tv_nsec))
     }
 
+    /// The device number (`st_rdev`) of the character device at `path` (symlinks followed):
+    /// what udev knows a device node by. Nil for anything else and when it cannot be examined.
+    public static func characterDeviceNumber(path: String) -> UInt64? {
+        guard let info = try? FilePath(path).stat() else { return nil }
+        let raw = info.rawValue
+        guard raw.st_mode & S_IFMT == S_IFCHR else { return nil }
+        return UInt64(raw.st_rdev)
+    }
+
     /// "1 MiB", "300 KiB", "512 bytes".
     public static func size(_ bytes: Int) -> String {
         if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }

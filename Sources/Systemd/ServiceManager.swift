@@ -97,3 +97,36 @@ public enum ServiceManager {
         UnixSocket.kind(of: fd)?.isListeningUnixStream ?? false
     }
 }
+
+// The systemd watchdog (`WatchdogSec=`), as sd_watchdog_enabled(3) and sd_notify(3) document it.
+extension ServiceManager {
+    /// The watchdog interval systemd asks this process to keep (`WATCHDOG_USEC`); nil when it
+    /// asks for none (the variable unset, or `WATCHDOG_PID` naming another process). The
+    /// variables stay set (as with `sd_watchdog_enabled(0, …)`). Throws `EINVAL`, naming the
+    /// variable, when either is set to something that is not a positive number (as
+    /// `sd_watchdog_enabled` fails): a watchdog asked for and silently not kept would get the
+    /// service killed.
+    public static func watchdogInterval() throws(SystemError) -> Duration? {
+        try watchdogInterval(
+            microseconds: Environment.value("WATCHDOG_USEC"), pid: Environment.value("WATCHDOG_PID"), ownPID: Subprocess.currentID)
+    }
+
+    /// The pure rule of `watchdogInterval()`: `microseconds` and `pid` are the variables'
+    /// values (nil: unset), `ownPID` this process's pid.
+    public static func watchdogInterval(microseconds: String?, pid: String?, ownPID: Int32) throws(SystemError) -> Duration? {
+        guard let text = microseconds else { return nil }
+        guard let value = UInt64(text), value > 0, value < UInt64.max else {
+            throw SystemError(.invalidArgument, call: "WATCHDOG_USEC=\(text)")
+        }
+        if let pid {
+            guard let named = Int32(pid), named > 0 else { throw SystemError(.invalidArgument, call: "WATCHDOG_PID=\(pid)") }
+            guard named == ownPID else { return nil }
+        }
+        return .microseconds(value)
+    }
+
+    /// `WATCHDOG=1`: the service is alive; due at least once per `watchdogInterval()`.
+    public static func watchdogPing() {
+        notify("WATCHDOG=1")
+    }
+}

@@ -3,7 +3,7 @@ import GestureTestSupport
 import Glibc
 import SystemCalls
 
-/// Hot-plug through udev: the daemon follows hot-plug with an sd-device monitor when udev
+/// Hot-plug through udev: the daemon follows hot-plug with a libudev monitor when udev
 /// runs (`/run/udev/control` exists) and with inotify on /dev/input when it does not. The
 /// VM has no udev of its own: these cases start the host's `systemd-udevd` (package
 /// `udev`, installed by vm/setup.sh) in the guest, run a second `gestured run` beside it,
@@ -20,7 +20,7 @@ struct UdevCases {
     static let control = udevControl
     static let label = "hot-plug via udev"
     static let withoutUdev = "without udev (no \(control)) gestured follows hot-plug through inotify"
-    static let start = "udev: systemd-udevd starts, and a new gestured follows hot-plug through its sd-device monitor"
+    static let start = "udev: systemd-udevd starts, and a new gestured follows hot-plug through its udev monitor"
     static let stop = "udev: gestured exits 0 on SIGTERM, then systemd-udevd stops"
     static let calibration =
         "udev: a rule's LIBINPUT_CALIBRATION_MATRIX is applied (mirrored x) and gestured devices names udev as its source"

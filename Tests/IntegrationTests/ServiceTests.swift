@@ -9,7 +9,7 @@ import Testing
 
 @Suite struct ServiceTests {
     /// `WATCHDOG_USEC` with `WATCHDOG_PID` naming the daemon (the shell execs it, keeping its
-    /// pid): sd-event pings the notify socket by itself, again and again.
+    /// pid): the daemon's loop pings the notify socket by itself, again and again.
     @Test func watchdogPingsArriveOnTheNotifySocket() throws {
         let daemon = try DaemonProcess(
             wrapper: ["/bin/sh", "-c", #"WATCHDOG_PID=$$ exec "$0" "$@""#],
