@@ -244,7 +244,9 @@ public struct ContactTracker: Sendable {
         switch kind {
         case .slotted, .singleTouch:
             for index in slots.indices {
-                commitSlot(index)
+                // Idle slots (most of them, most of the time: a 60-slot panel with two fingers
+                // down) cost this check, not a call.
+                if slots[index].hasPending || slots[index].engagement != .none { commitSlot(index) }
                 switch slots[index].engagement {
                 case .none: break
                 case .live: down += 1
@@ -270,10 +272,9 @@ public struct ContactTracker: Sendable {
         return changed || !frame.contacts.isEmpty
     }
 
-    /// Turns one slot's events since the last report into contacts of `frame`.
+    /// Turns one slot's events since the last report into contacts of `frame`. Only for a
+    /// slot with pending events or a contact (`completeFrame` skips the idle ones).
     private mutating func commitSlot(_ index: Int) {
-        // Idle slots (most of them, most of the time) cost one check.
-        guard slots[index].hasPending || slots[index].engagement != .none else { return }
         var slot = slots[index]
         defer {
             slot.committedX = slot.x
