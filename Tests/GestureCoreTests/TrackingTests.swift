@@ -48,6 +48,34 @@ struct TrackingProtocolBTests {
         #expect(frames.map(\.fingerCount) == [1, 2, 2, 1, 0])
     }
 
+    /// A frame looks only at the slots up to the highest one ever addressed (issue 21): a
+    /// device opened with slot 5 selected reports there without `ABS_MT_SLOT`, and a finger
+    /// in the last of 60 slots still begins, moves and ends.
+    @Test func slotsFarFromTheFirstAreReported() {
+        var device = Devices.slotted(slots: 60)
+        device.absInfo[ABS.mtSlot]?.value = 5
+        var tracker = ContactTracker(device: device)
+        var s = EventScript()
+        s.abs(ABS.mtTrackingID, 3)
+        s.abs(ABS.mtPositionX, 100)
+        s.abs(ABS.mtPositionY, 50)
+        s.report()
+        s.slot(59, id: 4, x: 500, y: 100)
+        s.report()
+        s.slot(59, x: 600)
+        s.report()
+        s.slot(5, id: -1)
+        s.slot(59, id: -1)
+        s.report()
+        let frames = tracker.frames(s.events)
+        #expect(
+            frames.map(\.summary) == [
+                [touchState(1, .began)], [touchState(1, .moved), touchState(2, .began)], [touchState(1, .moved), touchState(2, .moved)],
+                [touchState(1, .ended), touchState(2, .ended)],
+            ])
+        #expect(frames.map(\.fingerCount) == [1, 2, 2, 0])
+    }
+
     @Test func trackingIDChangeWithoutLiftEndsTheOldContactAndBeginsANewOne() {
         var tracker = ContactTracker(device: Devices.slotted())
         var s = EventScript()

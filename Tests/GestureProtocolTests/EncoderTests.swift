@@ -128,4 +128,60 @@ import Testing
         }
         #expect(String(decoding: bytes, as: UTF8.self) == #"{"a":["x",-2,{"k":null},[],true],"b":3}"#)
     }
+
+    /// Integers are written with as many digits as they have, counted from their bit length
+    /// (issue 21): every power of ten and of two, one below and one above, and the largest,
+    /// against Swift's own `description`.
+    @Test func integersHaveEveryDigitAtEveryPowerOfTenAndTwo() {
+        var values: [UInt64] = [0, 1, 9, .max, .max - 1]
+        var power: UInt64 = 10
+        for _ in 1...19 {
+            values += [power - 1, power, power + 1]
+            if power <= UInt64.max / 10 { power *= 10 }
+        }
+        for bit in 1...63 { values += [(1 << bit) - 1, 1 << bit, (1 << bit) + 1] }
+        for value in values {
+            #expect(text(.overflow(dropped: value)) == #"{"type":"overflow","dropped":\#(value)}"# + "\n")
+        }
+    }
+
+    /// Strings are copied eight bytes at a time and their last few bytes as one overlapping
+    /// word (issue 21): every length up to 26 with an escape at every position (and with one
+    /// in a whole word and one in the tail), against a byte-by-byte escaper, and read back.
+    @Test func stringsOfEveryLengthAreEscapedWhereverTheEscapeFalls() throws {
+        func expected(_ text: String) -> String {
+            var out = "\""
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): out += "\\\""
+                case UInt8(ascii: "\\"): out += "\\\\"
+                case UInt8(ascii: "\n"): out += "\\n"
+                case 0..<0x20: out += "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+                default: out += String(decoding: [byte], as: UTF8.self)
+                }
+            }
+            return out + "\""
+        }
+        let plain = Array("Cypress APA Trackpad (cyapa)".utf8)
+        let escapes: [UInt8] = [UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), 0x01]
+        for length in 0...26 {
+            var cases: [[UInt8]] = [Array(plain[..<length])]
+            for position in 0..<length {
+                for escape in escapes {
+                    var bytes = Array(plain[..<length])
+                    bytes[position] = escape
+                    cases.append(bytes)
+                    if position < length - 8 {
+                        bytes[length - 1] = UInt8(ascii: "\"")
+                        cases.append(bytes)
+                    }
+                }
+            }
+            for bytes in cases {
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(WireEncoder.jsonString(text) == expected(text), "\(bytes)")
+                #expect(try WireDecoder.message(WireEncoder.encode(ServerMessage.error(message: text))) == .error(message: text))
+            }
+        }
+    }
 }

@@ -9,7 +9,7 @@ struct VelocityTracker {
         var surfaceTranslation: SurfacePoint
     }
 
-    /// Samples kept; at 1 kHz this still covers 128 ms.
+    /// Samples kept; at 1 kHz this still covers 128 ms. A power of two (`previous`).
     static let capacity = 128
     /// A finger that rested this long before lifting throws nothing (Flutter's rule).
     static let stillnessBeforeLift = TimeSpan.microseconds(40_000)
@@ -38,43 +38,53 @@ struct VelocityTracker {
 
     /// Velocity per second (normalised, and on the surface) by least squares over the samples
     /// of the last `window` (at least the two newest). Zero with fewer than two samples.
+    /// Two passes (means, then deviations) over the ring, read through one buffer pointer
+    /// (no bounds check per sample; the ring index is always below `capacity`).
     func velocity(window: TimeSpan) -> (normalised: Point, surface: SurfaceVelocity) {
         guard count >= 2 else { return (.zero, .zero) }
-        let now = samples[newest].time
-        let oldest = now - window
-        var used = 0
-        var index = newest
-        var sumT = 0.0
-        var sumX = Point.zero
-        var surfaceSumX = SurfacePoint.zero
-        while used < count {
-            let sample = samples[index]
-            if used >= 2 && sample.time < oldest { break }
-            let t = -(now - sample.time).seconds
-            sumT += t
-            sumX = sumX + sample.translation
-            surfaceSumX = surfaceSumX + sample.surfaceTranslation
-            used += 1
-            index = (index + Self.capacity - 1) % Self.capacity
+        return samples.withUnsafeBufferPointer { samples in
+            let now = samples[newest].time
+            let oldest = now - window
+            var used = 0
+            var index = newest
+            var sumT = 0.0
+            var sumX = Point.zero
+            var surfaceSumX = SurfacePoint.zero
+            while used < count {
+                let sample = samples[index]
+                if used >= 2 && sample.time < oldest { break }
+                let t = -(now - sample.time).seconds
+                sumT += t
+                sumX = sumX + sample.translation
+                surfaceSumX = surfaceSumX + sample.surfaceTranslation
+                used &+= 1
+                index = Self.previous(index)
+            }
+            let n = Double(used)
+            let meanT = sumT / n
+            let meanX = sumX / n
+            let surfaceMeanX = surfaceSumX / n
+            var stt = 0.0
+            var stx = Point.zero
+            var surfaceSTX = SurfacePoint.zero
+            index = newest
+            for _ in 0..<used {
+                let sample = samples[index]
+                let dt = -(now - sample.time).seconds - meanT
+                stt += dt * dt
+                stx = stx + (sample.translation - meanX) * dt
+                surfaceSTX = surfaceSTX + (sample.surfaceTranslation - surfaceMeanX) * dt
+                index = Self.previous(index)
+            }
+            guard stt > 0 else { return (.zero, .zero) }
+            return (stx / stt, SurfaceVelocity(perSecond: surfaceSTX / stt))
         }
-        let n = Double(used)
-        let meanT = sumT / n
-        let meanX = sumX / n
-        let surfaceMeanX = surfaceSumX / n
-        var stt = 0.0
-        var stx = Point.zero
-        var surfaceSTX = SurfacePoint.zero
-        index = newest
-        for _ in 0..<used {
-            let sample = samples[index]
-            let dt = -(now - sample.time).seconds - meanT
-            stt += dt * dt
-            stx = stx + (sample.translation - meanX) * dt
-            surfaceSTX = surfaceSTX + (sample.surfaceTranslation - surfaceMeanX) * dt
-            index = (index + Self.capacity - 1) % Self.capacity
-        }
-        guard stt > 0 else { return (.zero, .zero) }
-        return (stx / stt, SurfaceVelocity(perSecond: surfaceSTX / stt))
+    }
+
+    /// The ring index before `index` (0…capacity − 1): a mask, `capacity` being a power of two.
+    @inline(__always)
+    private static func previous(_ index: Int) -> Int {
+        (index &+ capacity &- 1) & (capacity &- 1)
     }
 }
 

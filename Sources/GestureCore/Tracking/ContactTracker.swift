@@ -33,6 +33,10 @@ public struct ContactTracker: Sendable {
     /// Index into `slots` of the slot that `ABS_MT_*` events address; nil when the device
     /// selected a slot outside the range (its events are ignored).
     private var currentSlot: Int?
+    /// One past the highest slot index ever addressed (the first slot's events, or
+    /// `ABS_MT_SLOT`): the slots from here on have never had an event, so they are idle and
+    /// `completeFrame` does not look at them (a 60-slot panel touched by two fingers).
+    private var slotsInUse = 1
     private let slotMinimum: Int32
     /// Protocol A state.
     private var unslotted: UnslottedContacts
@@ -103,6 +107,7 @@ public struct ContactTracker: Sendable {
             // touch. (A touchscreen's positions at stream start are a finger already down.)
             slots[0].occupancy = .empty
         }
+        slotsInUse = (currentSlot ?? 0) + 1
         frame.contacts.reserveCapacity(max(slotCount, Self.maximumUnslottedContacts))
         sources.reserveCapacity(max(slotCount, Self.maximumUnslottedContacts))
     }
@@ -163,6 +168,7 @@ public struct ContactTracker: Sendable {
             if code == ABS.mtSlot {
                 let index = Int(value) - Int(slotMinimum)
                 currentSlot = index >= 0 && index < slots.count ? index : nil
+                if let currentSlot, currentSlot >= slotsInUse { slotsInUse = currentSlot + 1 }
                 return
             }
             guard let index = currentSlot else { return }
@@ -243,8 +249,10 @@ public struct ContactTracker: Sendable {
         var ignoredDown = 0
         switch kind {
         case .slotted, .singleTouch:
-            for index in slots.indices {
-                commitSlot(index)
+            for index in 0..<slotsInUse {
+                // Idle slots (most of them, most of the time: a 60-slot panel with two fingers
+                // down) cost this check, not a call; those never addressed not even that.
+                if slots[index].hasPending || slots[index].engagement != .none { commitSlot(index) }
                 switch slots[index].engagement {
                 case .none: break
                 case .live: down += 1
@@ -270,10 +278,9 @@ public struct ContactTracker: Sendable {
         return changed || !frame.contacts.isEmpty
     }
 
-    /// Turns one slot's events since the last report into contacts of `frame`.
+    /// Turns one slot's events since the last report into contacts of `frame`. Only for a
+    /// slot with pending events or a contact (`completeFrame` skips the idle ones).
     private mutating func commitSlot(_ index: Int) {
-        // Idle slots (most of them, most of the time) cost one check.
-        guard slots[index].hasPending || slots[index].engagement != .none else { return }
         var slot = slots[index]
         defer {
             slot.committedX = slot.x

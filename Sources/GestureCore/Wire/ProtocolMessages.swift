@@ -4,23 +4,29 @@ extension GestureMessage {
     /// The wire form of an engine event from `device`: the region-local points are
     /// computed from the event's region rectangle; `seq` is the connection's number (an
     /// `EventLine` leaves it open instead).
-    public init(_ event: GestureEvent, device: String, seq: UInt64 = 0) {
-        var details = event.details
-        if let rect = event.regionRect {
-            switch details {
-            case .drag(var drag):
-                drag.localStartLocation = rect.local(drag.startLocation)
-                details = .drag(drag)
-            case .swipe(let direction, let edge, var drag):
-                drag.localStartLocation = rect.local(drag.startLocation)
-                details = .swipe(direction: direction, edge: edge, drag: drag)
-            case .press, .tap, .longPress, .pinch, .rotate:
-                break
-            }
-        }
+    public init(_ event: borrowing GestureEvent, device: String, seq: UInt64 = 0) {
+        // Field by field, the details through `wireDetails`: no copy of the whole event.
+        let rect = event.regionRect
         self.init(
             phase: event.phase, id: event.id, seq: seq, time: event.time, device: device, region: event.region,
-            fingers: event.fingers, location: event.location, localLocation: event.localLocation, details: details)
+            fingers: event.fingers, location: event.location, localLocation: rect.map { $0.local(event.location) },
+            details: Self.wireDetails(event.details, in: rect))
+    }
+
+    /// `details` with a drag's or swipe's `localStartLocation` in `rect` (when in a region).
+    @inline(__always)
+    private static func wireDetails(_ details: GestureDetails, in rect: Rect?) -> Details {
+        guard let rect else { return details }
+        switch details {
+        case .drag(var drag):
+            drag.localStartLocation = rect.local(drag.startLocation)
+            return .drag(drag)
+        case .swipe(let direction, let edge, var drag):
+            drag.localStartLocation = rect.local(drag.startLocation)
+            return .swipe(direction: direction, edge: edge, drag: drag)
+        case .press, .tap, .longPress, .pinch, .rotate:
+            return details
+        }
     }
 }
 

@@ -81,14 +81,16 @@ struct JSONWriter {
         let out = start + count
         out[0] = UInt8(ascii: "\"")
         copy(name, to: out + 1)
-        out[length + 1] = UInt8(ascii: "\"")
-        out[length + 2] = UInt8(ascii: ":")
-        count += length + 3
+        out[length &+ 1] = UInt8(ascii: "\"")
+        out[length &+ 2] = UInt8(ascii: ":")
+        count &+= length &+ 3
         needsComma = false
     }
 
     /// Writes `"name":` for a name known only at run time (escaped as a string value is).
-    mutating func key(_ name: String) {
+    /// Named apart from `key(_:)`: a string literal would otherwise pick this overload
+    /// (`String` is the default literal type) and escape a constant key byte by byte.
+    mutating func key(runTime name: String) {
         string(name)
         put(UInt8(ascii: ":"))
         needsComma = false
@@ -134,20 +136,39 @@ struct JSONWriter {
     }
 
     /// One pass: bytes that need no escaping (nearly all) are stored as they are, eight at a
-    /// time while none of the eight needs it.
+    /// time while none of the eight needs it; the last few (fewer than eight) as one more
+    /// word, the string's last eight bytes, stored over the copy of the word before when
+    /// that was stored as it is.
     private mutating func copyEscaping(_ utf8: UnsafeBufferPointer<UInt8>) {
         guard let source = utf8.baseAddress else { return }
+        let length = utf8.count
         var index = 0
-        while utf8.count - index >= 8 {
+        var lastStoredWhole = false
+        while length &- index >= 8 {
             let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
             if Self.needsEscaping(word) {
                 copyEscapingBytes(UnsafeBufferPointer(start: source + index, count: 8))
+                lastStoredWhole = false
             } else {
                 assert(count + 8 <= capacity, "line longer than its bound")
                 UnsafeMutableRawPointer(start + count).storeBytes(of: word, as: UInt64.self)
-                count += 8
+                count &+= 8
+                lastStoredWhole = true
             }
-            index += 8
+            index &+= 8
+        }
+        let rest = length &- index
+        guard rest > 0 else { return }
+        if lastStoredWhole {
+            // The output's last eight bytes are the source's `index - 8 ..< index`: the word
+            // of `length - 8 ..< length` rewrites `8 - rest` of them with the same bytes.
+            let word = UnsafeRawPointer(source + (length &- 8)).loadUnaligned(as: UInt64.self)
+            if !Self.needsEscaping(word) {
+                assert(count + rest <= capacity, "line longer than its bound")
+                UnsafeMutableRawPointer(start + (count &+ rest &- 8)).storeBytes(of: word, as: UInt64.self)
+                count &+= rest
+                return
+            }
         }
         copyEscapingBytes(UnsafeBufferPointer(rebasing: utf8[index...]))
     }
@@ -157,9 +178,12 @@ struct JSONWriter {
     private static func needsEscaping(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        let below = (word &- ones &* 0x20) & ~word & highs != 0
-        return below || hasZero(word ^ (ones &* UInt64(UInt8(ascii: "\"")))) || hasZero(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value }
+        // One test of the three masks together (no branch per condition).
+        let below = (word &- ones &* 0x20) & ~word
+        let quote = zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "\""))))
+        let backslash = zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+        return (below | quote | backslash) & highs != 0
     }
 
     private mutating func copyEscapingBytes(_ utf8: UnsafeBufferPointer<UInt8>) {
@@ -211,15 +235,20 @@ struct JSONWriter {
         let fractionDigits = min(max(digits, 0), 9)
         let unit = Self.powerOfTen(fractionDigits)
         let scaled = value.magnitude * Double(unit)
-        guard value.isFinite, scaled < 9.0e18 else {
+        // Not finite (NaN and infinity fail the comparison) or too large for the integer
+        // arithmetic below: 0.
+        guard scaled < 9.0e18 else {
             put(UInt8(ascii: "0"))
             return
         }
         // `scaled.rounded()` (half away from zero) without the call to libm's `round`: the
         // integer part, plus one when the rest is at least a half (the rest is exact: below
         // 2^52 a double minus its integer part loses nothing, above it there is no rest).
-        var units = UInt64(scaled)
-        if scaled - Double(units) >= 0.5 { units += 1 }
+        // Signed: below 2^63 a signed conversion is one instruction each way, an unsigned one
+        // several.
+        let truncated = Int64(scaled)
+        var units = UInt64(truncatingIfNeeded: truncated)
+        if scaled - Double(truncated) >= 0.5 { units &+= 1 }
         if units == 0 {
             put(UInt8(ascii: "0"))
             return
@@ -234,7 +263,7 @@ struct JSONWriter {
         assert(count + 1 + fractionDigits <= capacity, "line longer than its bound")
         put(UInt8(ascii: "."))
         putDigits(fraction, length: fractionDigits)
-        while start[count - 1] == UInt8(ascii: "0") { count -= 1 }
+        while start[count &- 1] == UInt8(ascii: "0") { count &-= 1 }
     }
 
     // MARK: Bytes
@@ -249,14 +278,14 @@ struct JSONWriter {
     private mutating func put(_ byte: UInt8) {
         assert(count < capacity, "line longer than its bound")
         start[count] = byte
-        count += 1
+        count &+= 1
     }
 
     @inline(__always)
     private mutating func put(_ text: StaticString) {
         assert(count + text.utf8CodeUnitCount <= capacity, "line longer than its bound")
         copy(text, to: start + count)
-        count += text.utf8CodeUnitCount
+        count &+= text.utf8CodeUnitCount
     }
 
     /// Copies a short constant (a key, a wire name) byte by byte: cheaper than a call to
@@ -287,13 +316,45 @@ struct JSONWriter {
 
     /// The decimal digits of `value` ≥ 10, written right to left, two at a time.
     private mutating func putManyDigits(_ value: UInt64) {
-        var length = 2
-        var power: UInt64 = 100
-        while length < 20, value >= power {
-            length += 1
-            power &*= 10
+        putDigits(value, length: Self.decimalLength(value))
+    }
+
+    /// How many decimal digits `value` ≥ 10 has: estimated from its bit length (log10(2) ≈
+    /// 1233 / 4096, exact or one short for every bit length), then corrected by one
+    /// comparison.
+    @inline(__always)
+    static func decimalLength(_ value: UInt64) -> Int {
+        let bits = 64 &- value.leadingZeroBitCount
+        let estimate = (bits &* 1233) >> 12
+        return value >= tenToThe(estimate) ? estimate &+ 1 : estimate
+    }
+
+    /// 10^`exponent` for a run-time `exponent` in 0…19: a switch the compiler makes a table
+    /// lookup (`powerOfTen` is for constant exponents).
+    @inline(__always)
+    private static func tenToThe(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        case 18: 1_000_000_000_000_000_000
+        default: 10_000_000_000_000_000_000
         }
-        putDigits(value, length: length)
     }
 
     /// Exactly `length` decimal digits of `value` (zero-padded on the left), written right to
@@ -306,18 +367,19 @@ struct JSONWriter {
         var out = start + count + length
         var remaining = length
         while remaining >= 2 {
-            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-            rest /= 100
+            let next = rest / 100
+            let pair = Int(truncatingIfNeeded: rest &- next &* 100) &* 2
+            rest = next
             out -= 2
             out[0] = pairs[pair]
             out[1] = pairs[pair &+ 1]
-            remaining -= 2
+            remaining &-= 2
         }
         if remaining == 1 {
             out -= 1
-            out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
         }
-        count += length
+        count &+= length
     }
 
     /// "00", "01" … "99".

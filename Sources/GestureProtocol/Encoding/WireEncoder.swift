@@ -13,9 +13,10 @@ public enum WireEncoder {
     /// Fraction digits for rotation in degrees.
     public static let angleDigits = 2
 
-    /// Appends `message` as one line (ending in a newline) to `line`.
-    public static func append(_ message: ServerMessage, to line: inout [UInt8]) {
-        switch message {
+    /// Appends `message` as one line (ending in a newline) to `line`. `consuming`: a message
+    /// passed as a temporary (as the event path does) is encoded where it is, never copied.
+    public static func append(_ message: consuming ServerMessage, to line: inout [UInt8]) {
+        switch consume message {
         case .hello(var hello): append(&hello, to: &line)
         case .gesture(let gesture):
             var fields = GestureMessage.Line(gesture)

@@ -5,21 +5,18 @@
 // MARK: Events
 
 extension GestureMessage {
-    /// A gesture line as it is on the wire: every kind's fields side by side, those of other
-    /// kinds unused (`GestureMessage.details` holds only its own kind's).
+    /// A gesture line as it is on the wire: the message's common fields read and written in
+    /// place (`header`), every kind's own fields side by side, those of other kinds unused
+    /// (`GestureMessage.details` holds only its own kind's).
+    ///
+    /// Encoding moves the message in whole (its strings are not copied: no retain or release
+    /// per line) and copies out only the kind's fields, which hold no references.
     struct Line: WireMessage {
         var quotedType: StaticString { "\"gesture\"" }
 
+        /// The message; its `details` are not read or written here (the fields below are).
+        var header: GestureMessage
         var kind: GestureKind
-        var phase: GesturePhase
-        var id: UInt64
-        var seq: UInt64
-        var time: Timestamp
-        var device: String
-        var region: String?
-        var fingers: Int
-        var location: Point
-        var localLocation: Point?
         var count: Int
         var direction: SwipeDirection
         var edge: ScreenEdge?
@@ -28,20 +25,13 @@ extension GestureMessage {
         var rotation: Double
 
         /// Every field set once (no default values to overwrite: this runs per line).
+        @inline(__always)
         private init(
-            kind: GestureKind, _ message: GestureMessage, count: Int = 0, direction: SwipeDirection = .left, edge: ScreenEdge? = nil,
-            drag: Drag = Line.still, scale: Double = 0, rotation: Double = 0
+            kind: GestureKind, _ message: consuming GestureMessage, count: Int = 0, direction: SwipeDirection = .left,
+            edge: ScreenEdge? = nil, drag: Drag = Line.still, scale: Double = 0, rotation: Double = 0
         ) {
+            header = message
             self.kind = kind
-            phase = message.phase
-            id = message.id
-            seq = message.seq
-            time = message.time
-            device = message.device
-            region = message.region
-            fingers = message.fingers
-            location = message.location
-            localLocation = message.localLocation
             self.count = count
             self.direction = direction
             self.edge = edge
@@ -61,7 +51,8 @@ extension GestureMessage {
                     phase: .began, id: 0, seq: 0, time: .zero, device: "", region: nil, fingers: 0, location: .zero, details: .press))
         }
 
-        init(_ message: GestureMessage) {
+        @inline(__always)
+        init(_ message: consuming GestureMessage) {
             switch message.details {
             case .press: self.init(kind: .press, message)
             case .longPress: self.init(kind: .longPress, message)
@@ -76,15 +67,15 @@ extension GestureMessage {
         mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
             let location = PointCodec(digits: WireEncoder.locationDigits)
             try v.field("gesture", &kind, NameCodec(what: "gesture"), .required)
-            try v.field("phase", &phase, NameCodec(what: "phase"), .required)
-            try v.field("id", &id, UnsignedCodec(), .required)
-            try v.seq(&seq)
-            try v.field("time", &time, TimestampCodec(), .required)
-            try v.field("device", &device, StringCodec(), .required)
-            try v.field("region", &region, OptionalStringCodec(), .required)
-            try v.field("fingers", &fingers, IntegerCodec(), .required)
-            try v.field("location", &self.location, location, .required)
-            try v.field("localLocation", &localLocation, NullableCodec(location), .optional)
+            try v.field("phase", &header.phase, NameCodec(what: "phase"), .required)
+            try v.field("id", &header.id, UnsignedCodec(), .required)
+            try v.seq(&header.seq)
+            try v.field("time", &header.time, TimestampCodec(), .required)
+            try v.field("device", &header.device, StringCodec(), .required)
+            try v.field("region", &header.region, OptionalStringCodec(), .required)
+            try v.field("fingers", &header.fingers, IntegerCodec(), .required)
+            try v.field("location", &header.location, location, .required)
+            try v.field("localLocation", &header.localLocation, NullableCodec(location), .optional)
             try v.field("count", &count, IntegerCodec(), .requiredIf(kind == .tap))
             try v.field("direction", &direction, NameCodec(what: "swipe direction"), .requiredIf(kind == .swipe))
             try v.field("edge", &edge, NullableCodec(NameCodec(what: "screen edge")), .requiredIf(kind == .swipe))
@@ -100,19 +91,17 @@ extension GestureMessage {
         }
 
         var message: GestureMessage {
-            let details: Details
+            var message = header
             switch kind {
-            case .press: details = .press
-            case .tap: details = .tap(count: count)
-            case .longPress: details = .longPress
-            case .drag: details = .drag(drag)
-            case .swipe: details = .swipe(direction: direction, edge: edge, drag: drag)
-            case .pinch: details = .pinch(scale: scale)
-            case .rotate: details = .rotate(degrees: rotation)
+            case .press: message.details = .press
+            case .tap: message.details = .tap(count: count)
+            case .longPress: message.details = .longPress
+            case .drag: message.details = .drag(drag)
+            case .swipe: message.details = .swipe(direction: direction, edge: edge, drag: drag)
+            case .pinch: message.details = .pinch(scale: scale)
+            case .rotate: message.details = .rotate(degrees: rotation)
             }
-            return GestureMessage(
-                phase: phase, id: id, seq: seq, time: time, device: device, region: region, fingers: fingers, location: location,
-                localLocation: localLocation, details: details)
+            return message
         }
     }
 }
@@ -295,7 +284,7 @@ struct FilteredCodec: FieldCodec {
     func write(_ value: [MetricsMessage.FilteredTouches], to writer: inout JSONWriter) {
         writer.beginObject()
         for filtered in value {
-            writer.key(filtered.reason)
+            writer.key(runTime: filtered.reason)
             writer.unsigned(filtered.count)
         }
         writer.endObject()

@@ -166,6 +166,7 @@ struct NameCodec<Name: QuotedWireName>: FieldCodec {
     func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> Name {
         try reader.name(Name.self, field: field, what: what.description)
     }
+    @inline(__always)
     func write(_ value: Name, to writer: inout JSONWriter) { writer.raw(value.quotedName) }
     func maximumLength(_ value: Name) -> Int { value.quotedName.utf8CodeUnitCount + 1 }
 }
@@ -306,6 +307,7 @@ struct FieldWriter: FieldVisitor {
         codec.write(value, to: &writer)
     }
 
+    @inline(__always)
     mutating func seq(_ value: inout UInt64) {
         writer.key("seq")
         switch seqMode {
