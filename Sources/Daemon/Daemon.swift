@@ -153,9 +153,12 @@ public final class Daemon {
         DaemonSink(server: server, ids: ids, device: source.device.name, activity: activity)
     }
 
+    /// Runs one of the source's callbacks; the lines it made are written to the clients
+    /// before this returns (`SocketServer.deliveringAfter`).
     private func service(_ attached: Attached, _ body: (InputSource, inout DaemonSink) -> InputStatus) {
         var sink = sink(for: attached.source)
-        switch body(attached.source, &sink) {
+        let status = server.deliveringAfter { body(attached.source, &sink) }
+        switch status {
         case .active:
             rearm(attached)
         case .finished(let reason):

@@ -37,9 +37,10 @@ public final class EventLoop {
     }
 
     /// Runs one iteration without waiting (for harnesses that drive the loop themselves):
-    /// dispatches one pending source, if any. Returns false once the loop has exited.
+    /// dispatches one pending source, if any. Returns whether one was dispatched (false
+    /// when nothing was pending, or once the loop has exited).
     func runOnce() -> Bool {
-        sd_event_run(handle, 0) >= 0 && sd_event_get_state(handle) != Int32(SD_EVENT_FINISHED)
+        sd_event_run(handle, 0) > 0 && sd_event_get_state(handle) != Int32(SD_EVENT_FINISHED)
     }
 
     /// Makes `run()` return `code` after the current dispatch.

@@ -52,7 +52,7 @@ public final class EvdevSource: InputSource {
     public var clonePath: String? { passThrough?.clone.devnode }
 
     public var fileDescriptor: FileDescriptor? { evdev.fileDescriptor }
-    public var nextDeadline: Timestamp? { pipeline.nextDeadline }
+    public var nextDeadline: Timestamp? { DevicePipeline.nextDeadline(of: &pipeline) }
 
     /// Says which calibration a device uses when it is not the identity.
     private static func logCalibration(_ settings: ResolvedDeviceSettings, device: String, logger: Logger) {
