@@ -32,6 +32,10 @@ final class ClientConnection {
     static let maxLineLength = 64 * 1024
     /// Bytes moved from the queue into the socket buffer per refill.
     static let refillBytes = 64 * 1024
+    /// The output buffer's capacity kept once everything is sent: a frame's lines (ten
+    /// touch lines and a few gestures are about 3 KiB) reuse it instead of growing a new
+    /// buffer every frame; a larger one, grown in a burst, is given back.
+    static let retainedOutputBytes = 4 * 1024
 
     /// A line for this client: an event whose `seq` is written as it goes out, or an
     /// encoded reply.
@@ -61,6 +65,11 @@ final class ClientConnection {
     let fd: FileDescriptor
     let credentials: PeerCredentials?
     private unowned let owner: any ClientConnectionOwner
+    /// The owner's budget and the daemon's state, held directly: they are used for every
+    /// line, and reaching them through the unowned existential `owner` cost a strong retain
+    /// and a witness call each time.
+    private let budget: DeliveryBudget
+    private let daemonState: DaemonState
     private(set) var state = State.open(reading: true, output: .idle)
     var watch: IOWatch?
     private var watchedEvents = UInt32(EPOLLIN.rawValue)
@@ -80,6 +89,8 @@ final class ClientConnection {
         self.fd = fd
         self.credentials = credentials
         self.owner = owner
+        budget = owner.budget
+        daemonState = owner.state
         queue = DeliveryQueue(limits: limits)
     }
 
@@ -101,51 +112,54 @@ final class ClientConnection {
     /// What this client holds of `queue-memory`.
     var bufferedBytes: Int { queue.heldBytes + pendingOutput }
 
-    private var isOverShare: Bool { owner.budget.isOverShare(bufferedBytes) }
+    private var isOverShare: Bool { budget.isOverShare(bufferedBytes) }
 
     // MARK: Lines in
 
     /// Queues an event line; under pressure the slow-client policy applies.
     func enqueue(_ event: EventLine) {
         guard !isClosed else { return }
-        if queue.isFull(overShare: isOverShare) {
+        var overShare = isOverShare
+        if queue.isFull(overShare: overShare) {
             // The queue holds what the socket would not take: try the socket first. With
             // `disconnect` (irreversible) even one that said it was full: a client that
             // reads, only slower than a burst, may have made room since.
             if queue.limits.policy == .disconnect, isBlocked { setOutput(.idle) }
             flush()
             if isClosed { return }
+            overShare = isOverShare
         }
-        arrive(.event(event), kind: .event, size: event.byteCount)
+        arrive(.event(event), kind: .event, size: event.byteCount, overShare: overShare)
     }
 
     /// Queues a reply (never dropped; a client that leaves too many unread is closed).
     func reply(_ message: ServerMessage) {
         guard !isClosed else { return }
         let line = WireEncoder.encode(message)
-        arrive(.encoded(line), kind: DeliveryKind(line: line), size: line.count)
+        arrive(.encoded(line), kind: DeliveryKind(line: line), size: line.count, overShare: isOverShare)
     }
 
-    private func arrive(_ line: Line, kind: DeliveryKind, size: Int) {
+    /// `overShare`: `isOverShare` now (the caller has it already).
+    private func arrive(_ line: Line, kind: DeliveryKind, size: Int, overShare: Bool) {
         let before = queue.heldBytes
-        let writable = !isBlocked && output.count < owner.budget.refillLimit
-        let arrival = queue.arrived(line, kind: kind, size: size, writable: writable, overShare: isOverShare)
-        owner.budget.changed(by: queue.heldBytes - before)
+        let writable = !isBlocked && output.count < budget.refillLimit
+        let arrival = queue.arrived(line, kind: kind, size: size, writable: writable, overShare: overShare)
+        budget.changed(by: queue.heldBytes - before)
         switch arrival {
         case .send(let line):
-            if kind == .event { owner.state.counters.sent += 1 }
+            if kind == .event { daemonState.counters.sent += 1 }
             let before = output.count
             write(line)
-            owner.budget.changed(by: output.count - before)
+            budget.changed(by: output.count - before)
             scheduleFlush()
         case .held(let dropping):
-            if kind == .event { owner.state.counters.sent += 1 }
-            owner.state.counters.dropped += UInt64(dropping)
+            if kind == .event { daemonState.counters.sent += 1 }
+            daemonState.counters.dropped += UInt64(dropping)
             scheduleFlush()
         case .dropped(let older):
-            owner.state.counters.dropped += UInt64(older) + 1
+            daemonState.counters.dropped += UInt64(older) + 1
         case .disconnect(let reason):
-            if kind == .event { owner.state.counters.slowDisconnects += 1 }
+            if kind == .event { daemonState.counters.slowDisconnects += 1 }
             owner.log.log(.notice, "disconnecting slow client", metadata(["reason": "\(reason)"]))
             close(farewell: WireEncoder.encode(.goodbye(reason: reason)))
         case .ignored:
@@ -190,8 +204,13 @@ final class ClientConnection {
             if outputOffset == output.count {
                 outputOffset = 0
                 if queue.isFlowing {
-                    // Caught up: give the buffer back (a burst must not pin 64 KiB per client).
-                    output = []
+                    // Caught up: a burst's buffer is given back (it must not pin 64 KiB per
+                    // client), a frame's is kept for the next frame.
+                    if output.capacity > Self.retainedOutputBytes {
+                        output = []
+                    } else {
+                        output.removeAll(keepingCapacity: true)
+                    }
                     break
                 }
                 output.removeAll(keepingCapacity: true)
@@ -218,7 +237,7 @@ final class ClientConnection {
                 return
             case .processed(let count):
                 outputOffset += count
-                owner.budget.changed(by: -count)
+                budget.changed(by: -count)
                 recordDeliveries()
             }
         }
@@ -231,7 +250,7 @@ final class ClientConnection {
     private func refill() {
         let before = output.count
         let heldBefore = queue.heldBytes
-        let limit = owner.budget.refillLimit
+        let limit = budget.refillLimit
         while output.count < limit, let next = queue.next() {
             switch next {
             case .overflow(let dropped):
@@ -241,7 +260,7 @@ final class ClientConnection {
                 write(line)
             }
         }
-        owner.budget.changed(by: output.count - before + queue.heldBytes - heldBefore)
+        budget.changed(by: output.count - before + queue.heldBytes - heldBefore)
     }
 
     /// Records the delivery latency of the event lines the last `send` completed.
@@ -249,7 +268,7 @@ final class ClientConnection {
         guard unsentLines.hasLine(endingBy: outputOffset) else { return }
         let now = monotonicMicroseconds()
         while let time = unsentLines.popLine(endingBy: outputOffset) {
-            owner.state.metrics.recordLatency(now - min(now, time.microseconds))
+            daemonState.metrics.recordLatency(now - min(now, time.microseconds))
         }
     }
 
@@ -335,7 +354,7 @@ final class ClientConnection {
                 _ = try? UnixSocket.send(fd, farewell, nonBlocking: true)
             }
         }
-        owner.budget.changed(by: -bufferedBytes)
+        budget.changed(by: -bufferedBytes)
         state = .closed
         queue.close()
         output = []

@@ -153,9 +153,12 @@ public final class Daemon {
         DaemonSink(server: server, ids: ids, device: source.device.name, activity: activity)
     }
 
+    /// Runs one of the source's callbacks; the lines it made are written to the clients
+    /// before this returns (`SocketServer.deliveringAfter`).
     private func service(_ attached: Attached, _ body: (InputSource, inout DaemonSink) -> InputStatus) {
         var sink = sink(for: attached.source)
-        switch body(attached.source, &sink) {
+        let status = server.deliveringAfter { body(attached.source, &sink) }
+        switch status {
         case .active:
             rearm(attached)
         case .finished(let reason):
@@ -164,7 +167,7 @@ public final class Daemon {
     }
 
     /// Arms the source's timer for its next deadline. A source whose deadlines cannot be
-    /// kept (sd-event refused the timer) is removed, its gestures cancelled, rather than
+    /// kept (the loop refused the timer) is removed, its gestures cancelled, rather than
     /// left with gestures that would never end.
     private func rearm(_ attached: Attached) {
         do {

@@ -86,10 +86,12 @@ public final class EventLoop {
     }
 
     /// Runs one iteration without waiting (for harnesses that drive the loop themselves):
-    /// dispatches one pending source, if any. Returns false once the loop has exited.
+    /// dispatches one pending source, if any, then the deferred tasks scheduled. Returns
+    /// whether a source was dispatched or a task ran (false when nothing was pending, or
+    /// once the loop has exited).
     func runOnce() -> Bool {
-        guard exitCode == nil, (try? iterate(waiting: false)) != nil else { return false }
-        return exitCode == nil
+        guard exitCode == nil, let dispatched = try? iterate(waiting: false) else { return false }
+        return dispatched && exitCode == nil
     }
 
     /// Makes `run()` return `code` after the current dispatch (no deferred task runs after it).
@@ -170,7 +172,11 @@ public final class EventLoop {
 
     // MARK: The iteration
 
-    private func iterate(waiting: Bool) throws(SystemError) {
+    /// One turn: waits (or not) for input and due timers, dispatches the first pending
+    /// source, then the deferred tasks scheduled so far. Returns whether it dispatched a
+    /// source or ran a task.
+    @discardableResult
+    private func iterate(waiting: Bool) throws(SystemError) -> Bool {
         if pendingStart == pending.count {
             pending.removeAll(keepingCapacity: true)
             pendingStart = 0
@@ -187,14 +193,17 @@ public final class EventLoop {
             iterationTime = monotonicMicroseconds()
         }
         pingWatchdogIfDue()
-        if pendingStart < pending.count {
+        var dispatched = false
+        // One source per turn; entries whose source went (cancelled, disabled, re-armed) are skipped.
+        while !dispatched, pendingStart < pending.count {
             let next = pending[pendingStart]
             pendingStart += 1
-            dispatch(next)
+            dispatched = dispatch(next)
         }
-        if exitCode == nil {
-            runScheduledTasks()
+        if exitCode == nil, runScheduledTasks() {
+            dispatched = true
         }
+        return dispatched
     }
 
     private func becameReady(_ token: UInt64, _ events: UInt32) {
@@ -224,34 +233,40 @@ public final class EventLoop {
         self.watchdog = (watchdog.interval, now.saturatingAdd(watchdog.interval))
     }
 
-    private func dispatch(_ next: Pending) {
+    /// Dispatches one pending source; false when it is gone or no longer due.
+    private func dispatch(_ next: Pending) -> Bool {
         switch next {
         case .io(let token):
-            guard let watch = watches[token]?.value, watch.pendingEvents != 0 else { return }
+            guard let watch = watches[token]?.value, watch.pendingEvents != 0 else { return false }
             let events = watch.pendingEvents
             watch.pendingEvents = 0
             watch.handler(events)
         case .timer(let token):
-            guard let timer = armed[token]?.value, let deadline = timer.deadline, deadline <= now else { return }
+            guard let timer = armed[token]?.value, let deadline = timer.deadline, deadline <= now else { return false }
             armed[token] = nil
             timer.fire(deadline)
         }
+        return true
     }
 
-    private func runScheduledTasks() {
-        guard !scheduledTasks.isEmpty else { return }
+    /// Runs the deferred tasks scheduled so far; returns whether one ran.
+    private func runScheduledTasks() -> Bool {
+        guard !scheduledTasks.isEmpty else { return false }
         swap(&scheduledTasks, &runningTasks)
         defer { runningTasks.removeAll(keepingCapacity: true) }
+        var ran = false
         for index in runningTasks.indices {
             if exitCode != nil {
                 // The rest stay scheduled (and run, should the loop run again).
                 scheduledTasks.insert(contentsOf: runningTasks[index...], at: 0)
-                return
+                return ran
             }
             guard let task = runningTasks[index].value, task.isScheduled else { continue }
             task.isScheduled = false
             task.handler()
+            ran = true
         }
+        return ran
     }
 
     // MARK: What the sources ask of the loop

@@ -122,6 +122,15 @@ extension DevicePipeline {
         }
     }
 
+    /// `pipeline.nextDeadline`, read in place. A source keeps its pipeline in a stored
+    /// property of a class; read from there through the getter, the whole pipeline is copied
+    /// first (every reference in it retained, then released: some 1 500 instructions per
+    /// dispatch, issue 21), because the getter might reach the object another way. An
+    /// `inout` argument is exclusive, so the getter borrows it where it lies.
+    static func nextDeadline(of pipeline: inout DevicePipeline) -> Timestamp? {
+        pipeline.nextDeadline
+    }
+
     /// A pipeline for `description` with the settings `configuration` resolves for it;
     /// `previous`: the one it replaces after a reload (touches down keep their hygiene decisions).
     init(_ description: DeviceDescription, settings: ResolvedDeviceSettings, replacing previous: DevicePipeline? = nil) {

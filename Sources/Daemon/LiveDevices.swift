@@ -52,7 +52,7 @@ public final class EvdevSource: InputSource {
     public var clonePath: String? { passThrough?.clone.devnode }
 
     public var fileDescriptor: FileDescriptor? { evdev.fileDescriptor }
-    public var nextDeadline: Timestamp? { pipeline.nextDeadline }
+    public var nextDeadline: Timestamp? { DevicePipeline.nextDeadline(of: &pipeline) }
 
     /// Says which calibration a device uses when it is not the identity.
     private static func logCalibration(_ settings: ResolvedDeviceSettings, device: String, logger: Logger) {
@@ -69,11 +69,7 @@ public final class EvdevSource: InputSource {
     public func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         let outcome: ReadOutcome
         do {
-            outcome = try evdev.readAvailable { event in
-                // The pipeline first: its touch hygiene says which touches the clone hides.
-                pipeline.feed(event, touchesInto: &sink)
-                passThrough?.feed(event, hidden: pipeline.hiddenTouches)
-            }
+            outcome = try Self.read(evdev, into: &pipeline, passThrough: passThrough, sink: &sink)
         } catch {
             pipeline.cancelAll(at: now, into: &sink)
             return .finished(reason: "read failed: \(error)")
@@ -93,6 +89,20 @@ public final class EvdevSource: InputSource {
         case .deviceGone:
             pipeline.cancelAll(at: now, into: &sink)
             return .finished(reason: "device unplugged")
+        }
+    }
+
+    /// Feeds everything `evdev` has to `pipeline` (and the clone). The pipeline is an `inout`
+    /// argument: one exclusive access to the source's stored pipeline for the whole read,
+    /// checked statically inside, where the closure reaching the stored property took a
+    /// dynamically checked access per event (some twenty a five-finger frame, issue 21).
+    private static func read(
+        _ evdev: EvdevDevice, into pipeline: inout DevicePipeline, passThrough: PassThroughOutput?, sink: inout DaemonSink
+    ) throws(SystemError) -> ReadOutcome {
+        try evdev.readAvailable { event in
+            // The pipeline first: its touch hygiene says which touches the clone hides.
+            pipeline.feed(event, touchesInto: &sink)
+            passThrough?.feed(event, hidden: pipeline.hiddenTouches)
         }
     }
 

@@ -53,7 +53,7 @@ public final class ReplaySource: InputSource {
     }
 
     public var nextDeadline: Timestamp? {
-        let timer = pipeline.nextDeadline
+        let timer = pipelineDeadline
         switch phase {
         case .playing:
             guard index < recorded.count else { return timeline.start }
@@ -67,6 +67,9 @@ public final class ReplaySource: InputSource {
     public func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         .active
     }
+
+    /// The pipeline's next timer (read in place, not copied: `DevicePipeline.nextDeadline(of:)`).
+    private var pipelineDeadline: Timestamp? { DevicePipeline.nextDeadline(of: &pipeline) }
 
     /// Plays what is due at `now`. Due is decided on the monotonic clock (the one
     /// `nextDeadline` is given on), so a deadline that came is always played, whatever the
@@ -87,18 +90,18 @@ public final class ReplaySource: InputSource {
                 event.time = timeline.pipelineTime(recorded: event.time)
                 if timeline.monotonic(event.time) <= now {
                     // As `Replayer`: the timers due up to an event fire just before it.
-                    if let deadline = pipeline.nextDeadline, deadline <= event.time {
+                    if let deadline = pipelineDeadline, deadline <= event.time {
                         pipeline.advance(to: event.time, touchesInto: &sink)
                     }
                     pipeline.feed(event, touchesInto: &sink)
                     index += 1
-                } else if let deadline = pipeline.nextDeadline, timeline.monotonic(deadline) <= now {
+                } else if let deadline = pipelineDeadline, timeline.monotonic(deadline) <= now {
                     pipeline.advance(to: deadline, touchesInto: &sink)
                 } else {
                     return .active
                 }
             case .draining(let endTime, let timersLeft):
-                if let deadline = pipeline.nextDeadline, timersLeft > 0 {
+                if let deadline = pipelineDeadline, timersLeft > 0 {
                     guard timeline.monotonic(deadline) <= now else { return .active }
                     pipeline.advance(to: deadline, touchesInto: &sink)
                     phase = .draining(endTime: endTime, timersLeft: timersLeft - 1)

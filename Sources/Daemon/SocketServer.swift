@@ -37,6 +37,8 @@ final class SocketServer: ClientConnectionOwner {
     let budget: DeliveryBudget
     /// Clients with output to write before the loop next waits.
     private var scheduled: [ClientConnection] = []
+    /// `deliveringAfter` calls under way: output is written when the outermost returns.
+    private var deliveryDepth = 0
     private var nextClientID: UInt64 = 1
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// The `idle` line while the daemon is idle: a client connecting then is told at once.
@@ -204,12 +206,36 @@ final class SocketServer: ClientConnectionOwner {
 
     func scheduleFlush(_ client: ClientConnection) {
         scheduled.append(client)
+        // Inside `deliveringAfter`, written when it returns.
+        guard deliveryDepth == 0 else { return }
+        scheduleFlushTask()
+    }
+
+    private func scheduleFlushTask() {
         do {
             try flushTask?.schedule()
         } catch {
             // Only once the loop has finished: the output waits for the next flush.
             log.log(.error, "cannot schedule writing to clients", ["error": "\(error)"])
         }
+    }
+
+    /// Runs `body` (a device's dispatch: its frames, gestures and touch lines), then writes
+    /// the output it gathered for the clients at once, in the same dispatch, instead of in
+    /// a turn of the loop of its own (the deferred task: issue 21, a loop turn cost as much
+    /// as a third of a frame's lines). What is written, and in which order, is unchanged:
+    /// every client still gets one flush after the whole dispatch, at most
+    /// `maximumFlushesPerDispatch` of them (the rest on the loop's next turn), and a client
+    /// whose socket is full is not written to until it is writable (docs/protocol.md
+    /// "Limits and slow clients"). Nested calls write once, when the outermost returns.
+    func deliveringAfter<Result>(_ body: () -> Result) -> Result {
+        deliveryDepth += 1
+        let result = body()
+        deliveryDepth -= 1
+        if deliveryDepth == 0, !scheduled.isEmpty {
+            flushScheduled(limit: Self.maximumFlushesPerDispatch)
+        }
+        return result
     }
 
     /// Flushes the clients with new output, at most `limit` of them (the rest on the
@@ -221,11 +247,7 @@ final class SocketServer: ClientConnectionOwner {
         }
         scheduled.removeFirst(count)
         if !scheduled.isEmpty {
-            do {
-                try flushTask?.schedule()
-            } catch {
-                log.log(.error, "cannot schedule writing to clients", ["error": "\(error)"])
-            }
+            scheduleFlushTask()
         }
     }
 

@@ -18,8 +18,12 @@ import SystemPackage
 ///
 /// One client measures all three the same way (`streamCircle`, one thread): receipt
 /// (CLOCK_MONOTONIC right after the `recv` that completed the line) minus the line's `time`,
-/// the kernel timestamp of the frame's events. Figures and their ratios to the forwarder's
-/// are printed as `BENCH` lines; nothing is asserted but that lines arrived.
+/// the kernel timestamp of the frame's events. Before the measured stroke every process gets
+/// one unmeasured warm-up touch (`warmUpFrames`, the same circle, lifted): the first frames of
+/// a process just started run its code for the first time (page faults, here through 9p, and
+/// the emulator translating it), which says nothing about its steady state; the warm-up
+/// touch's figures are printed apart as the cold start. Figures and their ratios to the
+/// forwarder's are printed as `BENCH` lines; nothing is asserted but that lines arrived.
 struct SideBySideCases {
     let gestured: String
     let work: String
@@ -29,8 +33,9 @@ struct SideBySideCases {
     let interval: Double
     let fingers: Int
 
-    /// Seconds at the start of each run measured apart (`Run.warmUp`).
-    static let warmUp = 0.5
+    /// Frames of the warm-up touch each process gets before the measured stroke
+    /// (`Run.warmUp`): 0.5 s at the default 5 ms interval.
+    static let warmUpFrames = 100
 
     /// One path through which the frames reach the client.
     enum Path: CaseIterable {
@@ -47,9 +52,9 @@ struct SideBySideCases {
 
     /// One run's samples and the process's resident memory at its end.
     struct Run {
-        /// After the warm-up.
+        /// The measured stroke, after the warm-up touch.
         let figures: LatencyFigures
-        /// The first `warmUp` seconds.
+        /// The warm-up touch: the process's cold start.
         let warmUp: LatencyFigures
         let residentKiB: Int
         /// What the process did over the run (page faults, context switches, CPU).
@@ -79,7 +84,7 @@ struct SideBySideCases {
                         "BENCH side-by-side round \(round) \(path.label), \(fingers) fingers, \(frames) frames every \(interval) ms: \(result.figures), VmRSS \(result.residentKiB) KiB\(path == .forwarder ? " (this driver's binary: not a memory floor)" : "")"
                     )
                     say(
-                        "  first \(Self.warmUp) s apart: \(result.warmUp); worst after it: \(worst(result.figures)); over the run: \(result.activity)"
+                        "  warm-up touch (\(Self.warmUpFrames) frames, cold start) apart: \(result.warmUp); worst after it: \(worst(result.figures)); over the run: \(result.activity)"
                     )
                 }
             }
@@ -116,22 +121,25 @@ struct SideBySideCases {
                 _ = waitForExit(pid, timeout: 10)
             }
         }
+        // The warm-up touch: the same for every path, unmeasured but for its figures, which
+        // are the cold start (a process running its code for the first time).
+        let warmUp = try latencies(
+            streamCircle(on: panel, frames: Self.warmUpFrames, interval: interval, readers: [reader], fingers: fingers)[0])
         let before = ProcessActivity(pid)
-        let received = try streamCircle(on: panel, frames: frames, interval: interval, readers: [reader], fingers: fingers)[0]
-        let timed = received.compactMap { line -> (time: UInt64, latency: Int64)? in
-            guard let time = WireScanner.unsigned(after: Array(#""time":"#.utf8), in: line.line) else { return nil }
-            return (time, Int64(line.receivedAt) - Int64(time))
-        }
-        try expect(!timed.isEmpty, "no timed line received")
-        // The first frames of a process just started run its code for the first time (page
-        // faults, here through 9p, and the emulator translating it): kept apart.
-        let warmUpEnd = timed[0].time + UInt64(Self.warmUp * 1_000_000)
-        let samples = timed.filter { $0.time >= warmUpEnd }.map(\.latency)
-        let warmUp = timed.filter { $0.time < warmUpEnd }.map(\.latency)
-        try expect(!samples.isEmpty, "no line after the warm-up")
+        let samples = try latencies(streamCircle(on: panel, frames: frames, interval: interval, readers: [reader], fingers: fingers)[0])
         return Run(
             figures: LatencyFigures(samples: samples), warmUp: LatencyFigures(samples: warmUp), residentKiB: residentKiB(pid),
             activity: ProcessActivity(pid) - before)
+    }
+
+    /// Receipt − the line's `time` of every timed line, in µs.
+    private func latencies(_ received: [Received]) throws(CaseFailure) -> [Int64] {
+        let samples = received.compactMap { line -> Int64? in
+            guard let time = WireScanner.unsigned(after: Array(#""time":"#.utf8), in: line.line) else { return nil }
+            return Int64(line.receivedAt) - Int64(time)
+        }
+        try expect(!samples.isEmpty, "no timed line received")
+        return samples
     }
 
     /// The forwarder's socket, as soon as it accepts connections (it opens the node first).
@@ -167,7 +175,7 @@ struct SideBySideCases {
             let memory = (runs[path] ?? []).map(\.residentKiB)
             let warmUps = (runs[path] ?? []).map { $0.warmUp.samples.max() ?? 0 }
             say(
-                "BENCH side-by-side \(path.label) over \(figures.count) rounds: p50 \(spread { $0.percentile(0.5) }), p99 \(spread { $0.percentile(0.99) }), max \(spread { $0.samples.max() ?? 0 }) (in the first \(Self.warmUp) s: \(ms(warmUps.min() ?? 0))–\(ms(warmUps.max() ?? 0)) ms), VmRSS \(memory.min() ?? 0)–\(memory.max() ?? 0) KiB"
+                "BENCH side-by-side \(path.label) over \(figures.count) rounds: p50 \(spread { $0.percentile(0.5) }), p99 \(spread { $0.percentile(0.99) }), max \(spread { $0.samples.max() ?? 0 }) (warm-up touch, cold start: \(ms(warmUps.min() ?? 0))–\(ms(warmUps.max() ?? 0)) ms), VmRSS \(memory.min() ?? 0)–\(memory.max() ?? 0) KiB"
             )
         }
         let floors = runs[.forwarder] ?? []

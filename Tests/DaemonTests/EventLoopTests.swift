@@ -73,12 +73,13 @@ import Testing
         var fired = 0
         let timer = try loop.timer { _ in fired += 1 }
         try timer.schedule(at: loop.now + Self.hour)
-        for _ in 0..<3 { #expect(loop.runOnce()) }
+        for _ in 0..<3 { #expect(!loop.runOnce(), "nothing due") }
         #expect(fired == 0)
         #expect(timer.deadline != nil)
         // Re-armed into the past, it fires at the next iteration, once.
         try timer.schedule(at: loop.now - 1)
-        for _ in 0..<3 { #expect(loop.runOnce()) }
+        #expect(loop.runOnce())
+        for _ in 0..<2 { #expect(!loop.runOnce(), "fired once") }
         #expect(fired == 1)
     }
 
@@ -117,7 +118,7 @@ import Testing
             seen.append("dropped")
             try? change()
         }
-        for _ in 0..<6 { #expect(loop.runOnce()) }
+        for _ in 0..<6 { _ = loop.runOnce() }  // what matters is what was dispatched
         #expect(seen.count >= 1)
         let survivors = Set(seen.dropFirst())
         #expect(survivors.isSubset(of: ["keeper"]), "\(seen)")
@@ -137,7 +138,8 @@ import Testing
             calls += 1
             watch?.cancel()
         }
-        for _ in 0..<3 { #expect(loop.runOnce()) }
+        #expect(loop.runOnce())
+        for _ in 0..<2 { #expect(!loop.runOnce(), "nothing left to dispatch") }
         #expect(calls == 1)
     }
 
@@ -210,13 +212,13 @@ import Testing
         var calls = 0
         let watch = try loop.watch(pipe.ends.readEnd, events: Self.readable) { _ in calls += 1 }
         try watch.setEnabled(false)
-        for _ in 0..<2 { #expect(loop.runOnce()) }
+        for _ in 0..<2 { #expect(!loop.runOnce()) }
         #expect(calls == 0)
         try watch.setEnabled(true)
         #expect(loop.runOnce())
         #expect(calls == 1)
         try watch.setEvents(UInt32(EPOLLOUT.rawValue))  // a read end is never writable
-        for _ in 0..<2 { #expect(loop.runOnce()) }
+        for _ in 0..<2 { #expect(!loop.runOnce()) }
         #expect(calls == 1)
         try watch.setEvents(Self.readable)
         #expect(loop.runOnce())

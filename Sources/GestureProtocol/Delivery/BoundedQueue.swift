@@ -2,24 +2,27 @@
 /// only as far as the queue actually fills, never beyond `capacity`, and is reused without
 /// allocating; once emptied, storage beyond `retainedStorage` slots is given back: an idle
 /// or quick client costs a few bytes, not a full queue (1024 events × 1000 clients would
-/// be 24 MiB of resident memory). `DeliveryQueue`'s storage.
+/// be 24 MiB of resident memory). `DeliveryQueue`'s storage, inlinable as it is.
+@usableFromInline
 struct BoundedQueue<Element> {
-    private var storage: [Element?] = []
-    private var head = 0
-    private(set) var count = 0
+    @usableFromInline var storage: [Element?] = []
+    @usableFromInline var head = 0
+    @usableFromInline var count = 0
     /// The most elements the queue holds.
-    let capacity: Int
+    @usableFromInline let capacity: Int
     /// The first allocation's size (for a queue that fills at all).
-    static var initialStorage: Int { 16 }
+    @inlinable static var initialStorage: Int { 16 }
 
+    @inlinable
     init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
-    var isEmpty: Bool { count == 0 }
-    var isFull: Bool { count == capacity }
+    @inlinable var isEmpty: Bool { count == 0 }
+    @inlinable var isFull: Bool { count == capacity }
 
     /// Appends; the caller checks `isFull` first.
+    @inlinable
     mutating func append(_ element: Element) {
         precondition(!isFull, "BoundedQueue overflow")
         if count == storage.count { grow() }
@@ -28,8 +31,9 @@ struct BoundedQueue<Element> {
     }
 
     /// The oldest element, left in place.
-    var first: Element? { count > 0 ? storage[head] : nil }
+    @inlinable var first: Element? { count > 0 ? storage[head] : nil }
 
+    @inlinable
     mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head]
@@ -46,10 +50,11 @@ struct BoundedQueue<Element> {
     }
 
     /// The most slots an empty queue keeps allocated.
-    static var retainedStorage: Int { 64 }
+    @inlinable static var retainedStorage: Int { 64 }
 
     /// Moves the elements, in order, into storage twice as large (capped at `capacity`).
-    private mutating func grow() {
+    @inlinable
+    mutating func grow() {
         let size = min(capacity, max(Self.initialStorage, storage.count * 2))
         var larger = [Element?](repeating: nil, count: size)
         for i in 0..<count {

@@ -39,6 +39,11 @@ public struct DeliveryLimits: Sendable, Hashable {
 /// `seq` is filled in when it is written): the caller tells it what happened and carries
 /// out what it answers, as swift-nio's state machines do. Events and replies wait in
 /// separate rings so that dropping the oldest event is O(1) however many replies wait.
+///
+/// Inlinable, so that the daemon and the bridge, which consult it for every line, get it
+/// specialized for their line type: called unspecialized across the module boundary, every
+/// call instantiated the generic metadata of its state at run time (docs/performance.md
+/// "The loop around the encoder (issue 21)": a third of the daemon's instructions per frame).
 public struct DeliveryQueue<Line> {
     /// What to do with a line that arrived.
     public enum Arrival {
@@ -63,26 +68,42 @@ public struct DeliveryQueue<Line> {
         case line(Line, DeliveryKind)
     }
 
-    private struct Entry {
-        var order: UInt64
-        var line: Line
-        var size: Int
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var order: UInt64
+        @usableFromInline var line: Line
+        @usableFromInline var size: Int
+
+        @inlinable
+        init(order: UInt64, line: Line, size: Int) {
+            self.order = order
+            self.line = line
+            self.size = size
+        }
     }
 
-    private struct Held {
-        var events: BoundedQueue<Entry>
-        var replies = BoundedQueue<Entry>(capacity: .max)
-        var pong: Entry?
-        var controlPong: Entry?
+    @usableFromInline
+    struct Held {
+        @usableFromInline var events: BoundedQueue<Entry>
+        @usableFromInline var replies = BoundedQueue<Entry>(capacity: .max)
+        @usableFromInline var pong: Entry?
+        @usableFromInline var controlPong: Entry?
         /// Events dropped since the last overflow notice.
-        var dropped: UInt64 = 0
-        var bytes = 0
-        var nextOrder: UInt64 = 0
+        @usableFromInline var dropped: UInt64 = 0
+        @usableFromInline var bytes = 0
+        @usableFromInline var nextOrder: UInt64 = 0
 
+        @inlinable
+        init(events: BoundedQueue<Entry>) {
+            self.events = events
+        }
+
+        @inlinable
         var isEmpty: Bool { events.isEmpty && replies.isEmpty && pong == nil && controlPong == nil && dropped == 0 }
     }
 
-    private enum State {
+    @usableFromInline
+    enum State {
         /// Nothing held: lines go straight to the connection while it takes data.
         case flowing
         /// Lines wait here until the connection takes data.
@@ -91,35 +112,40 @@ public struct DeliveryQueue<Line> {
         case closed
     }
 
-    private var state = State.flowing
+    @usableFromInline var state = State.flowing
     /// The limits it applies.
     public let limits: DeliveryLimits
 
     /// An empty queue applying `limits`.
+    @inlinable
     public init(limits: DeliveryLimits) {
         self.limits = limits
     }
 
     /// Whether nothing is held: a line that arrives for a connection that takes data is
     /// sent at once (a caller copies a line out of its read buffer only when it is held).
+    @inlinable
     public var isFlowing: Bool {
         if case .flowing = state { return true }
         return false
     }
 
     /// Whether the connection was closed (`disconnect` was answered, or `close()`).
+    @inlinable
     public var isClosed: Bool {
         if case .closed = state { return true }
         return false
     }
 
     /// The bytes held now (0 once closed: the caller's budget gets them back).
+    @inlinable
     public var heldBytes: Int {
         if case .holding(let held) = state { return held.bytes }
         return 0
     }
 
     /// The events held now.
+    @inlinable
     public var heldEvents: Int {
         if case .holding(let held) = state { return held.events.count }
         return 0
@@ -128,6 +154,7 @@ public struct DeliveryQueue<Line> {
     /// Whether an event arriving now would not fit: `limits.events` are held, or the
     /// connection is over its share of a shared budget. A caller that can make room by
     /// writing first (its socket may take more now) does so before the event arrives.
+    @inlinable
     public func isFull(overShare: Bool = false) -> Bool {
         overShare || heldEvents >= limits.events
     }
@@ -146,6 +173,7 @@ public struct DeliveryQueue<Line> {
     /// `overShare`: the caller's budget shared by every connection is exceeded and this one
     /// holds more than its share: an event then counts as arriving at a full queue, and a
     /// reply for a connection that does not take data closes it.
+    @inlinable
     public mutating func arrived(_ line: Line, kind: DeliveryKind, size: Int, writable: Bool, overShare: Bool = false) -> Arrival {
         switch state {
         case .closed:
@@ -164,6 +192,7 @@ public struct DeliveryQueue<Line> {
 
     /// The next line to write, oldest first, the overflow notice before anything else;
     /// nil when nothing is held (lines then pass straight through again).
+    @inlinable
     public mutating func next() -> Outgoing? {
         guard case .holding(var held) = state else { return nil }
         state = .flowing
@@ -175,6 +204,7 @@ public struct DeliveryQueue<Line> {
     }
 
     /// The connection takes data again: everything held, in order (`next()` until nil).
+    @inlinable
     public mutating func becameWritable() -> [Outgoing] {
         var outgoing: [Outgoing] = []
         outgoing.reserveCapacity(heldEvents + 4)
@@ -185,11 +215,13 @@ public struct DeliveryQueue<Line> {
     }
 
     /// The connection is going: what is held is dropped.
+    @inlinable
     public mutating func close() {
         state = .closed
     }
 
-    private func take(from held: inout Held) -> Outgoing? {
+    @inlinable
+    func take(from held: inout Held) -> Outgoing? {
         if held.dropped > 0 {
             defer { held.dropped = 0 }
             return .overflow(dropped: held.dropped)
@@ -223,8 +255,8 @@ public struct DeliveryQueue<Line> {
         return .line(entry.line, kind!)
     }
 
-    private mutating func hold(_ line: Line, kind: DeliveryKind, size: Int, writable: Bool, overShare: Bool, in held: inout Held) -> Arrival
-    {
+    @inlinable
+    mutating func hold(_ line: Line, kind: DeliveryKind, size: Int, writable: Bool, overShare: Bool, in held: inout Held) -> Arrival {
         let entry = Entry(order: held.nextOrder, line: line, size: size)
         held.nextOrder += 1
         held.bytes += size
@@ -270,7 +302,8 @@ public struct DeliveryQueue<Line> {
         return droppedItself ? .dropped(older: dropping) : .held(dropping: dropping)
     }
 
-    private mutating func disconnect(_ reason: String) -> Arrival {
+    @inlinable
+    mutating func disconnect(_ reason: String) -> Arrival {
         state = .closed
         return .disconnect(reason: reason)
     }

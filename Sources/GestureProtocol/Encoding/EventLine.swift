@@ -36,10 +36,12 @@ public struct EventLine: Sendable {
 
     /// Appends the line with `seq` in its slot.
     public func append(seq: UInt64, to line: inout [UInt8]) {
+        // Rebased buffers, not slices: appended by one copy each (a slice went element by
+        // element, issue 21), for every client a line is written to.
         bytes.withUnsafeBufferPointer { encoded in
-            line.append(contentsOf: encoded[..<slot])
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: encoded[..<slot]))
             JSONWriter.append(to: &line, bound: JSONWriter.numberLength) { $0.unsigned(seq) }
-            line.append(contentsOf: encoded[slot...])
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: encoded[slot...]))
         }
     }
 
