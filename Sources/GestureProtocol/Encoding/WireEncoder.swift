@@ -49,6 +49,15 @@ public enum WireEncoder {
         }
     }
 
+    /// Appends a gesture line of `header`'s common fields and `details` (`header.details`
+    /// is not read) to `line`: the line `append(.gesture(message), to:)` writes for the
+    /// message of those fields and details, without that message built and copied first.
+    /// For the engine's events (`GestureCore`'s `WireEncoder.append(_:device:seq:to:)`).
+    package static func appendGesture(header: consuming GestureMessage, details: borrowing GestureMessage.Details, to line: inout [UInt8]) {
+        var fields = GestureMessage.Line(header: header, details: details)
+        append(&fields, to: &line)
+    }
+
     /// Appends `request` as one line (ending in a newline) to `line`.
     public static func append(_ request: ClientRequest, to line: inout [UInt8]) {
         var bare = BareRequest(wireDefaults: ())

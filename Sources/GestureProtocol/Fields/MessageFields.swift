@@ -53,14 +53,23 @@ extension GestureMessage {
 
         @inline(__always)
         init(_ message: consuming GestureMessage) {
-            switch message.details {
-            case .press: self.init(kind: .press, message)
-            case .longPress: self.init(kind: .longPress, message)
-            case .tap(let count): self.init(kind: .tap, message, count: count)
-            case .drag(let drag): self.init(kind: .drag, message, drag: drag)
-            case .swipe(let direction, let edge, let drag): self.init(kind: .swipe, message, direction: direction, edge: edge, drag: drag)
-            case .pinch(let scale): self.init(kind: .pinch, message, scale: scale)
-            case .rotate(let degrees): self.init(kind: .rotate, message, rotation: degrees)
+            let details = message.details
+            self.init(header: message, details: details)
+        }
+
+        /// The line of `header`'s common fields with `details` (`header.details` is not
+        /// read): how a gesture is encoded straight from the engine's event, without a
+        /// whole `GestureMessage` built first (`WireEncoder.appendGesture`).
+        @inline(__always)
+        init(header: consuming GestureMessage, details: borrowing Details) {
+            switch details {
+            case .press: self.init(kind: .press, header)
+            case .longPress: self.init(kind: .longPress, header)
+            case .tap(let count): self.init(kind: .tap, header, count: count)
+            case .drag(let drag): self.init(kind: .drag, header, drag: drag)
+            case .swipe(let direction, let edge, let drag): self.init(kind: .swipe, header, direction: direction, edge: edge, drag: drag)
+            case .pinch(let scale): self.init(kind: .pinch, header, scale: scale)
+            case .rotate(let degrees): self.init(kind: .rotate, header, rotation: degrees)
             }
         }
 
