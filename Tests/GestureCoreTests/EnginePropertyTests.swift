@@ -173,21 +173,23 @@ struct EnginePropertyTests {
     /// it, and with none nothing ever fires. A deadline left stale by an input fails here.
     @Test func theNextDeadlineIsExactlyWhenTheNextTimerFires() async {
         await propertyCheck(count: 200, input: Self.scripts, Gen.int(in: 0...2)) { script, which in
-            _ = Self.run(script, configuration: Self.configurations[which]) { engine in
-                var sink = CollectingSink()
-                guard let deadline = engine.nextDeadline else {
-                    var later = engine
-                    later.advance(to: Timestamp(microseconds: UInt64.max / 2), into: &sink)
-                    #expect(sink.events.isEmpty, "no deadline, yet a timer fired")
-                    return
-                }
-                var before = engine
-                before.advance(to: Timestamp(microseconds: max(deadline.microseconds, 1) - 1), into: &sink)
-                #expect(sink.events.isEmpty && before.nextDeadline == deadline, "a timer fired before the deadline")
-                var at = engine
-                at.advance(to: deadline, into: &sink)
-                #expect((at.nextDeadline ?? .distantFuture) > deadline, "the deadline's timer did not fire")
-            }
+            _ = Self.run(
+                script, configuration: Self.configurations[which],
+                afterEachStep: { engine in
+                    var sink = CollectingSink()
+                    guard let deadline = engine.nextDeadline else {
+                        var later = engine
+                        later.advance(to: Timestamp(microseconds: UInt64.max / 2), into: &sink)
+                        #expect(sink.events.isEmpty, "no deadline, yet a timer fired")
+                        return
+                    }
+                    var before = engine
+                    before.advance(to: Timestamp(microseconds: max(deadline.microseconds, 1) - 1), into: &sink)
+                    #expect(sink.events.isEmpty && before.nextDeadline == deadline, "a timer fired before the deadline")
+                    var at = engine
+                    at.advance(to: deadline, into: &sink)
+                    #expect((at.nextDeadline ?? .distantFuture) > deadline, "the deadline's timer did not fire")
+                })
         }
     }
 
