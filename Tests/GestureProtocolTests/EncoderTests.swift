@@ -145,6 +145,35 @@ import Testing
         }
     }
 
+    /// An enum's wire name is copied as two overlapping words (issue 21): every name of
+    /// every kind, and constants of every length from 0 to 20 (the word copies cover 4…16),
+    /// byte for byte as `raw` writes them, after a comma.
+    @Test func namesOfEveryLengthAreCopiedWhole() {
+        func written(_ name: StaticString, by write: (inout JSONWriter, StaticString) -> Void) -> [UInt8] {
+            var bytes: [UInt8] = Array("x".utf8)
+            JSONWriter.append(to: &bytes, bound: 64) { writer in
+                writer.raw("1")
+                write(&writer, name)
+            }
+            return bytes
+        }
+        let lengths: [StaticString] = [
+            "", "a", "ab", "abc", "abcd", "abcde", "abcdef",
+            "abcdefg", "abcdefgh", "abcdefghi", "abcdefghij", "abcdefghijk", "abcdefghijkl", "abcdefghijklm",
+            "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnopqr", "abcdefghijklmnopqrs",
+            "abcdefghijklmnopqrst",
+        ]
+        func names<Name: QuotedWireName>(_: Name.Type) -> [StaticString] { Name.allCases.map(\.quotedName) }
+        let every =
+            lengths + names(GestureKind.self) + names(GesturePhase.self) + names(TouchPhase.self) + names(ActivityPhase.self)
+            + names(DevicePhase.self) + names(DeviceInfo.Kind.self) + names(SwipeDirection.self) + names(ScreenEdge.self)
+        for name in every {
+            let expected = Array("x1,".utf8) + Array(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            #expect(written(name) { $0.name($1) } == expected, "\(name)")
+            #expect(written(name) { $0.raw($1) } == expected, "\(name)")
+        }
+    }
+
     /// Strings are copied eight bytes at a time and their last few bytes as one overlapping
     /// word (issue 21): every length up to 26 with an escape at every position (and with one
     /// in a whole word and one in the tail), against a byte-by-byte escaper, and read back.

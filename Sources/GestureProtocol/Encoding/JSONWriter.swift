@@ -124,6 +124,29 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// Writes a value that needs no escaping and whose length is known only at run time (an
+    /// enum's quoted wire name, `QuotedWireName`): 4 to 16 bytes are two overlapping words,
+    /// not a loop over the bytes.
+    @inline(__always)
+    mutating func name(_ value: StaticString) {
+        separateElement()
+        let length = value.utf8CodeUnitCount
+        assert(count + length <= capacity, "line longer than its bound")
+        let from = UnsafeRawPointer(value.utf8Start)
+        let to = UnsafeMutableRawPointer(start + count)
+        if length >= 8 && length <= 16 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self), toByteOffset: length &- 8, as: UInt64.self)
+        } else if length >= 4 && length < 8 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: length &- 4, as: UInt32.self), toByteOffset: length &- 4, as: UInt32.self)
+        } else {
+            copy(value, to: start + count)
+        }
+        count &+= length
+        needsComma = true
+    }
+
     mutating func string(_ value: String) {
         separateElement()
         put(UInt8(ascii: "\""))
