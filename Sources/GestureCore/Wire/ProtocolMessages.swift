@@ -6,19 +6,19 @@ extension GestureMessage {
     /// `EventLine` leaves it open instead).
     public init(_ event: borrowing GestureEvent, device: String, seq: UInt64 = 0) {
         // Field by field, the details through `wireDetails`: no copy of the whole event.
-        self = Self.wireHeader(event, device: device, seq: seq)
-        details = Self.wireDetails(event.details, in: event.regionRect)
+        // `WireEncoder.append(_:device:seq:to:)` passes the same fields to the encoder.
+        self.init(
+            phase: event.phase, id: event.id, seq: seq, time: event.time, device: device, region: event.region,
+            fingers: event.fingers, location: event.location, localLocation: Self.wireLocalLocation(event),
+            details: Self.wireDetails(event.details, in: event.regionRect))
     }
 
-    /// Every field of `event`'s wire form but its details (`.press` in their place).
+    /// `event.location` in its region's rectangle (nil at the top level). No closure
+    /// (`regionRect.map`): one that captures `event` copies it whole.
     @inline(__always)
-    fileprivate static func wireHeader(_ event: borrowing GestureEvent, device: String, seq: UInt64) -> GestureMessage {
-        // No closure (`regionRect.map`): one that captures `event` copies it whole.
-        var localLocation: Point?
-        if let rect = event.regionRect { localLocation = rect.local(event.location) }
-        return GestureMessage(
-            phase: event.phase, id: event.id, seq: seq, time: event.time, device: device, region: event.region,
-            fingers: event.fingers, location: event.location, localLocation: localLocation, details: .press)
+    fileprivate static func wireLocalLocation(_ event: borrowing GestureEvent) -> Point? {
+        guard let rect = event.regionRect else { return nil }
+        return rect.local(event.location)
     }
 
     /// `details` with a drag's or swipe's `localStartLocation` in `rect` (when in a region).
@@ -45,7 +45,8 @@ extension WireEncoder {
     /// `gestured replay` and the engine benchmark encode each event with).
     public static func append(_ event: borrowing GestureEvent, device: String, seq: UInt64, to line: inout [UInt8]) {
         appendGesture(
-            header: GestureMessage.wireHeader(event, device: device, seq: seq),
+            phase: event.phase, id: event.id, seq: seq, time: event.time, device: device, region: event.region,
+            fingers: event.fingers, location: event.location, localLocation: GestureMessage.wireLocalLocation(event),
             details: GestureMessage.wireDetails(event.details, in: event.regionRect), to: &line)
     }
 }

@@ -58,18 +58,22 @@ extension GestureMessage {
         }
 
         /// The line of `header`'s common fields with `details` (`header.details` is not
-        /// read): how a gesture is encoded straight from the engine's event, without a
-        /// whole `GestureMessage` built first (`WireEncoder.appendGesture`).
+        /// read; `WireEncoder.appendGesture` builds a header without them). The header is
+        /// moved in once, before the switch: consumed in each case, it was copied and the
+        /// original destroyed.
         @inline(__always)
         init(header: consuming GestureMessage, details: borrowing Details) {
+            self.init(kind: details.kind, header)
             switch details {
-            case .press: self.init(kind: .press, header)
-            case .longPress: self.init(kind: .longPress, header)
-            case .tap(let count): self.init(kind: .tap, header, count: count)
-            case .drag(let drag): self.init(kind: .drag, header, drag: drag)
-            case .swipe(let direction, let edge, let drag): self.init(kind: .swipe, header, direction: direction, edge: edge, drag: drag)
-            case .pinch(let scale): self.init(kind: .pinch, header, scale: scale)
-            case .rotate(let degrees): self.init(kind: .rotate, header, rotation: degrees)
+            case .press, .longPress: break
+            case .tap(let count): self.count = count
+            case .drag(let drag): self.drag = drag
+            case .swipe(let direction, let edge, let drag):
+                self.direction = direction
+                self.edge = edge
+                self.drag = drag
+            case .pinch(let scale): self.scale = scale
+            case .rotate(let degrees): rotation = degrees
             }
         }
 
