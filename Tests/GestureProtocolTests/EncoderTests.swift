@@ -61,6 +61,27 @@ import Testing
         #expect(encoded(1e300, 3) == "0", "beyond 64 bits of fixed point")
     }
 
+    /// Rounding is half away from zero, without a conversion's range checks below 2^51
+    /// (issue 21): every tie k + 0.5 goes up (adding 2^52 alone rounds ties to even), and
+    /// values around 2^51, 2^52 and 2^53 agree with Swift's `rounded()`.
+    @Test func roundingIsHalfAwayFromZeroEverywhere() {
+        for k in 0..<2_000 {
+            let tie = Double(k) + 0.5
+            #expect(JSONWriter.roundedHalfAwayFromZero(tie) == UInt64(k + 1), "\(tie)")
+            for value in [Double(k), tie.nextDown, tie.nextUp, Double(k) + 0.25, Double(k) + 0.75] {
+                #expect(JSONWriter.roundedHalfAwayFromZero(value) == UInt64(value.rounded()), "\(value)")
+            }
+        }
+        for exponent in [50, 51, 52, 53, 62] {
+            let power = Double(sign: .plus, exponent: exponent, significand: 1)
+            for value in [power, power.nextDown, power.nextUp, power - 0.5, power + 0.5, power - 1.5, power * 0.75 + 0.5] {
+                #expect(JSONWriter.roundedHalfAwayFromZero(value) == UInt64(value.rounded()), "2^\(exponent): \(value)")
+            }
+        }
+        #expect(JSONWriter.roundedHalfAwayFromZero(0) == 0)
+        #expect(JSONWriter.roundedHalfAwayFromZero(.leastNonzeroMagnitude) == 0)
+    }
+
     @Test func stringsAreEscapedAndReadBack() throws {
         let name = "Quote \" back\\slash\nnew\u{01}line\u{1F} ünï 😀"
         let line = WireEncoder.encode(ServerMessage.error(message: name))

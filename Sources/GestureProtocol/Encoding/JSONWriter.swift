@@ -264,14 +264,7 @@ struct JSONWriter {
             put(UInt8(ascii: "0"))
             return
         }
-        // `scaled.rounded()` (half away from zero) without the call to libm's `round`: the
-        // integer part, plus one when the rest is at least a half (the rest is exact: below
-        // 2^52 a double minus its integer part loses nothing, above it there is no rest).
-        // Signed: below 2^63 a signed conversion is one instruction each way, an unsigned one
-        // several.
-        let truncated = Int64(scaled)
-        var units = UInt64(truncatingIfNeeded: truncated)
-        if scaled - Double(truncated) >= 0.5 { units &+= 1 }
+        let units = Self.roundedHalfAwayFromZero(scaled)
         if units == 0 {
             put(UInt8(ascii: "0"))
             return
@@ -287,6 +280,27 @@ struct JSONWriter {
         put(UInt8(ascii: "."))
         putDigits(fraction, length: fractionDigits)
         while start[count &- 1] == UInt8(ascii: "0") { count &-= 1 }
+    }
+
+    /// `scaled.rounded()` (half away from zero) for 0 ≤ `scaled` < 9 × 10^18, without the
+    /// call to libm's `round` and, below 2^51 (every number the engine writes), without the
+    /// range checks of a conversion to an integer: adding 2^52 leaves the nearest integer
+    /// (ties to even) in the mantissa, exactly; a tie rounded down to even is taken up.
+    /// Above, the integer part plus one when the rest is at least a half (the rest is exact:
+    /// a double minus its integer part loses nothing; signed, one instruction each way).
+    @inline(__always)
+    static func roundedHalfAwayFromZero(_ scaled: Double) -> UInt64 {
+        let twoToThe52 = 4_503_599_627_370_496.0
+        if scaled < twoToThe52 / 2 {
+            let shifted = scaled + twoToThe52
+            var units = shifted.bitPattern & 0x000F_FFFF_FFFF_FFFF
+            if scaled - (shifted - twoToThe52) == 0.5 { units &+= 1 }
+            return units
+        }
+        let truncated = Int64(scaled)
+        var units = UInt64(truncatingIfNeeded: truncated)
+        if scaled - Double(truncated) >= 0.5 { units &+= 1 }
+        return units
     }
 
     // MARK: Bytes
