@@ -33,8 +33,11 @@ struct EnginePropertyTests {
 
     /// Replays `script` on `configuration`. `fingers` fingers (six, or one at a time) come and
     /// go; each touch-down is a new contact id, as a tracker gives them.
-    static func run(_ script: [Int], configuration: EngineConfiguration, fingers: Int = 6, log: ((String) -> Void)? = nil) -> [GestureEvent]
-    {
+    /// `afterEachStep` sees the engine after every frame, advance and cancel-all.
+    static func run(
+        _ script: [Int], configuration: EngineConfiguration, fingers: Int = 6, log: ((String) -> Void)? = nil,
+        afterEachStep: (GestureEngine) -> Void = { _ in }
+    ) -> [GestureEvent] {
         var h = GestureHarness(configuration)
         h.engine.transitionLog = log
         var down: Set<UInt32> = []
@@ -82,6 +85,7 @@ struct EnginePropertyTests {
                     h.frame(ms, .move(some, x, y))
                 }
             }
+            afterEachStep(h.engine)
         }
         h.cancelAll(at: ms + 1)
         h.advance(to: ms + 10_000)
@@ -161,6 +165,31 @@ struct EnginePropertyTests {
             let tapped = Set(events.filter { $0.kind == .tap }.map(\.touch))
             let held = Set(events.filter { $0.kind == .longPress && $0.phase == .began }.map(\.touch))
             #expect(tapped.isDisjoint(with: held), "touches \(tapped.intersection(held)) became a tap and a long press")
+        }
+    }
+
+    /// `nextDeadline` (kept up to date by each input, not computed when read) is exactly
+    /// when the next timer fires: nothing fires a microsecond before it, something is due at
+    /// it, and with none nothing ever fires. A deadline left stale by an input fails here.
+    @Test func theNextDeadlineIsExactlyWhenTheNextTimerFires() async {
+        await propertyCheck(count: 200, input: Self.scripts, Gen.int(in: 0...2)) { script, which in
+            _ = Self.run(
+                script, configuration: Self.configurations[which],
+                afterEachStep: { engine in
+                    var sink = CollectingSink()
+                    guard let deadline = engine.nextDeadline else {
+                        var later = engine
+                        later.advance(to: Timestamp(microseconds: UInt64.max / 2), into: &sink)
+                        #expect(sink.events.isEmpty, "no deadline, yet a timer fired")
+                        return
+                    }
+                    var before = engine
+                    before.advance(to: Timestamp(microseconds: max(deadline.microseconds, 1) - 1), into: &sink)
+                    #expect(sink.events.isEmpty && before.nextDeadline == deadline, "a timer fired before the deadline")
+                    var at = engine
+                    at.advance(to: deadline, into: &sink)
+                    #expect((at.nextDeadline ?? .distantFuture) > deadline, "the deadline's timer did not fire")
+                })
         }
     }
 

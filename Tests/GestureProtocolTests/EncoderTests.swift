@@ -61,6 +61,27 @@ import Testing
         #expect(encoded(1e300, 3) == "0", "beyond 64 bits of fixed point")
     }
 
+    /// Rounding is half away from zero, without a conversion's range checks below 2^51
+    /// (issue 21): every tie k + 0.5 goes up (adding 2^52 alone rounds ties to even), and
+    /// values around 2^51, 2^52 and 2^53 agree with Swift's `rounded()`.
+    @Test func roundingIsHalfAwayFromZeroEverywhere() {
+        for k in 0..<2_000 {
+            let tie = Double(k) + 0.5
+            #expect(JSONWriter.roundedHalfAwayFromZero(tie) == UInt64(k + 1), "\(tie)")
+            for value in [Double(k), tie.nextDown, tie.nextUp, Double(k) + 0.25, Double(k) + 0.75] {
+                #expect(JSONWriter.roundedHalfAwayFromZero(value) == UInt64(value.rounded()), "\(value)")
+            }
+        }
+        for exponent in [50, 51, 52, 53, 62] {
+            let power = Double(sign: .plus, exponent: exponent, significand: 1)
+            for value in [power, power.nextDown, power.nextUp, power - 0.5, power + 0.5, power - 1.5, power * 0.75 + 0.5] {
+                #expect(JSONWriter.roundedHalfAwayFromZero(value) == UInt64(value.rounded()), "2^\(exponent): \(value)")
+            }
+        }
+        #expect(JSONWriter.roundedHalfAwayFromZero(0) == 0)
+        #expect(JSONWriter.roundedHalfAwayFromZero(.leastNonzeroMagnitude) == 0)
+    }
+
     @Test func stringsAreEscapedAndReadBack() throws {
         let name = "Quote \" back\\slash\nnew\u{01}line\u{1F} ünï 😀"
         let line = WireEncoder.encode(ServerMessage.error(message: name))
@@ -142,6 +163,35 @@ import Testing
         for bit in 1...63 { values += [(1 << bit) - 1, 1 << bit, (1 << bit) + 1] }
         for value in values {
             #expect(text(.overflow(dropped: value)) == #"{"type":"overflow","dropped":\#(value)}"# + "\n")
+        }
+    }
+
+    /// An enum's wire name is copied as two overlapping words (issue 21): every name of
+    /// every kind, and constants of every length from 0 to 20 (the word copies cover 4…16),
+    /// byte for byte as `raw` writes them, after a comma.
+    @Test func namesOfEveryLengthAreCopiedWhole() {
+        func written(_ name: StaticString, by write: (inout JSONWriter, StaticString) -> Void) -> [UInt8] {
+            var bytes: [UInt8] = Array("x".utf8)
+            JSONWriter.append(to: &bytes, bound: 64) { writer in
+                writer.raw("1")
+                write(&writer, name)
+            }
+            return bytes
+        }
+        let lengths: [StaticString] = [
+            "", "a", "ab", "abc", "abcd", "abcde", "abcdef",
+            "abcdefg", "abcdefgh", "abcdefghi", "abcdefghij", "abcdefghijk", "abcdefghijkl", "abcdefghijklm",
+            "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnopqr", "abcdefghijklmnopqrs",
+            "abcdefghijklmnopqrst",
+        ]
+        func names<Name: QuotedWireName>(_: Name.Type) -> [StaticString] { Name.allCases.map(\.quotedName) }
+        let every =
+            lengths + names(GestureKind.self) + names(GesturePhase.self) + names(TouchPhase.self) + names(ActivityPhase.self)
+            + names(DevicePhase.self) + names(DeviceInfo.Kind.self) + names(SwipeDirection.self) + names(ScreenEdge.self)
+        for name in every {
+            let expected = Array("x1,".utf8) + Array(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            #expect(written(name) { $0.name($1) } == expected, "\(name)")
+            #expect(written(name) { $0.raw($1) } == expected, "\(name)")
         }
     }
 

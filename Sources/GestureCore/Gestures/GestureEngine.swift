@@ -49,16 +49,13 @@ public struct GestureEngine {
         claims.reserveCapacity(Self.claimCapacity)
     }
 
-    /// The earliest pending timer (µs), nil if none.
-    public var nextDeadline: Timestamp? {
-        var earliest: Timestamp?
-        for region in regions {
-            if let deadline = region.nextDeadline, deadline < (earliest ?? .distantFuture) || earliest == nil {
-                earliest = deadline
-            }
-        }
-        return earliest
-    }
+    /// The earliest pending timer (µs), nil if none. Kept up to date by every input (the
+    /// regions' timers change only in `process`, `advance` and `cancelAll`): read before
+    /// every event (`DevicePipeline.nextDeadline`), it costs one load, not a walk over the
+    /// regions.
+    @inlinable public var nextDeadline: Timestamp? { earliestDeadline }
+
+    @usableFromInline private(set) var earliestDeadline: Timestamp?
 
     /// Processes one frame: first fires every timer due at or before its time (in order),
     /// then the frame. A frame older than the last one is treated as happening at the last
@@ -101,6 +98,7 @@ public struct GestureEngine {
             regions[index].endFrame()
         }
         if pressesToReport { flushPresses(into: &sink) }
+        earliestDeadline = earliestTimer()?.1
     }
 
     /// Fires every timer with a deadline at or before `time`, in deadline order, each event
@@ -114,6 +112,7 @@ public struct GestureEngine {
             if pressesToReport { flushPresses(into: &sink) }
         }
         lastTime = time
+        earliestDeadline = earliestTimer()?.1
     }
 
     /// Device removed or SYN_DROPPED: fires due timers, then every gesture in flight ends
@@ -125,6 +124,7 @@ public struct GestureEngine {
             regions[index].cancelAll(time: lastTime, sink: &sink)
         }
         flushPresses(into: &sink)
+        earliestDeadline = earliestTimer()?.1
     }
 
     // MARK: Regions and composition

@@ -6,16 +6,24 @@ extension GestureMessage {
     /// `EventLine` leaves it open instead).
     public init(_ event: borrowing GestureEvent, device: String, seq: UInt64 = 0) {
         // Field by field, the details through `wireDetails`: no copy of the whole event.
-        let rect = event.regionRect
+        // `WireEncoder.append(_:device:seq:to:)` passes the same fields to the encoder.
         self.init(
             phase: event.phase, id: event.id, seq: seq, time: event.time, device: device, region: event.region,
-            fingers: event.fingers, location: event.location, localLocation: rect.map { $0.local(event.location) },
-            details: Self.wireDetails(event.details, in: rect))
+            fingers: event.fingers, location: event.location, localLocation: Self.wireLocalLocation(event),
+            details: Self.wireDetails(event.details, in: event.regionRect))
+    }
+
+    /// `event.location` in its region's rectangle (nil at the top level). No closure
+    /// (`regionRect.map`): one that captures `event` copies it whole.
+    @inline(__always)
+    fileprivate static func wireLocalLocation(_ event: borrowing GestureEvent) -> Point? {
+        guard let rect = event.regionRect else { return nil }
+        return rect.local(event.location)
     }
 
     /// `details` with a drag's or swipe's `localStartLocation` in `rect` (when in a region).
     @inline(__always)
-    private static func wireDetails(_ details: GestureDetails, in rect: Rect?) -> Details {
+    fileprivate static func wireDetails(_ details: GestureDetails, in rect: Rect?) -> Details {
         guard let rect else { return details }
         switch details {
         case .drag(var drag):
@@ -27,6 +35,19 @@ extension GestureMessage {
         case .press, .tap, .longPress, .pinch, .rotate:
             return details
         }
+    }
+}
+
+extension WireEncoder {
+    /// Appends the gesture line of `event` from `device`, numbered `seq`, to `line`: the
+    /// bytes `append(.gesture(GestureMessage(event, device: device, seq: seq)), to:)`
+    /// writes, without that message built, wrapped and copied on the way (what
+    /// `gestured replay` and the engine benchmark encode each event with).
+    public static func append(_ event: borrowing GestureEvent, device: String, seq: UInt64, to line: inout [UInt8]) {
+        appendGesture(
+            phase: event.phase, id: event.id, seq: seq, time: event.time, device: device, region: event.region,
+            fingers: event.fingers, location: event.location, localLocation: GestureMessage.wireLocalLocation(event),
+            details: GestureMessage.wireDetails(event.details, in: event.regionRect), to: &line)
     }
 }
 

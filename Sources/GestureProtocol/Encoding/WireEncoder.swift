@@ -49,6 +49,22 @@ public enum WireEncoder {
         }
     }
 
+    /// Appends the gesture line of these fields to `line`: the line `append(.gesture(message),
+    /// to:)` writes for the message of the same fields, without that message built, wrapped
+    /// and copied first. For the engine's events (`GestureCore`'s
+    /// `WireEncoder.append(_:device:seq:to:)`).
+    package static func appendGesture(
+        phase: GesturePhase, id: UInt64, seq: UInt64, time: Timestamp, device: String, region: String?, fingers: Int,
+        location: Point, localLocation: Point?, details: borrowing GestureMessage.Details, to line: inout [UInt8]
+    ) {
+        var fields = GestureMessage.Line(
+            header: GestureMessage(
+                phase: phase, id: id, seq: seq, time: time, device: device, region: region, fingers: fingers, location: location,
+                localLocation: localLocation, details: .press),
+            details: details)
+        append(&fields, to: &line)
+    }
+
     /// Appends `request` as one line (ending in a newline) to `line`.
     public static func append(_ request: ClientRequest, to line: inout [UInt8]) {
         var bare = BareRequest(wireDefaults: ())

@@ -53,14 +53,27 @@ extension GestureMessage {
 
         @inline(__always)
         init(_ message: consuming GestureMessage) {
-            switch message.details {
-            case .press: self.init(kind: .press, message)
-            case .longPress: self.init(kind: .longPress, message)
-            case .tap(let count): self.init(kind: .tap, message, count: count)
-            case .drag(let drag): self.init(kind: .drag, message, drag: drag)
-            case .swipe(let direction, let edge, let drag): self.init(kind: .swipe, message, direction: direction, edge: edge, drag: drag)
-            case .pinch(let scale): self.init(kind: .pinch, message, scale: scale)
-            case .rotate(let degrees): self.init(kind: .rotate, message, rotation: degrees)
+            let details = message.details
+            self.init(header: message, details: details)
+        }
+
+        /// The line of `header`'s common fields with `details` (`header.details` is not
+        /// read; `WireEncoder.appendGesture` builds a header without them). The header is
+        /// moved in once, before the switch: consumed in each case, it was copied and the
+        /// original destroyed.
+        @inline(__always)
+        init(header: consuming GestureMessage, details: borrowing Details) {
+            self.init(kind: details.kind, header)
+            switch details {
+            case .press, .longPress: break
+            case .tap(let count): self.count = count
+            case .drag(let drag): self.drag = drag
+            case .swipe(let direction, let edge, let drag):
+                self.direction = direction
+                self.edge = edge
+                self.drag = drag
+            case .pinch(let scale): self.scale = scale
+            case .rotate(let degrees): rotation = degrees
             }
         }
 

@@ -167,7 +167,7 @@ struct NameCodec<Name: QuotedWireName>: FieldCodec {
         try reader.name(Name.self, field: field, what: what.description)
     }
     @inline(__always)
-    func write(_ value: Name, to writer: inout JSONWriter) { writer.raw(value.quotedName) }
+    func write(_ value: Name, to writer: inout JSONWriter) { writer.name(value.quotedName) }
     func maximumLength(_ value: Name) -> Int { value.quotedName.utf8CodeUnitCount + 1 }
 }
 
