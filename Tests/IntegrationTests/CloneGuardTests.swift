@@ -74,7 +74,10 @@ import Testing
         _ = fcntl(unrelated.write.rawValue, F_SETFD, 0)  // as a descriptor systemd passes
         let cloneGuard = try CloneGuard(
             cloneDescriptor: clone.write, devnode: "/dev/input/event9", release: frame, executable: try builtExecutable("gestured"))
-        // posix_spawn returns once the child has executed: its table is the guard's own.
+        // posix_spawn returns once the child has executed, but the guard's dynamic loader
+        // then opens each shared library as a descriptor for a moment: the table is read
+        // once the guard is past its start (it ignores SIGTERM just before it waits).
+        try waitUntilWaiting(cloneGuard.pid)
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(cloneGuard.pid)/fd").compactMap { Int($0) }
         #expect(descriptors.sorted() == [0, 1, 2, 3, 4])
         try unrelated.write.close()
@@ -84,6 +87,24 @@ import Testing
         _ = try readToEnd(clone.read)
         try clone.read.close()
         CloneGuard.reapAll()
+    }
+
+    /// Waits (bounded, polling `/proc/PID/status`) until `pid` ignores SIGTERM: the guard does
+    /// that after its start, right before it blocks reading its pipe. Failed on the old test
+    /// under load: the loader's descriptor 5 (a library being mapped) was read as inherited.
+    private func waitUntilWaiting(_ pid: pid_t) throws {
+        let sigterm = UInt64(1) << (UInt64(SIGTERM) - 1)
+        for _ in 0..<10_000 {
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigIgn:") }),
+                let ignored = UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+                ignored & sigterm != 0
+            {
+                return
+            }
+            sleepMicroseconds(1000)
+        }
+        Issue.record("the guard never got past its start")
     }
 
     @Test func releaseFramesRoundTripAndBadOnesAreRefused() {
