@@ -16,7 +16,10 @@
 # (the static Swift runtime is C++ and needs them): linked dynamically, libstdc++.so.6 alone
 # was 0.95 MiB of each idle process, its relocations and its locale set-up, for the few
 # functions the runtime calls. The toolchain's link arguments ask for `-lstdc++` by name,
-# so a directory holding only the static archive is searched first.
+# so a directory holding only the static archive is searched first. No RUNPATH
+# (--disable-local-rpath; SwiftPM adds $ORIGIN by default): the binaries load only Debian's
+# libraries, and a daemon run as root must not look for them first in the directory it was
+# installed to (`run.sh --prefix` may name one its user can write).
 #
 #   scripts/build-release.sh [PRODUCT...]     (default: gestured gesturectl gestured-web)
 #
@@ -31,7 +34,7 @@ archive=$("$toolchain_clang" -print-file-name=libstdc++.a)
 [[ $archive == /* && -f $archive ]] || { echo "build-release.sh: no static libstdc++ (libstdc++-12-dev)" >&2; exit 1; }
 mkdir -p "$static_cxx"
 ln -sfn "$archive" "$static_cxx/libstdc++.a"
-flags=(-c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
+flags=(-c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
     -Xswiftc "-L$PWD/$static_cxx" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
     -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
     -Xlinker "--symbol-ordering-file=$PWD/packaging/gestured.order" -Xlinker --no-warn-symbol-ordering)

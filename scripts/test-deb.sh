@@ -154,6 +154,7 @@ for binary in gestured gesturectl gestured-web; do
     check "$binary needs no Swift library" [ -z "$(swift_runtime_needs "$tree/usr/bin/$binary")" ]
     check "$binary loads nothing from the Swift toolchain (ldd)" bash -c '! ldd "$1" | grep -E "swift|Foundation|/opt/"' _ "$tree/usr/bin/$binary"
     # Linked in (scripts/build-release.sh, docs/performance.md "Idle memory").
+    check "$binary has no RUNPATH or RPATH (readelf -d)" bash -c '! readelf -d "$1" | grep -E "RUNPATH|RPATH"' _ "$tree/usr/bin/$binary"
     check "$binary links libstdc++ and libgcc statically (ldd)" bash -c '! ldd "$1" | grep -E "libstdc\+\+|libgcc_s"' _ "$tree/usr/bin/$binary"
 done
 check "Depends names neither libstdc++6 nor libgcc-s1" bash -c '! grep -E "libstdc\+\+6|libgcc-s1" <<<"$1"' _ "$depends"
