@@ -83,13 +83,20 @@ public enum ServiceManager {
     /// `EINVAL` when either is not a decimal number or the count is out of range.
     static func listenDescriptorCount(pid: String?, fds: String?, ownPID: Int32) throws(SystemError) -> Int {
         guard let pid else { return 0 }
-        guard let listenPID = Int32(pid), listenPID > 0 else { throw SystemError(.invalidArgument, call: "LISTEN_PID") }
-        guard listenPID == ownPID else { return 0 }
+        guard try pidVariable("LISTEN_PID", pid, names: ownPID) else { return 0 }
         guard let fds else { return 0 }
         guard let count = Int(fds), count >= 0, count <= Int(Int32.max - firstListenDescriptor) else {
             throw SystemError(.invalidArgument, call: "LISTEN_FDS")
         }
         return count
+    }
+
+    /// Whether the value of systemd's `variable` (`LISTEN_PID`, `WATCHDOG_PID`) names the
+    /// process `ownPID`; `EINVAL`, naming the variable and its value, when it is not a
+    /// positive decimal pid.
+    static func pidVariable(_ variable: String, _ value: String, names ownPID: Int32) throws(SystemError) -> Bool {
+        guard let pid = Int32(value), pid > 0 else { throw SystemError(.invalidArgument, call: "\(variable)=\(value)") }
+        return pid == ownPID
     }
 
     /// Whether `fd` is a listening `AF_UNIX` `SOCK_STREAM` socket.
@@ -119,8 +126,7 @@ extension ServiceManager {
             throw SystemError(.invalidArgument, call: "WATCHDOG_USEC=\(text)")
         }
         if let pid {
-            guard let named = Int32(pid), named > 0 else { throw SystemError(.invalidArgument, call: "WATCHDOG_PID=\(pid)") }
-            guard named == ownPID else { return nil }
+            guard try pidVariable("WATCHDOG_PID", pid, names: ownPID) else { return nil }
         }
         return .microseconds(value)
     }
