@@ -4,7 +4,8 @@ import SystemCalls
 import SystemPackage
 
 /// Sends log records to the systemd journal with structured fields: `MESSAGE`,
-/// `PRIORITY`, `SYSLOG_IDENTIFIER`, `LOGGER`, and each metadata key upper-cased
+/// `PRIORITY`, `SYSLOG_IDENTIFIER` (the program's name, as `sd_journal_send` sets it:
+/// `journalctl -t gestured-web` finds the bridge's records), `LOGGER`, and each metadata key upper-cased
 /// (`client` → `CLIENT`). Each record is one datagram of journald's native protocol
 /// (`JournalEntry`) on `/run/systemd/journal/socket`, as `sd_journal_sendv` sends it, without
 /// libsystemd (`ServiceManager` says why).
@@ -12,6 +13,7 @@ public struct JournalLogHandler: MetadataHolding {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
     private let label: String
+    private let identifier: String
     private let socket: UnixSocketAddress
 
     /// journald's socket for native-protocol datagrams.
@@ -21,9 +23,11 @@ public struct JournalLogHandler: MetadataHolding {
         self.init(label: label, level: level, socket: try! UnixSocketAddress(Self.socketPath))
     }
 
-    /// A handler that sends to `socket` instead (the tests' own journal).
-    init(label: String, level: Logger.Level, socket: UnixSocketAddress) {
+    /// A handler that sends to `socket` instead (the tests' own journal), its records
+    /// identified as `identifier`.
+    init(label: String, level: Logger.Level, socket: UnixSocketAddress, identifier: String = programName) {
         self.label = label
+        self.identifier = identifier
         logLevel = level
         self.socket = socket
     }
@@ -35,7 +39,7 @@ public struct JournalLogHandler: MetadataHolding {
         var fields = [
             ("MESSAGE", LogRecord.text(message: event.message, metadata: merged)),
             ("PRIORITY", "\(JournalLogHandler.priority(event.level))"),
-            ("SYSLOG_IDENTIFIER", "gestured"),
+            ("SYSLOG_IDENTIFIER", identifier),
             ("LOGGER", label),
             ("CODE_FILE", event.file),
             ("CODE_LINE", "\(event.line)"),
@@ -47,6 +51,16 @@ public struct JournalLogHandler: MetadataHolding {
         // Best effort, as sd_journal_sendv: a record journald cannot take has nowhere else to go.
         guard let descriptor = journalDescriptor else { return }
         try? UnixSocket.sendDatagram(descriptor, JournalEntry.datagram(fields), to: socket)
+    }
+
+    /// The running program's name (`gestured`, `gestured-web`), what libsystemd's
+    /// `sd_journal_send` sends as `SYSLOG_IDENTIFIER` (glibc's `program_invocation_short_name`).
+    static let programName = shortName(ofProgram: CommandLine.arguments.first ?? "")
+
+    /// The last path component of `argv[0]`; "gestured" when there is none.
+    static func shortName(ofProgram path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        return name.isEmpty ? "gestured" : name
     }
 
     /// syslog priorities.

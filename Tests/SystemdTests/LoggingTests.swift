@@ -26,7 +26,7 @@ import Testing
         let directory = TemporaryDirectory()
         let journal = try NotifySocket(path: directory.file("journal"))
         var logger = Logger(label: "gestured.test") { label in
-            JournalLogHandler(label: label, level: .debug, socket: try! UnixSocketAddress(journal.path))
+            JournalLogHandler(label: label, level: .debug, socket: try! UnixSocketAddress(journal.path), identifier: "gestured-web")
         }
         logger[metadataKey: "device"] = "ELAN Touchscreen"
         logger.warning("device lost", metadata: ["client-id": "7"])
@@ -38,11 +38,22 @@ import Testing
             }, uniquingKeysWith: { first, _ in first })
         #expect(fields["MESSAGE"] == "device lost client-id=7 device=\"ELAN Touchscreen\"")
         #expect(fields["PRIORITY"] == "4")
-        #expect(fields["SYSLOG_IDENTIFIER"] == "gestured")
+        #expect(fields["SYSLOG_IDENTIFIER"] == "gestured-web")
         #expect(fields["LOGGER"] == "gestured.test")
         #expect(fields["DEVICE"] == "ELAN Touchscreen")
         #expect(fields["CLIENT_ID"] == "7")
         #expect(fields["CODE_LINE"].flatMap { Int($0) } != nil)
+    }
+
+    /// Records are identified by the program that wrote them, as sd_journal_send identifies
+    /// them: the bridge's were all `gestured` (a constant) before, so `journalctl -t
+    /// gestured-web` found nothing.
+    @Test func recordsAreIdentifiedByTheProgramsName() {
+        #expect(JournalLogHandler.shortName(ofProgram: "/usr/bin/gestured-web") == "gestured-web")
+        #expect(JournalLogHandler.shortName(ofProgram: "gestured") == "gestured")
+        #expect(JournalLogHandler.shortName(ofProgram: "") == "gestured")
+        #expect(JournalLogHandler.programName == JournalLogHandler.shortName(ofProgram: CommandLine.arguments[0]))
+        #expect(JournalLogHandler.programName != "gestured")  // the test runner's own name
     }
 
     /// A value with a newline is written in the protocol's binary form (name, newline,
