@@ -282,7 +282,8 @@ struct JSONWriter {
             return
         }
         if value < 0 { put(UInt8(ascii: "-")) }
-        let whole = units / unit
+        // Most numbers (normalised locations) are below 1: no division for their whole part.
+        let whole = units < unit ? 0 : units / unit
         putDigits(whole)
         let fraction = units &- whole &* unit
         guard fraction != 0 else { return }
