@@ -117,6 +117,9 @@ public struct ContactTracker: Sendable {
     /// Feeds one event. Returns true when a frame is complete; read it from `frame` before
     /// the next feed. A `SYN_REPORT` with nothing to say (no contact down, ended or
     /// cancelled, finger count unchanged) completes no frame.
+    /// Inlined into `DevicePipeline.feed`: an event that completes no frame (most) then
+    /// costs its caller no call.
+    @inline(__always)
     public mutating func feed(_ event: InputEvent) -> Bool {
         if discardingUntilReport {
             if event.type == EV.syn && event.code == SYN.report { discardingUntilReport = false }
