@@ -244,10 +244,8 @@ public struct ContactTracker: Sendable {
         // Frame times never decrease, whatever the device's clock does.
         lastFrameTime = max(time, lastFrameTime)
         frame.time = lastFrameTime
-        // One by one from the end (a frame has a few contacts): `removeAll(keepingCapacity:)`
-        // goes through `replaceSubrange`, about a hundred instructions however few there are.
-        while !frame.contacts.isEmpty { frame.contacts.removeLast() }
-        if tracksSources { sources.removeAll(keepingCapacity: true) }
+        frame.contacts.removeAllFromEnd()
+        if tracksSources { sources.removeAllFromEnd() }
     }
 
     private mutating func completeFrame(at time: Timestamp) -> Bool {
@@ -358,7 +356,7 @@ public struct ContactTracker: Sendable {
                 append(contact.contactID, .ended, x: contact.x, y: contact.y, unobserved: contact.startedUnobserved, source: previous)
             }
         }
-        unslotted.next.removeAll(keepingCapacity: true)
+        unslotted.next.removeAllFromEnd()
         for reportIndex in unslotted.reports.indices {
             let report = unslotted.reports[reportIndex]
             let finger = isFinger(report.tool)
