@@ -330,6 +330,7 @@ struct FieldWriter: FieldVisitor {
 struct FieldMeasure: FieldVisitor {
     var length = 0
 
+    @inline(__always)
     static func maximumLength<Object: WireFields>(_ value: inout Object) -> Int {
         var visitor = FieldMeasure()
         try! value.visitFields(&visitor)  // measuring never throws
