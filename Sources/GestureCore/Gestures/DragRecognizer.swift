@@ -39,10 +39,20 @@ struct VelocityTracker {
     /// Velocity per second (normalised, and on the surface) by least squares over the samples
     /// of the last `window` (at least the two newest). Zero with fewer than two samples.
     /// Two passes (means, then deviations) over the ring, read through one buffer pointer
-    /// (no bounds check per sample; the ring index is always below `capacity`).
+    /// (no bounds check per sample; the ring index is always below `capacity`); each
+    /// sample's time relative to the newest is computed once, in the first pass, and kept on
+    /// the stack for the second (the same doubles: no division per sample the second time).
     func velocity(window: TimeSpan) -> (normalised: Point, surface: SurfaceVelocity) {
         guard count >= 2 else { return (.zero, .zero) }
-        return samples.withUnsafeBufferPointer { samples in
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.capacity) { times in
+            velocity(window: window, times: times)
+        }
+    }
+
+    /// `velocity(window:)` with room for the relative time of every sample.
+    @inline(__always)
+    private func velocity(window: TimeSpan, times: UnsafeMutableBufferPointer<Double>) -> (normalised: Point, surface: SurfaceVelocity) {
+        samples.withUnsafeBufferPointer { samples in
             let now = samples[newest].time
             let oldest = now - window
             var used = 0
@@ -54,6 +64,7 @@ struct VelocityTracker {
                 let sample = samples[index]
                 if used >= 2 && sample.time < oldest { break }
                 let t = -(now - sample.time).seconds
+                times[used] = t
                 sumT += t
                 sumX = sumX + sample.translation
                 surfaceSumX = surfaceSumX + sample.surfaceTranslation
@@ -68,9 +79,9 @@ struct VelocityTracker {
             var stx = Point.zero
             var surfaceSTX = SurfacePoint.zero
             index = newest
-            for _ in 0..<used {
+            for step in 0..<used {
                 let sample = samples[index]
-                let dt = -(now - sample.time).seconds - meanT
+                let dt = times[step] - meanT
                 stt += dt * dt
                 stx = stx + (sample.translation - meanX) * dt
                 surfaceSTX = surfaceSTX + (sample.surfaceTranslation - surfaceMeanX) * dt

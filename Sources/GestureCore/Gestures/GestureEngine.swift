@@ -62,7 +62,13 @@ public struct GestureEngine {
     /// time seen.
     public mutating func process<S: GestureSink>(_ frame: TouchFrame, into sink: inout S) {
         let time = max(frame.time, lastTime)
-        advance(to: time, into: &sink)
+        // `earliestDeadline` is exact after every input: without a timer due, `advance`
+        // would only walk the regions to find none (most frames).
+        if let deadline = earliestDeadline, deadline <= time {
+            advance(to: time, into: &sink)
+        } else {
+            lastTime = time
+        }
         generation &+= 1
         var downInFrame = 0
         for contact in frame.contacts {

@@ -408,7 +408,8 @@ struct RegionRecognizers {
 
     /// Drops lifted contacts and makes this frame's positions the previous ones.
     mutating func endFrame() {
-        contacts.removeAll { $0.lifting }
+        // Most frames lift nothing: a check, not a partition of the array.
+        if contacts.contains(where: { $0.lifting }) { contacts.removeAll { $0.lifting } }
         for index in contacts.indices {
             contacts[index].previousLocation = contacts[index].location
             contacts[index].previousSurfaceLocation = contacts[index].surfaceLocation
@@ -545,11 +546,12 @@ struct RegionRecognizers {
             rejectTapAndLongPress("left-region", at: moment, claims: &claims, sink: &sink)
         }
 
-        // Slop.
-        if motion.maximumTravel.exceeds(thresholds.tapSlop) {
+        // Slop (a member already out is not rejected again: that verdict is empty, and
+        // asking for it on every frame of a drag cost two calls per frame).
+        if arena.admits(.tap) && motion.maximumTravel.exceeds(thresholds.tapSlop) {
             settle(arena.reject(.tap), "beyond-slop", at: moment, claims: &claims, sink: &sink)
         }
-        if motion.maximumTravel.exceeds(thresholds.longPressMaximumDistance) {
+        if arena.admits(.longPress) && motion.maximumTravel.exceeds(thresholds.longPressMaximumDistance) {
             settle(arena.reject(.longPress), "beyond-maximum-distance", at: moment, claims: &claims, sink: &sink)
         }
 

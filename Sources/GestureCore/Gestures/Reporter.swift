@@ -18,6 +18,7 @@ struct Reporter {
         reported.contains(kind) ? sink.nextGestureID() : 0
     }
 
+    @inline(__always)
     func emit<S: GestureSink>(
         _ details: GestureDetails, _ phase: GesturePhase, id: UInt64, time: Timestamp,
         fingers: Int, location: Point, pressCancellation: PressCancellation? = nil, into sink: inout S

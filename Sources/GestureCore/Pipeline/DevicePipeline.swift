@@ -43,8 +43,9 @@ public struct DevicePipeline {
 
     /// As `feed(_:into:)`, showing a completed frame to `beforeEngine` before the engine
     /// classifies it (the daemon's idle watch: `active` goes out before the waking touch's
-    /// gestures).
-    @discardableResult
+    /// gestures). Inlined into `feed(_:into:)`, with the tracker's `feed`: an event that
+    /// completes no frame (most) is then one call from the caller's loop.
+    @inline(__always) @discardableResult
     public mutating func feed<S: GestureSink>(_ event: InputEvent, into sink: inout S, beforeEngine: (TouchFrame, inout S) -> Void) -> Bool
     {
         guard tracker.feed(event) else { return false }

@@ -117,6 +117,9 @@ public struct ContactTracker: Sendable {
     /// Feeds one event. Returns true when a frame is complete; read it from `frame` before
     /// the next feed. A `SYN_REPORT` with nothing to say (no contact down, ended or
     /// cancelled, finger count unchanged) completes no frame.
+    /// Inlined into `DevicePipeline.feed`: an event that completes no frame (most) then
+    /// costs its caller no call.
+    @inline(__always)
     public mutating func feed(_ event: InputEvent) -> Bool {
         if discardingUntilReport {
             if event.type == EV.syn && event.code == SYN.report { discardingUntilReport = false }
@@ -162,6 +165,8 @@ public struct ContactTracker: Sendable {
 
     // MARK: - Events
 
+    /// Inlined into `feed`: most events are axes, and the call cost as much as the work.
+    @inline(__always)
     private mutating func handleAxis(code: UInt16, value: Int32) {
         switch kind {
         case .slotted:
@@ -239,8 +244,8 @@ public struct ContactTracker: Sendable {
         // Frame times never decrease, whatever the device's clock does.
         lastFrameTime = max(time, lastFrameTime)
         frame.time = lastFrameTime
-        frame.contacts.removeAll(keepingCapacity: true)
-        if tracksSources { sources.removeAll(keepingCapacity: true) }
+        frame.contacts.removeAllFromEnd()
+        if tracksSources { sources.removeAllFromEnd() }
     }
 
     private mutating func completeFrame(at time: Timestamp) -> Bool {
@@ -351,7 +356,7 @@ public struct ContactTracker: Sendable {
                 append(contact.contactID, .ended, x: contact.x, y: contact.y, unobserved: contact.startedUnobserved, source: previous)
             }
         }
-        unslotted.next.removeAll(keepingCapacity: true)
+        unslotted.next.removeAllFromEnd()
         for reportIndex in unslotted.reports.indices {
             let report = unslotted.reports[reportIndex]
             let finger = isFinger(report.tool)

@@ -37,9 +37,11 @@ struct UnslottedContacts: Sendable {
     var tracked: [Tracked] = []
     /// Contacts of the frame being committed (swapped with `tracked`).
     var next: [Tracked] = []
-    /// For each report, the index in `tracked` it continues.
+    /// For each report, the index in `tracked` it continues (entries past the reports are
+    /// left over from earlier frames).
     private(set) var matchOfReport: [Int?]
-    /// For each entry of `tracked`, the report that continues it.
+    /// For each entry of `tracked`, the report that continues it (entries past `tracked` are
+    /// left over from earlier frames).
     private(set) var matchOfTracked: [Int?]
     /// True for the first frame after `SYN_DROPPED`: its contacts did not start there.
     private(set) var resyncing = false
@@ -95,12 +97,10 @@ struct UnslottedContacts: Sendable {
         pending.tool = MTTool.finger
     }
 
-    /// Fills `matchOfReport` and `matchOfTracked`.
+    /// Fills `matchOfReport` for the reports and `matchOfTracked` for `tracked`.
     mutating func match(millimetresPerUnit scale: (x: Double, y: Double)) {
-        for index in 0..<capacity {
-            matchOfReport[index] = nil
-            matchOfTracked[index] = nil
-        }
+        for index in reports.indices { matchOfReport[index] = nil }
+        for index in tracked.indices { matchOfTracked[index] = nil }
         // 1. Tracking ids, when the device sends them.
         for reportIndex in reports.indices where reports[reportIndex].trackingID >= 0 {
             for trackedIndex in tracked.indices
@@ -140,8 +140,8 @@ struct UnslottedContacts: Sendable {
     /// The frame is committed: `next` becomes `tracked`, the reports are consumed.
     mutating func finishFrame() {
         swap(&tracked, &next)
-        next.removeAll(keepingCapacity: true)
-        reports.removeAll(keepingCapacity: true)
+        next.removeAllFromEnd()
+        reports.removeAllFromEnd()
         resyncing = false
     }
 

@@ -47,6 +47,7 @@ struct JSONWriter {
     }
 
     /// Ends the current object (`}`).
+    @inline(__always)
     mutating func endObject() {
         put(UInt8(ascii: "}"))
         needsComma = true
@@ -66,6 +67,7 @@ struct JSONWriter {
     }
 
     /// Ends the line: the wire's record separator.
+    @inline(__always)
     mutating func endLine() {
         put(UInt8(ascii: "\n"))
         needsComma = false
@@ -80,7 +82,7 @@ struct JSONWriter {
         assert(count + length + 3 <= capacity, "line longer than its bound")
         let out = start + count
         out[0] = UInt8(ascii: "\"")
-        copy(name, to: out + 1)
+        Self.copy(name, to: out + 1)
         out[length &+ 1] = UInt8(ascii: "\"")
         out[length &+ 2] = UInt8(ascii: ":")
         count &+= length &+ 3
@@ -141,59 +143,65 @@ struct JSONWriter {
             to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
             to.storeBytes(of: from.loadUnaligned(fromByteOffset: length &- 4, as: UInt32.self), toByteOffset: length &- 4, as: UInt32.self)
         } else {
-            copy(value, to: start + count)
+            Self.copy(value, to: start + count)
         }
         count &+= length
         needsComma = true
     }
 
+    /// Inlined, and the copy out of line writes through a pointer (`copyEscaping(_:to:)`):
+    /// no call is given the writer's address, so the optimiser keeps `count` and
+    /// `needsComma` in registers across a whole line.
+    @inline(__always)
     mutating func string(_ value: String) {
         separateElement()
+        assert(count + value.utf8.count * 6 + 2 <= capacity, "line longer than its bound")
         put(UInt8(ascii: "\""))
-        if value.utf8.withContiguousStorageIfAvailable({ copyEscaping($0) }) == nil {
-            Array(value.utf8).withUnsafeBufferPointer { copyEscaping($0) }
+        let out = start + count
+        if let written = value.utf8.withContiguousStorageIfAvailable({ Self.copyEscaping($0, to: out) }) {
+            count &+= written
+        } else {
+            count &+= Array(value.utf8).withUnsafeBufferPointer { Self.copyEscaping($0, to: out) }
         }
-        assert(count < capacity)
         put(UInt8(ascii: "\""))
         needsComma = true
     }
 
-    /// One pass: bytes that need no escaping (nearly all) are stored as they are, eight at a
+    /// Copies `utf8` escaped to `out` and returns the bytes written (at most six per byte). One
+    /// pass: bytes that need no escaping (nearly all) are stored as they are, eight at a
     /// time while none of the eight needs it; the last few (fewer than eight) as one more
     /// word, the string's last eight bytes, stored over the copy of the word before when
     /// that was stored as it is.
-    private mutating func copyEscaping(_ utf8: UnsafeBufferPointer<UInt8>) {
-        guard let source = utf8.baseAddress else { return }
+    private static func copyEscaping(_ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard let source = utf8.baseAddress else { return 0 }
         let length = utf8.count
         var index = 0
+        var written = 0
         var lastStoredWhole = false
         while length &- index >= 8 {
             let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
-            if Self.needsEscaping(word) {
-                copyEscapingBytes(UnsafeBufferPointer(start: source + index, count: 8))
+            if needsEscaping(word) {
+                written &+= copyEscapingBytes(UnsafeBufferPointer(start: source + index, count: 8), to: out + written)
                 lastStoredWhole = false
             } else {
-                assert(count + 8 <= capacity, "line longer than its bound")
-                UnsafeMutableRawPointer(start + count).storeBytes(of: word, as: UInt64.self)
-                count &+= 8
+                UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
+                written &+= 8
                 lastStoredWhole = true
             }
             index &+= 8
         }
         let rest = length &- index
-        guard rest > 0 else { return }
+        guard rest > 0 else { return written }
         if lastStoredWhole {
             // The output's last eight bytes are the source's `index - 8 ..< index`: the word
             // of `length - 8 ..< length` rewrites `8 - rest` of them with the same bytes.
             let word = UnsafeRawPointer(source + (length &- 8)).loadUnaligned(as: UInt64.self)
-            if !Self.needsEscaping(word) {
-                assert(count + rest <= capacity, "line longer than its bound")
-                UnsafeMutableRawPointer(start + (count &+ rest &- 8)).storeBytes(of: word, as: UInt64.self)
-                count &+= rest
-                return
+            if !needsEscaping(word) {
+                UnsafeMutableRawPointer(out + (written &+ rest &- 8)).storeBytes(of: word, as: UInt64.self)
+                return written &+ rest
             }
         }
-        copyEscapingBytes(UnsafeBufferPointer(rebasing: utf8[index...]))
+        return written &+ copyEscapingBytes(UnsafeBufferPointer(rebasing: utf8[index...]), to: out + written)
     }
 
     /// Whether any of the eight bytes of `word` is below 0x20, a quote or a backslash (the
@@ -209,33 +217,36 @@ struct JSONWriter {
         return (below | quote | backslash) & highs != 0
     }
 
-    private mutating func copyEscapingBytes(_ utf8: UnsafeBufferPointer<UInt8>) {
-        var out = start + count
+    /// Copies `utf8` to `out` byte by byte, escaping where needed; returns the bytes written.
+    private static func copyEscapingBytes(_ utf8: UnsafeBufferPointer<UInt8>, to start: UnsafeMutablePointer<UInt8>) -> Int {
+        var out = start
         for byte in utf8 {
             if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
                 out.pointee = byte
                 out += 1
             } else {
-                count = out - start
-                appendEscaped(byte)
-                out = start + count
+                out += escape(byte, to: out)
             }
         }
-        count = out - start
+        return out - start
     }
 
+    @inline(__always)
     mutating func optionalString(_ value: String?) {
         if let value { string(value) } else { null() }
     }
 
+    @inline(__always)
     mutating func null() {
         raw("null")
     }
 
+    @inline(__always)
     mutating func bool(_ value: Bool) {
         raw(value ? "true" : "false")
     }
 
+    @inline(__always)
     mutating func integer(_ value: Int) {
         separateElement()
         if value < 0 { put(UInt8(ascii: "-")) }
@@ -243,6 +254,7 @@ struct JSONWriter {
         needsComma = true
     }
 
+    @inline(__always)
     mutating func unsigned(_ value: UInt64) {
         separateElement()
         putDigits(value)
@@ -270,7 +282,8 @@ struct JSONWriter {
             return
         }
         if value < 0 { put(UInt8(ascii: "-")) }
-        let whole = units / unit
+        // Most numbers (normalised locations) are below 1: no division for their whole part.
+        let whole = units < unit ? 0 : units / unit
         putDigits(whole)
         let fraction = units &- whole &* unit
         guard fraction != 0 else { return }
@@ -321,14 +334,14 @@ struct JSONWriter {
     @inline(__always)
     private mutating func put(_ text: StaticString) {
         assert(count + text.utf8CodeUnitCount <= capacity, "line longer than its bound")
-        copy(text, to: start + count)
+        Self.copy(text, to: start + count)
         count &+= text.utf8CodeUnitCount
     }
 
     /// Copies a short constant (a key, a wire name) byte by byte: cheaper than a call to
     /// `memcpy` for the few bytes these have.
     @inline(__always)
-    private func copy(_ text: StaticString, to out: UnsafeMutablePointer<UInt8>) {
+    private static func copy(_ text: StaticString, to out: UnsafeMutablePointer<UInt8>) {
         let bytes = text.utf8Start
         for index in 0..<text.utf8CodeUnitCount { out[index] = bytes[index] }
     }
@@ -347,13 +360,17 @@ struct JSONWriter {
         if value < 10 {
             put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
         } else {
-            putManyDigits(value)
+            assert(count + 20 <= capacity, "line longer than its bound")
+            count &+= Self.writeManyDigits(value, to: start + count)
         }
     }
 
-    /// The decimal digits of `value` ≥ 10, written right to left, two at a time.
-    private mutating func putManyDigits(_ value: UInt64) {
-        putDigits(value, length: Self.decimalLength(value))
+    /// Writes the decimal digits of `value` ≥ 10 to `out` and returns how many. Out of line
+    /// and through a pointer, not the writer's address (see `string(_:)`).
+    private static func writeManyDigits(_ value: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let length = decimalLength(value)
+        writeDigits(value, length: length, to: out)
+        return length
     }
 
     /// How many decimal digits `value` ≥ 10 has: estimated from its bit length (log10(2) ≈
@@ -394,15 +411,22 @@ struct JSONWriter {
         }
     }
 
-    /// Exactly `length` decimal digits of `value` (zero-padded on the left), written right to
-    /// left, four at a time (one 64-bit division, then the two pairs of the four in 32 bits),
-    /// each pair one 16-bit copy from `digitPairs`. Inlined: a number's fraction has a
-    /// constant length.
+    /// Exactly `length` decimal digits of `value` (zero-padded on the left).
     @inline(__always)
     private mutating func putDigits(_ value: UInt64, length: Int) {
         assert(count + length <= capacity, "line longer than its bound")
+        Self.writeDigits(value, length: length, to: start + count)
+        count &+= length
+    }
+
+    /// Writes exactly `length` decimal digits of `value` (zero-padded on the left) to `start`,
+    /// right to left, four at a time (one 64-bit division, then the two pairs of the four in
+    /// 32 bits), each pair one 16-bit copy from `digitPairs`. Inlined: a number's fraction
+    /// has a constant length.
+    @inline(__always)
+    private static func writeDigits(_ value: UInt64, length: Int, to start: UnsafeMutablePointer<UInt8>) {
         var rest = value
-        var out = start + count + length
+        var out = start + length
         var remaining = length
         while remaining >= 4 {
             let next = rest / 10_000
@@ -410,8 +434,8 @@ struct JSONWriter {
             rest = next
             let high = four / 100
             out -= 4
-            Self.putPair(high, at: out)
-            Self.putPair(four &- high &* 100, at: out + 2)
+            putPair(high, at: out)
+            putPair(four &- high &* 100, at: out + 2)
             remaining &-= 4
         }
         if remaining >= 2 {
@@ -419,14 +443,13 @@ struct JSONWriter {
             let pair = UInt32(truncatingIfNeeded: rest &- next &* 100)
             rest = next
             out -= 2
-            Self.putPair(pair, at: out)
+            putPair(pair, at: out)
             remaining &-= 2
         }
         if remaining == 1 {
             out -= 1
             out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
         }
-        count &+= length
     }
 
     /// The two digits of `pair` (0…99) at `out`.
@@ -447,19 +470,25 @@ struct JSONWriter {
 
     private static var hexDigits: StaticString { "0123456789abcdef" }
 
-    private mutating func appendEscaped(_ byte: UInt8) {
+    /// Writes `byte` escaped to `out`; returns the bytes written.
+    private static func escape(_ byte: UInt8, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let escaped: StaticString
         switch byte {
-        case UInt8(ascii: "\""): put("\\\"")
-        case UInt8(ascii: "\\"): put("\\\\")
-        case UInt8(ascii: "\n"): put("\\n")
-        case UInt8(ascii: "\r"): put("\\r")
-        case UInt8(ascii: "\t"): put("\\t")
+        case UInt8(ascii: "\""): escaped = "\\\""
+        case UInt8(ascii: "\\"): escaped = "\\\\"
+        case UInt8(ascii: "\n"): escaped = "\\n"
+        case UInt8(ascii: "\r"): escaped = "\\r"
+        case UInt8(ascii: "\t"): escaped = "\\t"
         case 0..<0x20:
-            put("\\u00")
-            put(Self.hexDigits.utf8Start[Int(byte >> 4)])
-            put(Self.hexDigits.utf8Start[Int(byte & 0xf)])
+            copy("\\u00", to: out)
+            out[4] = hexDigits.utf8Start[Int(byte >> 4)]
+            out[5] = hexDigits.utf8Start[Int(byte & 0xf)]
+            return 6
         default:
-            put(byte)
+            out[0] = byte
+            return 1
         }
+        copy(escaped, to: out)
+        return escaped.utf8CodeUnitCount
     }
 }

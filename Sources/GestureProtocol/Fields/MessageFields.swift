@@ -77,6 +77,7 @@ extension GestureMessage {
             }
         }
 
+        @inline(__always)
         mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
             let location = PointCodec(digits: WireEncoder.locationDigits)
             try v.field("gesture", &kind, NameCodec(what: "gesture"), .required)

@@ -105,11 +105,13 @@ extension NumberFieldCodec {
 
 struct UnsignedCodec: NumberFieldCodec {
     func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> UInt64 { try reader.unsigned(field: field) }
+    @inline(__always)
     func write(_ value: UInt64, to writer: inout JSONWriter) { writer.unsigned(value) }
 }
 
 struct IntegerCodec: NumberFieldCodec {
     func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> Int { try reader.integer(field: field) }
+    @inline(__always)
     func write(_ value: Int, to writer: inout JSONWriter) { writer.integer(value) }
 }
 
@@ -118,6 +120,7 @@ struct TimestampCodec: NumberFieldCodec {
     func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> Timestamp {
         Timestamp(microseconds: try reader.unsigned(field: field))
     }
+    @inline(__always)
     func write(_ value: Timestamp, to writer: inout JSONWriter) { writer.unsigned(value.microseconds) }
 }
 
@@ -144,6 +147,7 @@ struct BoolCodec: FieldCodec {
 struct StringCodec: FieldCodec {
     func accepts(_ kind: JSONReader.ValueKind) -> Bool { kind == .string }
     func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> String { try reader.string(field: field) }
+    @inline(__always)
     func write(_ value: String, to writer: inout JSONWriter) { writer.string(value) }
     func maximumLength(_ value: String) -> Int { JSONWriter.stringLength(value) }
 }
@@ -154,6 +158,7 @@ struct OptionalStringCodec: FieldCodec {
     func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> String? {
         try reader.optionalString(field: field)
     }
+    @inline(__always)
     func write(_ value: String?, to writer: inout JSONWriter) { writer.optionalString(value) }
     func maximumLength(_ value: String?) -> Int { value.map(JSONWriter.stringLength) ?? JSONWriter.numberLength }
     func isAbsent(_ value: String?) -> Bool { value == nil }
@@ -187,6 +192,7 @@ struct NullableCodec<Wrapped: FieldCodec>: FieldCodec {
     func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> Wrapped.Value? {
         try reader.null() ? nil : try wrapped.read(&reader, field: field)
     }
+    @inline(__always)
     func write(_ value: Wrapped.Value?, to writer: inout JSONWriter) {
         if let value { wrapped.write(value, to: &writer) } else { writer.null() }
     }
@@ -324,6 +330,7 @@ struct FieldWriter: FieldVisitor {
 struct FieldMeasure: FieldVisitor {
     var length = 0
 
+    @inline(__always)
     static func maximumLength<Object: WireFields>(_ value: inout Object) -> Int {
         var visitor = FieldMeasure()
         try! value.visitFields(&visitor)  // measuring never throws
