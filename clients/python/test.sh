@@ -2,7 +2,8 @@
 # Tests the Python client (clients/python) against the real daemon:
 #
 #  1. a virtual environment in .build/python-client (ignored by git) with the pinned
-#     pytest, mypy and setuptools from PyPI (installed once; needs python3-venv);
+#     pytest, mypy and setuptools from PyPI, what they pull in pinned by
+#     constraints-test.txt (installed once; needs python3-venv);
 #  2. the package installed into it from source, as a user would (`pip install`), so
 #     the tests use the installed copy (py.typed included);
 #  3. `mypy --strict` on the package and its tests (checked as Python 3.9, the oldest
@@ -33,8 +34,9 @@ export GESTURED_BIN
 # package into it afresh.
 prepare() {
     local python="$1" dir="$2" skip="${3:-^$}"
-    # Made again when the pins change (the copy inside says what it was made with).
-    if [[ ! -x "$dir/bin/python" ]] || ! cmp -s "$here/requirements-test.txt" "$dir/requirements-test.txt"; then
+    # Made again when the pins change (the copies inside say what it was made with).
+    if [[ ! -x "$dir/bin/python" ]] || ! cmp -s "$here/requirements-test.txt" "$dir/requirements-test.txt" \
+        || ! cmp -s "$here/constraints-test.txt" "$dir/constraints-test.txt"; then
         say "creating $dir ($("$python" --version))"
         rm -rf "$dir"
         if ! "$python" -m venv "$dir"; then
@@ -42,8 +44,8 @@ prepare() {
             exit 1
         fi
         grep -v -e '^#' -e "$skip" "$here/requirements-test.txt" \
-            | xargs "$dir/bin/python" -m pip install --quiet --disable-pip-version-check
-        cp "$here/requirements-test.txt" "$dir/requirements-test.txt"
+            | xargs "$dir/bin/python" -m pip install --quiet --disable-pip-version-check -c "$here/constraints-test.txt"
+        cp "$here/requirements-test.txt" "$here/constraints-test.txt" "$dir/"
     fi
     "$dir/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps \
         --force-reinstall "$here"
