@@ -14,6 +14,20 @@ public struct EventLine: Sendable {
         self.init(GestureMessage.Line(message), inputTime: message.time)
     }
 
+    /// The gesture line of these fields: what `init(_: GestureMessage)` makes for the message
+    /// of the same fields, without that message built first. For the engine's events
+    /// (`GestureCore`'s `EventLine(_:device:)`, what the daemon broadcasts).
+    package init(
+        gesturePhase phase: GesturePhase, id: UInt64, time: Timestamp, device: String, region: String?, fingers: Int,
+        location: Point, localLocation: Point?, details: borrowing GestureMessage.Details
+    ) {
+        self.init(
+            GestureMessage.Line(
+                phase: phase, id: id, seq: 0, time: time, device: device, region: region, fingers: fingers, location: location,
+                localLocation: localLocation, details: details),
+            inputTime: time)
+    }
+
     /// A touch line (`message.seq` is not written: the slot is).
     public init(_ message: TouchMessage) {
         self.init(message, inputTime: message.time)

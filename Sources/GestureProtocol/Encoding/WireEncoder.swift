@@ -58,10 +58,8 @@ public enum WireEncoder {
         location: Point, localLocation: Point?, details: borrowing GestureMessage.Details, to line: inout [UInt8]
     ) {
         var fields = GestureMessage.Line(
-            header: GestureMessage(
-                phase: phase, id: id, seq: seq, time: time, device: device, region: region, fingers: fingers, location: location,
-                localLocation: localLocation, details: .press),
-            details: details)
+            phase: phase, id: id, seq: seq, time: time, device: device, region: region, fingers: fingers, location: location,
+            localLocation: localLocation, details: details)
         append(&fields, to: &line)
     }
 
