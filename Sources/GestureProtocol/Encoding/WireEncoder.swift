@@ -58,8 +58,10 @@ public enum WireEncoder {
         location: Point, localLocation: Point?, details: borrowing GestureMessage.Details, to line: inout [UInt8]
     ) {
         var fields = GestureMessage.Line(
-            phase: phase, id: id, seq: seq, time: time, device: device, region: region, fingers: fingers, location: location,
-            localLocation: localLocation, details: details)
+            header: GestureMessage(
+                phase: phase, id: id, seq: seq, time: time, device: device, region: region, fingers: fingers, location: location,
+                localLocation: localLocation, details: .press),
+            details: details)
         append(&fields, to: &line)
     }
 

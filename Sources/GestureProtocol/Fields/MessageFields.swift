@@ -57,23 +57,8 @@ extension GestureMessage {
             self.init(header: message, details: details)
         }
 
-        /// The line of these common fields with `details`, the message's header built here
-        /// without details (the one place a line is made from fields, not from a message:
-        /// `WireEncoder.appendGesture` and `EventLine`'s gesture fields initialiser).
-        @inline(__always)
-        init(
-            phase: GesturePhase, id: UInt64, seq: UInt64, time: Timestamp, device: String, region: String?, fingers: Int,
-            location: Point, localLocation: Point?, details: borrowing Details
-        ) {
-            self.init(
-                header: GestureMessage(
-                    phase: phase, id: id, seq: seq, time: time, device: device, region: region, fingers: fingers,
-                    location: location, localLocation: localLocation, details: .press),
-                details: details)
-        }
-
         /// The line of `header`'s common fields with `details` (`header.details` is not
-        /// read; the fields initialiser above builds a header without them). The header is
+        /// read; `WireEncoder.appendGesture` builds a header without them). The header is
         /// moved in once, before the switch: consumed in each case, it was copied and the
         /// original destroyed.
         @inline(__always)
