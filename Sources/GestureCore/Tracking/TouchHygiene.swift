@@ -287,7 +287,7 @@ public struct TouchHygiene {
         _ input: TouchFrame, sources: [Int], report: (TouchFiltered) -> Void
     ) -> Bool {
         frame.time = input.time
-        frame.contacts.removeAll(keepingCapacity: true)
+        frame.contacts.removeAllFromEnd()
         var hiddenDown = 0
         for (index, contact) in input.contacts.enumerated() {
             let source = index < sources.count ? sources[index] : 0
@@ -314,7 +314,7 @@ public struct TouchHygiene {
     public mutating func fireNextDeadline(upTo time: Timestamp, report: (TouchFiltered) -> Void) -> Bool {
         guard let deadline = nextDeadline, deadline <= time else { return false }
         frame.time = deadline
-        frame.contacts.removeAll(keepingCapacity: true)
+        frame.contacts.removeAllFromEnd()
         for index in records.indices where records[index].deadline == deadline {
             let record = records[index]
             switch record.verdict {

@@ -51,6 +51,18 @@ extension WireEncoder {
     }
 }
 
+extension EventLine {
+    /// The gesture line of `event` from `device`, its `seq` left as the slot: the line
+    /// `EventLine(GestureMessage(event, device: device))` is, without that message built
+    /// first (what the daemon broadcasts each event as).
+    public init(_ event: borrowing GestureEvent, device: String) {
+        self.init(
+            gesturePhase: event.phase, id: event.id, time: event.time, device: device, region: event.region,
+            fingers: event.fingers, location: event.location, localLocation: GestureMessage.wireLocalLocation(event),
+            details: GestureMessage.wireDetails(event.details, in: event.regionRect))
+    }
+}
+
 extension TouchMessage {
     /// The wire form of one contact of a frame at `time` from `device`.
     public init(_ contact: Contact, time: Timestamp, device: String, seq: UInt64 = 0) {
