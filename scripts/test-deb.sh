@@ -162,7 +162,7 @@ check "Depends names neither libstdc++6 nor libgcc-s1" bash -c '! grep -E "libst
 # must not pull the daemon, and libevdev with it, back in (README "Architecture").
 check "gestured-web does not link libevdev (ldd)" bash -c '! ldd "$1" | grep -q libevdev' _ "$tree/usr/bin/gestured-web"
 check "gestured links libevdev (ldd; the check above can fail)" bash -c 'ldd "$1" | grep -q libevdev' _ "$tree/usr/bin/gestured"
-# No libsystemd in the daemon (issue 21): Debian 12's libsystemd.so.0 brings libgcrypt,
+# No libsystemd in the daemon: Debian 12's libsystemd.so.0 brings libgcrypt,
 # libgpg-error, libzstd, liblz4, liblzma and libcap, 1.1 MiB of resident memory for nothing the
 # daemon uses. The loop is on epoll, hot-plug and udev properties on libudev (libc6 only).
 check "gestured uses neither sd-event nor sd-device (readelf --dyn-syms)" bash -c \

@@ -216,10 +216,10 @@ final class LoopbackBridge {
     }
 }
 
-@Suite("The bridge against hostile local clients (issue 22), on loopback", .serialized)
+@Suite("The bridge against hostile local clients, on loopback", .serialized)
 struct BridgeLoopbackTests {
-    /// Finding 4: the Host check guarded only `/ws`; a DNS-rebinding page read `/metrics`
-    /// (200) and the per-region tap counts in it. Fails on the code before issue 22: every
+    /// Before, the Host check guarded only `/ws`; a DNS-rebinding page read `/metrics`
+    /// (200) and the per-region tap counts in it. Fails on the earlier code: every
     /// route now refuses a foreign Host with 403, and the bridge's own Host still gets in.
     @Test func everyRouteRefusesAForeignHost() throws {
         let bridge = try LoopbackBridge(daemonListens: false)
@@ -234,8 +234,8 @@ struct BridgeLoopbackTests {
         #expect(own.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 200"))
     }
 
-    /// Finding 3: with no limit on connections, 1 030 idle ones used up the descriptors and
-    /// the bridge spun on `accept4`. Fails on the code before issue 22 (the fourth
+    /// Before, with no limit on connections, 1 030 idle ones used up the descriptors and
+    /// the bridge spun on `accept4`. Fails on the earlier code (the fourth
     /// connection here was served): past `max-connections` a new connection is closed at
     /// once, and one closing makes room again.
     @Test func connectionsPastTheLimitAreClosedAtOnce() throws {
@@ -271,8 +271,8 @@ struct BridgeLoopbackTests {
         #expect(browser.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 403"))
     }
 
-    /// Finding 9: after NIO's 400 (with `Connection: close`) the connection stayed open.
-    /// Fails on the code before issue 22.
+    /// Before, after NIO's 400 (with `Connection: close`) the connection stayed open.
+    /// Fails on the earlier code.
     @Test func aBadRequestIsAnsweredAndClosed() throws {
         let bridge = try LoopbackBridge(daemonListens: false)
         let client = try LoopbackClient(port: bridge.port)
@@ -281,9 +281,9 @@ struct BridgeLoopbackTests {
         #expect(client.readsEndOfStream())
     }
 
-    /// Finding 5: one daemon connection per browser, unbounded: 64 browsers filled the
-    /// daemon's `max-clients` and locked `gesturectl` out. Fails on the code before issue
-    /// 22: past `daemon-connections` a browser is told 1013 (try again later).
+    /// Before, one daemon connection per browser, unbounded: 64 browsers filled the
+    /// daemon's `max-clients` and locked `gesturectl` out. Fails on the earlier code:
+    /// past `daemon-connections` a browser is told 1013 (try again later).
     @Test func browsersPastTheDaemonConnectionLimitAreToldToTryAgainLater() throws {
         let bridge = try LoopbackBridge(configure: { $0.daemonConnections = 2 })
         var browsers: [LoopbackClient] = []
@@ -297,10 +297,10 @@ struct BridgeLoopbackTests {
         #expect(third.closeCode() == 1013)
     }
 
-    /// Finding 1: a browser's requests were forwarded as fast as it sent them, however far
+    /// Before, a browser's requests were forwarded as fast as it sent them, however far
     /// behind the replies were, so a browser flooding pings had a socket buffer's worth of
-    /// them answered (thousands) before anything held it back. Fails on the code before
-    /// issue 22 (all 200 forwarded to a daemon that does not answer): now at most 16
+    /// them answered (thousands) before anything held it back. Fails on the earlier
+    /// code (all 200 forwarded to a daemon that does not answer): now at most 16
     /// requests are at the daemon at once; each reply lets one more through.
     @Test func aBrowserHasAtMost16RequestsAtTheDaemon() throws {
         let bridge = try LoopbackBridge()
@@ -318,8 +318,8 @@ struct BridgeLoopbackTests {
         #expect(LoopbackBridge.lines(from: daemon).count == 1)
     }
 
-    /// Finding 9: unmasked frames and RSV1 frames were accepted, close codes 1005 and 999
-    /// echoed, fragment errors closed with 1001. Fails on the code before issue 22: each is
+    /// Before, unmasked frames and RSV1 frames were accepted, close codes 1005 and 999
+    /// echoed, fragment errors closed with 1001. Fails on the earlier code: each is
     /// now a protocol error (1002), as RFC 6455 requires.
     @Test(arguments: [
         ("unmasked", frame(0x81, Array(#"{"type":"ping"}"#.utf8), masked: false)),
@@ -336,11 +336,11 @@ struct BridgeLoopbackTests {
         #expect(browser.closeCode() == 1002, "\(name)")
     }
 
-    /// Finding 2: ping frames were answered straight to the socket, outside the bounded
+    /// Before, ping frames were answered straight to the socket, outside the bounded
     /// queue: a client that never reads grew the bridge by every pong (2 M pings: 777 MiB).
     /// Now a client that does not read is not read from either (its pings wait in its own
     /// socket buffers, not in the bridge), and pongs go through the bounded queue. Fails on
-    /// the code before issue 22, which read all 60 000 pings (7.9 MB) and held the pongs the kernel did not take.
+    /// the earlier code, which read all 60 000 pings (7.9 MB) and held the pongs the kernel did not take.
     @Test func aClientThatDoesNotReadIsNotReadFrom() throws {
         let bridge = try LoopbackBridge()
         let browser = try LoopbackClient(port: bridge.port, receiveBuffer: 4096, sendTimeout: 2)
