@@ -457,7 +457,7 @@ private final class BareForwarder: @unchecked Sendable {
         var description = source.description
         description.name = "e2e forwarder clone"
         clone = try UinputDevice(description)
-        stopPipe = try FileDescriptor.pipe()
+        stopPipe = try FileDescriptor.pipe(options: [.closeOnExec])
         Thread.detachNewThread { [self] in
             forward()
             finished.signal()

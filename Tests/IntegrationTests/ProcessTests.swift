@@ -29,7 +29,7 @@ final class DaemonProcess {
 
     init(
         extraArguments: [String] = [], wrapper: [String] = [], environment extraEnvironment: [String: String] = [:],
-        configuration: String = "# defaults\n", stderr: Pipe = Pipe(), inputDirectory: String? = nil,
+        configuration: String = "# defaults\n", stderr: Pipe = Pipe.closingOnExec(), inputDirectory: String? = nil,
         socketName: String = "gestured.sock"
     ) throws {
         self.stderr = stderr

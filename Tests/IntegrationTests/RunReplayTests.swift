@@ -16,8 +16,8 @@ func runToCompletion(_ name: String, _ arguments: [String], environment: [String
     process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : try builtExecutable(name))
     process.arguments = arguments
     if let environment { process.environment = environment }
-    let output = Pipe()
-    let error = Pipe()
+    let output = Pipe.closingOnExec()
+    let error = Pipe.closingOnExec()
     process.standardOutput = output
     process.standardError = error
     try process.run()

@@ -1,6 +1,8 @@
 import ConfigFile
+import GestureTestSupport
 import Glibc
 import Logging
+import SystemCalls
 import Testing
 
 @testable import WebBridge
@@ -11,7 +13,7 @@ final class LoopbackClient {
 
     /// `sendTimeout`: seconds a send may block (a bridge that stops reading ends it).
     init(port: UInt16, receiveBuffer: Int32? = nil, sendTimeout: Int = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var sendLimit = timeval(tv_sec: sendTimeout, tv_usec: 0)
@@ -146,7 +148,7 @@ final class LoopbackBridge {
         directory = String(cString: mkdtemp(&template))
         let socketPath = directory + "/gestured.sock"
         if daemonListens {
-            let unix = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            let unix = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
             withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -168,7 +170,7 @@ final class LoopbackBridge {
         var logger = Logger(label: "gestured-web-test")
         logger.logLevel = .critical
         bridge = Bridge(routes: routes, socketPath: socketPath, configuration: configuration, logger: logger)
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -190,17 +192,22 @@ final class LoopbackBridge {
         guard let daemonListener else { return -1 }
         var poller = pollfd(fd: daemonListener, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, 5_000) == 1 else { return -1 }
-        return accept(daemonListener, nil, nil)
+        let connection = accept(daemonListener, nil, nil)
+        if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }  // no child spawned alongside keeps it
+        return connection
     }
 
-    /// The lines the bridge writes to the daemon connection `fd` until none comes for
-    /// `quiet` milliseconds (bounded: at most 10 000 reads).
-    static func lines(from fd: Int32, quiet: Int32 = 500) -> [String] {
+    /// The lines the bridge writes to the daemon connection `fd`: each of the first
+    /// `expected` waited for as long as any reply (`defaultWaitMilliseconds`, so a busy
+    /// machine cannot cut them short), then any more until none comes for `quiet`
+    /// milliseconds (what a wrong bridge would add; bounded: at most 10 000 reads).
+    static func lines(from fd: Int32, expected: Int, quiet: Int32 = 500) -> [String] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         for _ in 0..<10_000 {
+            let complete = bytes.count { $0 == UInt8(ascii: "\n") }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, quiet) == 1 else { break }
+            guard poll(&poller, 1, complete < expected ? defaultWaitMilliseconds : quiet) == 1 else { break }
             let got = recv(fd, &chunk, chunk.count, 0)
             if got <= 0 { break }
             bytes += chunk[..<got]
@@ -250,8 +257,11 @@ struct BridgeLoopbackTests {
         let fourth = try LoopbackClient(port: bridge.port)
         #expect(fourth.readsEndOfStream())
         held.removeFirst()
+        // The close reaches the bridge a moment later (on its own thread): tried again for
+        // as long as any reply is waited for, so a busy machine cannot fail it.
         var served = false
-        for _ in 0..<100 where !served {  // the close reaches the bridge a moment later
+        let deadline = monotonicMicroseconds() + UInt64(defaultWaitMilliseconds) * 1000
+        while !served && monotonicMicroseconds() < deadline {
             let client = try LoopbackClient(port: bridge.port)
             client.send("GET /regions HTTP/1.1\r\nHost: localhost\r\n\r\n")
             served = client.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 200")
@@ -312,10 +322,12 @@ struct BridgeLoopbackTests {
         var pings: [UInt8] = []
         for _ in 0..<200 { pings += frame(0x81, Array(#"{"type":"ping"}"#.utf8)) }
         browser.send(pings)
-        #expect(LoopbackBridge.lines(from: daemon).count == BrowserSession.maximumRequestsInFlight)
+        #expect(
+            LoopbackBridge.lines(from: daemon, expected: BrowserSession.maximumRequestsInFlight).count
+                == BrowserSession.maximumRequestsInFlight)
         let pong = Array(#"{"type":"pong","time":1}"#.utf8) + [UInt8(ascii: "\n")]
         _ = pong.withUnsafeBytes { Glibc.send(daemon, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        #expect(LoopbackBridge.lines(from: daemon).count == 1)
+        #expect(LoopbackBridge.lines(from: daemon, expected: 1).count == 1)
     }
 
     /// Before, unmasked frames and RSV1 frames were accepted, close codes 1005 and 999
