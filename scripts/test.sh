@@ -30,7 +30,7 @@ suite_scope_begin
 swift format lint --strict --recursive Sources Tests
 # The evdev name table is what the kernel header gives (scripts/generate-event-codes.py).
 scripts/generate-event-codes.py --check
-# Every system call through Sources/SystemCalls (README "Architecture"); its own fixtures first.
+# Every system call through Sources/SystemCalls (docs/architecture.md); its own fixtures first.
 scripts/check-system-calls.sh --self-test
 scripts/check-system-calls.sh
 # No tracker issue numbers in the tree (the tracker is not in it); its own fixtures first.
