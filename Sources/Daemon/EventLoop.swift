@@ -25,7 +25,7 @@ import Systemd
 ///    they were scheduled, each once; a task scheduled while they run waits for the next
 ///    iteration (so a task that re-schedules itself cannot starve the loop).
 ///
-/// So, as with sd-event (which this replaces: README "Architecture"), one source is
+/// So, as with sd-event (which this replaces: docs/architecture.md), one source is
 /// dispatched per iteration and every deferred task runs after the dispatch that scheduled
 /// it and before the loop next waits. Unlike sd-event, which left the order of sources
 /// ready at once unspecified, input found ready by a wait always comes before the timers then

@@ -125,7 +125,7 @@ extension DevicePipeline {
     /// `pipeline.nextDeadline`, read in place. A source keeps its pipeline in a stored
     /// property of a class; read from there through the getter, the whole pipeline is copied
     /// first (every reference in it retained, then released: some 1 500 instructions per
-    /// dispatch, issue 21), because the getter might reach the object another way. An
+    /// dispatch), because the getter might reach the object another way. An
     /// `inout` argument is exclusive, so the getter borrows it where it lies.
     static func nextDeadline(of pipeline: inout DevicePipeline) -> Timestamp? {
         pipeline.nextDeadline

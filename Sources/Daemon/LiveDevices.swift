@@ -95,7 +95,7 @@ public final class EvdevSource: InputSource {
     /// Feeds everything `evdev` has to `pipeline` (and the clone). The pipeline is an `inout`
     /// argument: one exclusive access to the source's stored pipeline for the whole read,
     /// checked statically inside, where the closure reaching the stored property took a
-    /// dynamically checked access per event (some twenty a five-finger frame, issue 21).
+    /// dynamically checked access per event (some twenty a five-finger frame).
     private static func read(
         _ evdev: EvdevDevice, into pipeline: inout DevicePipeline, passThrough: PassThroughOutput?, sink: inout DaemonSink
     ) throws(SystemError) -> ReadOutcome {

@@ -5,9 +5,8 @@ import Glibc
 import SystemCalls
 import SystemPackage
 
-// The one place libudev is used (README "Architecture"): Debian 12's libudev1 needs nothing
-// but libc6, where libsystemd's sd-device brought libgcrypt, libzstd, liblz4, liblzma and
-// libcap into the daemon's memory.
+// The one place libudev is used; why libudev and not sd-device: docs/architecture.md,
+// "No libsystemd".
 
 /// udev's device events for subsystem `input`, from udevd's netlink group (`udev`: after its
 /// rules ran), watched on the daemon's loop; only `/dev/input/eventN` nodes are reported.
