@@ -258,7 +258,7 @@ import Testing
         }
     }
 
-    /// What a udev event means to the daemon (Udev.swift): only an `eventN` node's add,
+    /// What a udev event means to the daemon (UdevMonitor.swift): only an `eventN` node's add,
     /// remove and change.
     @Test func udevEventsBecomeDeviceChanges() {
         #expect(UdevMonitor.change(action: "add", devnode: "/dev/input/event5") == .added("/dev/input/event5"))
