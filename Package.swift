@@ -19,7 +19,8 @@ import PackageDescription
 /// - Systemd: a service's systemd integration (notifications, the listening sockets systemd
 ///   passes, journald logging), shared by `gestured` and `gestured-web`; systemd's
 ///   documented protocols spoken over SystemCalls, without libsystemd.
-/// - CUdev: libudev, used only by Daemon's Udev.swift (hot-plug, a node's udev properties).
+/// - CUdev: libudev, used only by Daemon's UdevMonitor.swift (hot-plug) and
+///   UdevDatabase.swift (a node's udev properties).
 /// - Daemon: event loop (epoll, through SystemCalls), hot-plug (libudev or inotify), socket,
 ///   broadcaster. Nothing links libsystemd (docs/architecture.md, "No libsystemd").
 /// - gestured, gesturectl: the executables; `gestured` joins Recordings and Daemon for
@@ -76,7 +77,7 @@ let package = Package(
         /// ConfigFile, the runner lives in gesturectl).
         .target(name: "Actions", dependencies: ["GestureCore", "GestureProtocol"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
-        /// libudev, for the daemon's hot-plug monitor and udev properties (Sources/Daemon/Udev.swift).
+        /// libudev, for the daemon's hot-plug monitor and udev properties (Sources/Daemon/UdevMonitor.swift, UdevDatabase.swift).
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .target(
             name: "EvdevInput",
