@@ -88,8 +88,8 @@ struct Options: ParsableCommand {
     @Option(help: ArgumentHelp("The kiosk guide whose recipes the kiosk tier runs.", valueName: "PATH"))
     var kioskGuide = "docs/kiosk.md"
 
-    @Option(help: ArgumentHelp("The kiosk tier's page.", valueName: "PATH"))
-    var kioskPage = "vm/kiosk-page/probe.html"
+    @Option(help: ArgumentHelp("The kiosk tier's page (a directory with probe.html).", valueName: "DIR"))
+    var kioskPage = "vm/kiosk-page"
 
     @Option(help: ArgumentHelp("The JS client the kiosk tier's page imports.", valueName: "PATH"))
     var jsClient = "web/gestured.js"

@@ -106,6 +106,27 @@ final class ChromiumRun {
         harness.run(name("no stuck touch: SIGKILL with a finger down lifts it in the page; a tap after the restart clicks")) {
             try killWithFingerDown()
         }
+        harness.run(name("gestured restarts with app-fingers = 1 and app-long-press = false"), always: true) {
+            try startDaemon(config: KioskCases.config(deviceKeys: KioskCases.appKeys))
+        }
+        guard daemon != nil else { return }
+        harness.run(name("app-fingers = 1: a two-finger pinch leaves the page at scale 1; a subscriber gets the pinch")) {
+            let (inputs, state) = try pinch()
+            let mostDown = inputs.compactMap(\.down).max() ?? 0
+            let pointers = Set(inputs.filter { $0.name == "pointerdown" }.compactMap(\.id))
+            try expect(mostDown == 1 && pointers.count == 1, "the page got more than one finger: \(describe(inputs))")
+            try expect(state.scale == 1, "visualViewport.scale is \(state.scale ?? 0) after the pinch: \(describe(inputs))")
+        }
+        harness.run(
+            name("app-long-press = false: a long press gives the page no event, no menu, no selection; a subscriber gets it")
+        ) {
+            let (before, _) = try longPress()
+            try expect(!before.contains(where: \.isInput), "the page got \(describe(before.filter(\.isInput)))")
+            let selected = before.filter { $0.name == "selectionchange" }.compactMap(\.text).filter { !$0.isEmpty }
+            try expect(selected.isEmpty, "the page selected \(selected)")
+        }
+        harness.run(name("app keys: taps still click where touched")) { try tapsClick() }
+        harness.run(name("app keys: a drag still scrolls the page and clicks nothing")) { try dragScrolls() }
         if harness.failures.contains(where: { $0.hasPrefix(prefix) }) {
             if let daemon { say("gestured log (\(daemon.logPath)): \(tail(daemon.logPath, lines: 15))") }
             say("\(kind.rawValue) log: \(tail(compositor.logPath, lines: 10))")

@@ -28,7 +28,7 @@ struct KioskCases {
     let clients: [KioskStack.Client]
     /// The kiosk guide whose recipes the Chromium stacks run (docs/kiosk.md).
     let guide: String
-    /// The tier's page (vm/kiosk-page/probe.html) and the JS client beside it (web/gestured.js).
+    /// The tier's page (the directory vm/kiosk-page) and the JS client beside it (web/gestured.js).
     let page: String
     let jsClient: String
     /// Frames of each latency run, `interval` ms apart.
@@ -49,9 +49,12 @@ struct KioskCases {
         """
     /// The daemon's configuration: the e2e pass-through cases' (a reserved top edge for
     /// swipes) for the tier's devices.
-    static func config(passThrough: Bool = true) -> String {
-        PassThroughCases.config(passThrough: passThrough, matchName: "\(namePrefix) *")
+    static func config(passThrough: Bool = true, deviceKeys: [String] = []) -> String {
+        PassThroughCases.config(passThrough: passThrough, matchName: "\(namePrefix) *", deviceKeys: deviceKeys)
     }
+
+    /// The keys that keep a pinch and a resting finger from the app.
+    static let appKeys = ["app-fingers = 1", "app-long-press = false"]
 
     static let wakeConfig = PassThroughCases.wakeConfig(matchName: "\(namePrefix) *")
 

@@ -17,13 +17,16 @@ final class ProbeSite {
     private let webRoot: String
     private let pid: pid_t
 
-    /// `page`: the tier's page; `client`: web/gestured.js; `daemonSocket`: where the
-    /// daemon of the cases listens.
+    /// `page`: the directory of the tier's page; `client`: web/gestured.js; `daemonSocket`:
+    /// where the daemon of the cases listens.
     init(gesturedWeb: String, page: String, client: String, daemonSocket: String, work: String) throws(CaseFailure) {
         webRoot = "\(work)/web"
         logPath = "\(work)/gestured-web.log"
         try? RegularFile.makeDirectory(path: webRoot, mode: 0o755)
-        for (source, name) in [(page, "probe.html"), (client, "gestured.js")] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: page), names.contains("probe.html") else {
+            throw CaseFailure("no probe.html in \(page)")
+        }
+        for (source, name) in names.map({ ("\(page)/\($0)", $0) }) + [(client, "gestured.js")] {
             guard let data = FileManager.default.contents(atPath: source),
                 FileManager.default.createFile(atPath: "\(webRoot)/\(name)", contents: data)
             else { throw CaseFailure("cannot copy \(source) into the page's web root") }
