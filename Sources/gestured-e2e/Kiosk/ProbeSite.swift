@@ -4,7 +4,7 @@ import Glibc
 import SystemCalls
 
 /// The kiosk page's site: gestured-web (the real bridge) serving a web root the driver
-/// assembles in its work directory: the tier's page (vm/kiosk-page/probe.html), the JS
+/// assembles in its work directory: the tier's page (the files of vm/kiosk-page/), the JS
 /// client (web/gestured.js) beside it, and `control.js`, the driver's messages to the page
 /// (a generation to load again, a reset, a state report to log). The page is thus served from the
 /// bridge's own origin and its gestured client connects to the bridge that served it.
