@@ -1,8 +1,11 @@
 // The kiosk tier's page (probe.html): logs every DOM event a touch causes.
 "use strict";
 const generation = Number(new URLSearchParams(location.search).get("g") ?? "0");
-let report = null;
-let reset = null;
+// The last reset and report the page acted on: the driver counts both up from 0, and a
+// number the page has not acted on yet is acted on at its first poll too (a page loaded
+// again repeats the last ones: harmless, the driver waits for a new number).
+let report = 0;
+let reset = 0;
 
 function log(e, fields = {}) {
   console.log("GK " + JSON.stringify({ e, g: generation, ...fields }));
@@ -69,12 +72,12 @@ async function poll() {
       location.replace("probe.html?g=" + control.generation);
       return;
     }
-    if (reset !== null && control.reset !== reset) {
+    if (control.reset !== reset) {
       getSelection().removeAllRanges();
       scrollTo({ left: 0, top: 0, behavior: "instant" });
     }
     reset = control.reset;
-    if (report !== null && control.report !== report) log("state", { report: control.report, ...state() });
+    if (control.report !== report) log("state", { report: control.report, ...state() });
     report = control.report;
   } catch (error) {
     log("control-error", { message: String(error) });

@@ -86,7 +86,7 @@ final class ChromiumPage: KioskClient {
     func reload(alongside subscriber: Subscriber?) throws(CaseFailure) {
         generation += 1
         try site.writeControl(generation: generation, report: report, reset: resets)
-        try wait("the reloaded page's ready (generation \(generation))", timeout: 60, alongside: subscriber) { isReady }
+        try wait("the reloaded page's ready (generation \(generation))", timeout: 180, alongside: subscriber) { isReady }
     }
 
     /// Scrolls the page to the top and clears its selection; returns its state after.
@@ -102,7 +102,7 @@ final class ChromiumPage: KioskClient {
         try site.writeControl(generation: generation, report: report, reset: resets)
         let mark = events.count
         var found: PageEvent?
-        try wait("the page's state report \(report)", timeout: 30, alongside: subscriber) {
+        try wait("the page's state report \(report)", timeout: 120, alongside: subscriber) {
             found = events(since: mark).first { $0.name == "state" && $0.report == report }
             return found != nil
         }

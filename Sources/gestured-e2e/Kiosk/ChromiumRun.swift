@@ -32,6 +32,10 @@ final class ChromiumRun {
         self.site = site
     }
 
+    /// How long the page may take to show what a touch caused: a liveness bound, never a
+    /// verdict. Chromium under emulation on a busy host took minutes to load the page.
+    static let patience = 90.0
+
     var prefix: String { "kiosk [\(kind.rawValue)+chromium]" }
     func name(_ text: String) -> String { "\(prefix): \(text)" }
 
@@ -60,7 +64,7 @@ final class ChromiumRun {
             // The kiosk window is made full screen once the compositor has configured it,
             // which may come after the page's first layout.
             let output = Compositor.outputSize
-            try page.wait("the page to fill the \(Int(output.width))×\(Int(output.height)) output", timeout: 60) {
+            try page.wait("the page to fill the \(Int(output.width))×\(Int(output.height)) output", timeout: Self.patience) {
                 let size = page.events.last { ($0.name == "ready" || $0.name == "resize") && $0.generation == page.generation }
                 return size?.w == output.width && size?.h == output.height
             }
@@ -72,6 +76,7 @@ final class ChromiumRun {
         guard compositor != nil, panel != nil else {
             if compositor != nil { say("\(kind.rawValue) log: \(tail(compositor.logPath, lines: 15))") }
             if let page { say("\(page.recent)") }
+            say("gestured-web log: \(tail(site.logPath, lines: 10))")
             compositor?.stop()
             return
         }
@@ -131,6 +136,7 @@ final class ChromiumRun {
             if let daemon { say("gestured log (\(daemon.logPath)): \(tail(daemon.logPath, lines: 15))") }
             say("\(kind.rawValue) log: \(tail(compositor.logPath, lines: 10))")
             say(page.recent)
+            say("gestured-web log: \(tail(site.logPath, lines: 10))")
         }
     }
 
@@ -192,7 +198,7 @@ final class ChromiumRun {
         for _ in 1...attempts {
             let mark = page.events.count
             try tap(Spot(0.85, 0.85))
-            let reached: Void? = try? page.wait("a probe tap", timeout: 6, alongside: subscriber) {
+            let reached: Void? = try? page.wait("a probe tap", timeout: 20, alongside: subscriber) {
                 page.inputs(since: mark).contains { $0.name == "touchend" || $0.name == "pointerup" }
             }
             if reached != nil {
@@ -210,7 +216,7 @@ final class ChromiumRun {
         let mark = page.events.count
         try tap(spot)
         var first: Int?
-        try page.wait("the marker tap at (\(spot.x), \(spot.y))", alongside: subscriber) {
+        try page.wait("the marker tap at (\(spot.x), \(spot.y))", timeout: Self.patience, alongside: subscriber) {
             first = page.events.indices.dropFirst(mark).first { index in
                 let event = page.events[index]
                 return event.name == "touchstart" && offset(event.changed?.first?.x, event.changed?.first?.y, from: spot) <= tolerance
@@ -232,7 +238,7 @@ final class ChromiumRun {
         for spot in tapSpots {
             let mark = page.events.count
             try tap(spot)
-            try page.wait("the click of the tap at (\(spot.x), \(spot.y))", alongside: subscriber) {
+            try page.wait("the click of the tap at (\(spot.x), \(spot.y))", timeout: Self.patience, alongside: subscriber) {
                 page.inputs(since: mark).contains { $0.name == "click" }
             }
             quiesce()
@@ -263,7 +269,7 @@ final class ChromiumRun {
         let mark = page.events.count
         try move(from: [Spot(0.5, 0.8)], to: [Spot(0.5, 0.3)], steps: 20)
         try panel.lift()
-        try page.wait("the drag's scrollend", timeout: 30, alongside: subscriber) {
+        try page.wait("the drag's scrollend", timeout: Self.patience, alongside: subscriber) {
             page.events(since: mark).contains { $0.name == "scrollend" }
         }
         quiesce()
@@ -277,7 +283,7 @@ final class ChromiumRun {
     /// Waits until the page's gestured-web client is connected to the current daemon (its
     /// last connection event since the daemon started is a hello).
     func awaitPageClient() throws(CaseFailure) {
-        try page.wait("the page's gestured-web client connected to the daemon", timeout: 30, alongside: subscriber) {
+        try page.wait("the page's gestured-web client connected to the daemon", timeout: Self.patience, alongside: subscriber) {
             page.events(since: daemonMark).last { ["gestured-hello", "bridge-close"].contains($0.name) }?.name == "gestured-hello"
         }
     }
@@ -295,7 +301,7 @@ final class ChromiumRun {
         try panel.lift()
         let swipe = try subscriber.gestures(until: "a swipe from the exit edge") { $0.gesture == .swipe && $0.phase == .ended }.last!
         try expect(swipe.region == "exit-edge", "the subscriber's swipe came from region \(swipe.region ?? "null")")
-        try page.wait("the swipe through gestured-web", alongside: subscriber) {
+        try page.wait("the swipe through gestured-web", timeout: Self.patience, alongside: subscriber) {
             page.events(since: mark).contains { $0.name == "gestured" && $0.gesture == "swipe" && $0.phase == "ended" }
         }
         let received = page.events(since: mark).first { $0.name == "gestured" && $0.gesture == "swipe" }!
@@ -315,7 +321,7 @@ final class ChromiumRun {
         try move(from: [Spot(0.42, 0.55), Spot(0.58, 0.55)], to: [Spot(0.2, 0.55), Spot(0.8, 0.55)], steps: 16, frame: 20)
         try panel.lift()
         try subscriber.gestures(until: "the pinch's end") { $0.gesture == .pinch && ($0.phase == .ended || $0.phase == .cancelled) }
-        try page.wait("the pinch's last lift", alongside: subscriber) {
+        try page.wait("the pinch's last lift", timeout: Self.patience, alongside: subscriber) {
             page.inputs(since: mark).contains { ($0.name == "touchend" || $0.name == "touchcancel") && $0.down == 0 }
         }
         quiesce()
@@ -350,12 +356,14 @@ final class ChromiumRun {
         try panel.frame([0: Spot(0.6, 0.6)])
         page.settle(milliseconds: 30, alongside: subscriber)
         try panel.frame([0: Spot(0.61, 0.6)])
-        try page.wait("the finger's touchstart", alongside: subscriber) { page.inputs(since: mark).contains { $0.name == "touchstart" } }
+        try page.wait("the finger's touchstart", timeout: Self.patience, alongside: subscriber) {
+            page.inputs(since: mark).contains { $0.name == "touchstart" }
+        }
         running.signal(SIGKILL)
         _ = waitForExit(running.pid, timeout: 15)
         daemon = nil
         subscriber = nil
-        try page.wait("the finger's lift after SIGKILL", alongside: subscriber) {
+        try page.wait("the finger's lift after SIGKILL", timeout: Self.patience, alongside: subscriber) {
             page.inputs(since: mark).contains { ($0.name == "touchend" || $0.name == "touchcancel") && $0.down == 0 }
         }
         try panel.lift()
@@ -364,7 +372,7 @@ final class ChromiumRun {
         try restartDaemon()
         let tap = page.events.count
         try self.tap(Spot(0.4, 0.4))
-        try page.wait("a tap's click after gestured came back", alongside: subscriber) {
+        try page.wait("a tap's click after gestured came back", timeout: Self.patience, alongside: subscriber) {
             page.inputs(since: tap).contains { $0.name == "click" }
         }
         quiesce()
