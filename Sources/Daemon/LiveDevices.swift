@@ -27,17 +27,20 @@ public final class EvdevSource: InputSource {
     private var passThroughAfterLift: ResolvedDeviceSettings?
     /// Takes a finished clone (its touches lifted) to destroy it a moment later.
     private let retire: (UinputDevice) -> Void
+    /// What wake-swallow reads the display from (shared by every device).
+    private let screenWake: ScreenWake?
     private let logger: Logger
 
     /// Opens nothing: takes an opened device the configuration decided to use. `retire`
     /// receives a pass-through clone once its touches are lifted (default: destroy it now).
-    public init(
+    init(
         evdev: EvdevDevice, paths: [String], settings: ResolvedDeviceSettings, logger: Logger,
-        retire: @escaping (UinputDevice) -> Void = { _ in }
+        screenWake: ScreenWake? = nil, retire: @escaping (UinputDevice) -> Void = { _ in }
     ) throws(SystemError) {
         self.evdev = evdev
         self.paths = paths
         self.logger = logger
+        self.screenWake = screenWake
         self.retire = retire
         let kind: DeviceInfo.Kind = evdev.description.kind == .touchpad ? .touchpad : .touchscreen
         device = DeviceInfo(name: evdev.description.name, kind: kind, path: evdev.path)
@@ -174,7 +177,7 @@ public final class EvdevSource: InputSource {
             do {
                 passThrough = try PassThroughOutput(
                     original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, current: current,
-                    policy: PassThroughPolicy(settings), logger: logger)
+                    policy: PassThroughPolicy(settings), screenWake: screenWake, logger: logger)
             } catch {
                 logger.error(
                     "cannot create the pass-through clone; reading the device without grabbing it, so the compositor still sees every touch",
@@ -223,6 +226,7 @@ public final class LiveDevices {
     private var inotifyWatch: IOWatch?
     private var udev: UdevMonitor?
     private var retirement: CloneRetirement?
+    private let screenWake: ScreenWake
 
     /// How hot-plug is followed.
     public enum HotPlug: String, Sendable {
@@ -256,6 +260,7 @@ public final class LiveDevices {
         self.daemon = daemon
         self.directory = directory
         self.logger = logger
+        screenWake = ScreenWake(loop: daemon.loop, logger: logger)
         daemon.observe { [unowned self] change in
             switch change {
             case .configurationChanged:
@@ -368,7 +373,7 @@ public final class LiveDevices {
         }
         do {
             let source = try EvdevSource(
-                evdev: evdev, paths: node.allPaths, settings: settings, logger: logger,
+                evdev: evdev, paths: node.allPaths, settings: settings, logger: logger, screenWake: screenWake,
                 retire: { [weak self] clone in self?.retirement?.retire(clone) })
             try daemon.add(source)
             if daemon.isIdle { source.idle() }

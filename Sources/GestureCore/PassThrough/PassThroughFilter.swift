@@ -1,7 +1,7 @@
 import GestureProtocol
 
 /// What a pass-through device keeps for the daemon: touches that start in a reserved
-/// region, and with wake-swallow the first touch after an idle period.
+/// region, and with wake-swallow the touches that wake the screen.
 public struct PassThroughPolicy: Sendable, Hashable {
     /// A region with `reserve = true`: its name (for the log) and rectangle (normalised screen space).
     public struct ReservedArea: Sendable, Hashable {
@@ -17,20 +17,29 @@ public struct PassThroughPolicy: Sendable, Hashable {
     public var reserved: [ReservedArea]
     /// How device coordinates map to the screen (the same mapping the regions use).
     public var geometry: DeviceGeometry
-    /// The first touch after `PassThroughFilter.idle()` is reserved too.
+    /// Wake touches are reserved too: the first touch after `PassThroughFilter.idle()`,
+    /// every touch while the display is off (`PassThroughFilter.displayPower(_:)`), and every
+    /// touch within `wakeGuard` after the display came back on.
     public var wakeSwallow: Bool
+    /// How long after the display came back on touches still belong to the same wake
+    /// (`wake-guard`).
+    public var wakeGuard: TimeSpan
 
-    public init(reserved: [ReservedArea] = [], geometry: DeviceGeometry = DeviceGeometry(), wakeSwallow: Bool = false) {
+    public init(
+        reserved: [ReservedArea] = [], geometry: DeviceGeometry = DeviceGeometry(), wakeSwallow: Bool = false,
+        wakeGuard: TimeSpan = .zero
+    ) {
         self.reserved = reserved
         self.geometry = geometry
         self.wakeSwallow = wakeSwallow
+        self.wakeGuard = wakeGuard
     }
 
     /// The reserved regions of an engine configuration (`[[region]] reserve = true`).
-    public init(engine: EngineConfiguration, geometry: DeviceGeometry, wakeSwallow: Bool) {
+    public init(engine: EngineConfiguration, geometry: DeviceGeometry, wakeSwallow: Bool, wakeGuard: TimeSpan = .zero) {
         self.init(
             reserved: engine.regions.filter(\.reserve).map { ReservedArea(name: $0.name, rect: $0.rect) },
-            geometry: geometry, wakeSwallow: wakeSwallow)
+            geometry: geometry, wakeSwallow: wakeSwallow, wakeGuard: wakeGuard)
     }
 }
 
@@ -39,7 +48,8 @@ public enum PassThroughDecision: Sendable, Hashable {
     case passes
     /// It started in this reserved region.
     case reservedByRegion(String)
-    /// The first touch after an idle period (wake-swallow).
+    /// A touch that wakes the screen (wake-swallow): the first after an idle period, one
+    /// while the display is off, or one within the wake guard after it came back on.
     case reservedAsWakeTouch
 
     public var isReserved: Bool {
@@ -112,6 +122,10 @@ public struct PassThroughFilter {
     private var resyncing = false
     /// Wake-swallow: the next touch-down is reserved.
     private var wakeArmed = false
+    /// Wake-swallow: the display as the daemon last read it, and until when touches still
+    /// belong to the last wake (the display's return plus the guard).
+    private var display = DisplayPower.unknown
+    private var wakeGuardUntil: Timestamp?
     /// The clone's emulated pointer (`ABS_X`/`ABS_Y`) stays where the last passed touch left
     /// it from a reserved touch until the next passed touch, so no reserved position leaks.
     private var pointerFrozen = false
@@ -122,6 +136,9 @@ public struct PassThroughFilter {
     private var hidden = HiddenTouches.none
     /// Receives one line per decision and state change; nil: no strings are built.
     public var log: ((String) -> Void)?
+    /// How many touches were reserved as wake touches so far: the daemon tells whatever
+    /// blanked the screen of each one, since the compositor never sees it.
+    public private(set) var wakeTouchCount = 0
 
     /// `current`: the device's state now, when it is already open and may have touches
     /// down (nil: a device just opened, in its initial state). The clone is taken to be
@@ -138,6 +155,22 @@ public struct PassThroughFilter {
         slotDecisions = Array(repeating: nil, count: layout.slotCount)
         slotOrder = Array(repeating: 0, count: layout.slotCount)
         slotBegan = Array(repeating: false, count: layout.slotCount)
+    }
+
+    /// Whether the frame being read begins a touch that wake-swallow decides: the daemon
+    /// then reads the display's power and passes it (`displayPower(_:)`) before the frame's
+    /// `SYN_REPORT`. A protocol-A device matches its contacts only at `SYN_REPORT`, so any
+    /// frame with contacts asks.
+    public var wantsDisplayPower: Bool {
+        guard policy.wakeSwallow, state == .reading else { return false }
+        switch layout.mode {
+        case .slotted:
+            return working.slots.indices.contains { working.slots[$0].isDown && (slotBegan[$0] || slotDecisions[$0] == nil) }
+        case .unslotted:
+            return frameHasReports
+        case .singleTouch(let touchKey):
+            return singleDecision == nil && (layout.keys.firstIndex(of: touchKey).map { working.keys[$0] != 0 } ?? false)
+        }
     }
 
     /// Whether any touch down now is reserved.
@@ -210,7 +243,10 @@ public struct PassThroughFilter {
     public mutating func reconfigure(_ policy: PassThroughPolicy) {
         self.policy = policy
         mapper = Self.mapper(device, policy.geometry)
-        if !policy.wakeSwallow { wakeArmed = false }
+        if !policy.wakeSwallow {
+            wakeArmed = false
+            wakeGuardUntil = nil
+        }
         log?("pass-through: reconfigured, \(policy.reserved.count) reserved regions, wake-swallow \(policy.wakeSwallow)")
     }
 
@@ -219,6 +255,16 @@ public struct PassThroughFilter {
         guard policy.wakeSwallow, !wakeArmed else { return }
         wakeArmed = true
         log?("pass-through: idle, the next touch is the wake touch")
+    }
+
+    /// The display's power, read for the frame being read (`wantsDisplayPower`): touches
+    /// that begin while it is off are wake touches, and so are those within the wake guard
+    /// after `since`. Decisions already made stay.
+    public mutating func displayPower(_ power: DisplayPower) {
+        guard power != display else { return }
+        display = power
+        if case .on(let since?) = power { wakeGuardUntil = since + policy.wakeGuard }
+        log?("pass-through: display \(power)")
     }
 
     /// The clone is about to be destroyed (daemon stopping, device unplugged or no longer
@@ -299,11 +345,11 @@ public struct PassThroughFilter {
         var began = false
         switch layout.mode {
         case .slotted:
-            began = decideSlots()
+            began = decideSlots(at: time)
         case .unslotted:
-            began = decideContacts()
+            began = decideContacts(at: time)
         case .singleTouch(let touchKey):
-            began = decideSingleTouch(touchKey: touchKey)
+            began = decideSingleTouch(touchKey: touchKey, at: time)
         }
         // Only a touch the clone may show is the wake touch (`decide`).
         if began && wakeArmed { wakeArmed = false }
@@ -330,10 +376,11 @@ public struct PassThroughFilter {
 
     /// Decides the touch-down at `x`, `y` (device units) of `source`. A touch touch hygiene
     /// hides at its touch-down (a phantom, a bounce) is not the wake touch: it wakes nothing.
-    private mutating func decide(x: Int32, y: Int32, source: Int, touch: String) -> PassThroughDecision {
+    private mutating func decide(x: Int32, y: Int32, source: Int, at time: Timestamp, touch: String) -> PassThroughDecision {
         let decision: PassThroughDecision
-        if wakeArmed && !hidden.contains(source) {
+        if isWakeTouch(at: time) && !hidden.contains(source) {
             decision = .reservedAsWakeTouch
+            wakeTouchCount += 1
         } else {
             let point = mapper.location(x: x, y: y)
             // The innermost (smallest) reserved region names the decision.
@@ -344,6 +391,14 @@ public struct PassThroughFilter {
         return decision
     }
 
+    /// Whether a touch beginning at `time` wakes the screen: the first after idle, one while
+    /// the display is off, or one within the guard of the last wake.
+    private func isWakeTouch(at time: Timestamp) -> Bool {
+        guard policy.wakeSwallow else { return false }
+        if wakeArmed || display == .off { return true }
+        return wakeGuardUntil.map { time < $0 } ?? false
+    }
+
     private mutating func takeOrder() -> UInt64 {
         nextOrder += 1
         return nextOrder
@@ -351,7 +406,7 @@ public struct PassThroughFilter {
 
     /// Protocol B: every slot whose touch began in this frame (or that is down undecided,
     /// as after the daemon started mid-touch) gets its decision; emptied slots lose theirs.
-    private mutating func decideSlots() -> Bool {
+    private mutating func decideSlots(at time: Timestamp) -> Bool {
         var began = false
         for index in working.slots.indices {
             let slot = working.slots[index]
@@ -360,7 +415,7 @@ public struct PassThroughFilter {
             } else if slotBegan[index] || slotDecisions[index] == nil {
                 slotDecisions[index] = decide(
                     x: layout.slotX.map { slot.values[$0] } ?? 0, y: layout.slotY.map { slot.values[$0] } ?? 0,
-                    source: index, touch: "slot \(index) tracking id \(slot.trackingID)")
+                    source: index, at: time, touch: "slot \(index) tracking id \(slot.trackingID)")
                 slotOrder[index] = takeOrder()
                 if !hidden.contains(index) { began = true }
             }
@@ -373,7 +428,7 @@ public struct PassThroughFilter {
     /// tracker matches them); a continued contact keeps its decision, a new one is decided.
     /// A frame without any report lifts every contact, except libevdev's resync delta, which
     /// never carries protocol-A lists.
-    private mutating func decideContacts() -> Bool {
+    private mutating func decideContacts(at time: Timestamp) -> Bool {
         if !frameHasReports && resyncing { return false }
         endReport()
         unslotted.match(millimetresPerUnit: mapper.millimetresPerUnit)
@@ -385,7 +440,7 @@ public struct PassThroughFilter {
             if let previous = unslotted.matchOfReport[reportIndex], contactDecisions.indices.contains(previous) {
                 decisions.append(contactDecisions[previous])
             } else {
-                decisions.append((decide(x: report.x, y: report.y, source: reportIndex, touch: "contact \(reportIndex)"), takeOrder()))
+                decisions.append((decide(x: report.x, y: report.y, source: reportIndex, at: time, touch: "contact \(reportIndex)"), takeOrder()))
                 if !hidden.contains(reportIndex) { began = true }
             }
             unslotted.next.append(
@@ -401,7 +456,7 @@ public struct PassThroughFilter {
     }
 
     /// Single touch: the touch key going down is the touch-down, decided at `ABS_X`/`ABS_Y`.
-    private mutating func decideSingleTouch(touchKey: UInt16) -> Bool {
+    private mutating func decideSingleTouch(touchKey: UInt16, at time: Timestamp) -> Bool {
         let down = layout.keys.firstIndex(of: touchKey).map { working.keys[$0] != 0 } ?? false
         guard down else {
             singleDecision = nil
@@ -410,7 +465,7 @@ public struct PassThroughFilter {
         guard singleDecision == nil else { return false }
         let x = layout.x.map { working.axes[$0] } ?? 0
         let y = layout.y.map { working.axes[$0] } ?? 0
-        singleDecision = (decide(x: x, y: y, source: 0, touch: "touch"), takeOrder())
+        singleDecision = (decide(x: x, y: y, source: 0, at: time, touch: "touch"), takeOrder())
         return !hidden.contains(0)
     }
 
