@@ -132,10 +132,6 @@ struct ConfigurationDecoder {
                 "wake-swallow", "needs pass-through = true: only a touch the daemon passes on can be swallowed",
                 line: table["wake-swallow"]?.line ?? table.line)
         }
-        if table["wake-guard"] != nil && !device.wakeSwallow {
-            throw place.invalid(
-                "wake-guard", "needs wake-swallow = true: it is how long a wake lasts", line: table["wake-guard"]?.line ?? table.line)
-        }
         if device.passThroughPointer && !device.passThrough {
             throw place.invalid(
                 "pass-through-pointer", "needs pass-through = true: it describes the pass-through clone",

@@ -305,7 +305,8 @@ enum Schema {
                 .boolean("enabled", \.enabled), .boolean("grab", \.grab), .boolean("pass-through", \.passThrough),
                 .boolean("wake-swallow", \.wakeSwallow),
                 Field(key: "wake-guard") { (device: inout DeviceSettings, node: TOMLNode, place: Place) throws(ConfigError) in
-                    device.wakeGuard = .milliseconds(try Values.number(node, key: "wake-guard", bounds: duration(.nonNegative), place: place))
+                    device.wakeGuard = .milliseconds(
+                        try Values.number(node, key: "wake-guard", bounds: duration(.nonNegative), place: place))
                 },
                 .boolean("pass-through-pointer", \.passThroughPointer),
                 .table("touch", \.touch, touch, name: "[device.touch]"),

@@ -60,7 +60,8 @@ final class ScreenWake {
             do {
                 pollTimer = try loop.timer { [unowned self] _ in poll() }
             } catch {
-                logger.warning("no timer for reading the display again; the wake guard starts at the next touch", metadata: ["error": "\(error)"])
+                logger.warning(
+                    "no timer for reading the display again; the wake guard starts at the next touch", metadata: ["error": "\(error)"])
             }
         }
     }

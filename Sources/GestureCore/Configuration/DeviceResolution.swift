@@ -25,7 +25,8 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
 
     public init(
         enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false,
-        wakeGuard: TimeSpan = DeviceSettings.defaultWakeGuard, passThroughPointer: Bool = false, geometry: DeviceGeometry, engine: EngineConfiguration, touch: TouchHygieneSettings = TouchHygieneSettings(),
+        wakeGuard: TimeSpan = DeviceSettings.defaultWakeGuard, passThroughPointer: Bool = false, geometry: DeviceGeometry,
+        engine: EngineConfiguration, touch: TouchHygieneSettings = TouchHygieneSettings(),
         matchedEntry: Int?
     ) {
         self.enabled = enabled

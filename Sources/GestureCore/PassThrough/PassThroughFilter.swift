@@ -440,7 +440,8 @@ public struct PassThroughFilter {
             if let previous = unslotted.matchOfReport[reportIndex], contactDecisions.indices.contains(previous) {
                 decisions.append(contactDecisions[previous])
             } else {
-                decisions.append((decide(x: report.x, y: report.y, source: reportIndex, at: time, touch: "contact \(reportIndex)"), takeOrder()))
+                decisions.append(
+                    (decide(x: report.x, y: report.y, source: reportIndex, at: time, touch: "contact \(reportIndex)"), takeOrder()))
                 if !hidden.contains(reportIndex) { began = true }
             }
             unslotted.next.append(
