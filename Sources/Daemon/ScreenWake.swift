@@ -33,7 +33,7 @@ final class ScreenWake {
     /// What the last reading read (connectors, backlights), logged when it changes.
     private var sources: String?
 
-    private var now: Timestamp { Timestamp(microseconds: loop.now) }
+    private var now: Timestamp { loop.now }
 
     init(loop: EventLoop, logger: Logger, sysfsRoot: String = DisplayPowerSysfs.root) {
         self.loop = loop
@@ -114,7 +114,7 @@ final class ScreenWake {
 
     private func schedulePoll(after time: Timestamp) {
         do {
-            try pollTimer?.schedule(at: (time + Self.pollInterval).microseconds)
+            try pollTimer?.schedule(at: time + Self.pollInterval)
         } catch {
             logger.warning("cannot arm the display poll", metadata: ["error": "\(error)"])
         }
