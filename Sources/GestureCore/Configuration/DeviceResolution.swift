@@ -16,6 +16,8 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     /// The clone keeps the original's pointer buttons and relative axes (pass-through
     /// touchscreens only; by default their clone is touch-only).
     public var passThroughPointer: Bool
+    /// What the app gets of touches outside every region that sets the keys (pass-through only).
+    public var app: AppTouchSettings
     public var geometry: DeviceGeometry
     public var engine: EngineConfiguration
     /// Touch hygiene (`[touch]`, overridden key by key by the entry's own keys).
@@ -25,8 +27,9 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
 
     public init(
         enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false,
-        wakeGuard: TimeSpan = DeviceSettings.defaultWakeGuard, passThroughPointer: Bool = false, geometry: DeviceGeometry,
-        engine: EngineConfiguration, touch: TouchHygieneSettings = TouchHygieneSettings(),
+        wakeGuard: TimeSpan = DeviceSettings.defaultWakeGuard, passThroughPointer: Bool = false,
+        app: AppTouchSettings = AppTouchSettings(), geometry: DeviceGeometry, engine: EngineConfiguration,
+        touch: TouchHygieneSettings = TouchHygieneSettings(),
         matchedEntry: Int?
     ) {
         self.enabled = enabled
@@ -35,6 +38,7 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
         self.wakeSwallow = wakeSwallow
         self.wakeGuard = wakeGuard
         self.passThroughPointer = passThroughPointer
+        self.app = app
         self.geometry = geometry
         self.engine = engine
         self.touch = touch
@@ -61,6 +65,7 @@ extension Configuration {
                 wakeSwallow: entry.wakeSwallow,
                 wakeGuard: entry.wakeGuard,
                 passThroughPointer: entry.passThroughPointer,
+                app: entry.app,
                 geometry: entry.geometry,
                 engine: entry.engine ?? engine,
                 touch: entry.touch.applied(to: touch),
