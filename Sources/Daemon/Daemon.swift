@@ -144,7 +144,7 @@ public final class Daemon {
     }
 
     /// The loop's monotonic clock as the engine's time.
-    private var now: Timestamp { Timestamp(microseconds: loop.now) }
+    private var now: Timestamp { loop.now }
 
     /// The sources being read, in the order they were added.
     public var activeSources: [InputSource] { state.sources }
@@ -171,7 +171,7 @@ public final class Daemon {
     /// left with gestures that would never end.
     private func rearm(_ attached: Attached) {
         do {
-            try attached.timer?.schedule(at: attached.source.nextDeadline?.microseconds)
+            try attached.timer?.schedule(at: attached.source.nextDeadline)
         } catch {
             logger.error("cannot arm the device's timer", metadata: ["device": "\(attached.source.device.name)", "error": "\(error)"])
             remove(attached.source, reason: "cannot arm its timer: \(error)")
@@ -264,20 +264,4 @@ public final class Daemon {
         lastStatus = line
         ServiceManager.status(line)
     }
-}
-
-/// What a component hears from the daemon (`Daemon.observe`).
-public enum DaemonChange {
-    /// A source was removed (unplugged, finished, or excluded by a reload).
-    case sourceRemoved(InputSource)
-    /// The daemon went idle (no touch for `[daemon] idle-timeout`), after the `activity`
-    /// line went out: pass-through devices with `wake-swallow` reserve their next touch.
-    case wentIdle
-    /// A reload succeeded and every source was reconfigured (e.g. look for devices the
-    /// new configuration admits).
-    case configurationChanged(Configuration)
-    /// A client connected or went.
-    case clientsChanged
-    /// A client's `subscribe` request took effect.
-    case clientSubscribed
 }
