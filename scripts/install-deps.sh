@@ -23,8 +23,9 @@ for option in "$@"; do
         # cage exits without xwayland ("Cannot find Xwayland binary"); wev is the Wayland
         # client that prints every wl_touch event; libinput-tools for `libinput list-devices`
         # when a kiosk case needs looking into; chromium is the kiosk browser the guide's recipes
-        # run, iproute2 brings the guest's loopback up for the page's site (gestured-web).
-        --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools chromium iproute2) ;;
+        # run, iproute2 brings the guest's loopback up for the page's site (gestured-web);
+        # swayidle blanks the screen in the wake cases.
+        --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools chromium iproute2 swayidle) ;;
         --with-package) packages+=(dpkg-dev binutils) ;;
         --with-lintian) packages+=(lintian) ;;
         --with-python) packages+=(python3 python3-venv) ;;
