@@ -156,9 +156,13 @@ final class ChromiumRun {
         )
     }
 
-    func offset(_ x: Double?, _ y: Double?, from spot: Spot) -> Double {
+    /// How far (`x`, `y`) is from where a touch at `spot` must land. `whole`: the event's
+    /// coordinates are whole CSS pixels (a mouse event's `clientX` is the touch's truncated),
+    /// so they are compared with the pixel the touch is in.
+    func offset(_ x: Double?, _ y: Double?, from spot: Spot, whole: Bool = false) -> Double {
         guard let x, let y else { return .infinity }
-        let want = expected(spot)
+        var want = expected(spot)
+        if whole { want = (want.x.rounded(.down), want.y.rounded(.down)) }
         return ((x - want.x) * (x - want.x) + (y - want.y) * (y - want.y)).squareRoot()
     }
 
@@ -210,16 +214,18 @@ final class ChromiumRun {
     }
 
     /// A tap at `spot` after which nothing else is played: the index of its first event in
-    /// the page's log (events before it came from what was played before). Waits for its
-    /// `touchend`.
+    /// the page's log (its `pointerdown` or `touchstart`; events before it came from what
+    /// was played before). Waits for its `touchend`.
     func markerTap(_ spot: Spot) throws(CaseFailure) -> Int {
         let mark = page.events.count
         try tap(spot)
         var first: Int?
         try page.wait("the marker tap at (\(spot.x), \(spot.y))", timeout: Self.patience, alongside: subscriber) {
+            // Its first event: Chromium dispatches the pointerdown before the touchstart.
             first = page.events.indices.dropFirst(mark).first { index in
                 let event = page.events[index]
-                return event.name == "touchstart" && offset(event.changed?.first?.x, event.changed?.first?.y, from: spot) <= tolerance
+                return (event.name == "touchstart" && offset(event.changed?.first?.x, event.changed?.first?.y, from: spot) <= tolerance)
+                    || (event.name == "pointerdown" && offset(event.x, event.y, from: spot) <= tolerance)
             }
             guard let first else { return false }
             return page.events[first...].contains { $0.name == "touchend" }
@@ -250,11 +256,11 @@ final class ChromiumRun {
             try expect(
                 starts.count == 1 && downs.count == 1 && clicks.count == 1 && !inputs.contains { $0.name == "contextmenu" },
                 "\(place): the page got \(describe(inputs))")
-            for (label, x, y) in [
-                ("touchstart", starts[0].changed?.first?.x, starts[0].changed?.first?.y), ("pointerdown", downs[0].x, downs[0].y),
-                ("click", clicks[0].x, clicks[0].y),
+            for (label, x, y, whole) in [
+                ("touchstart", starts[0].changed?.first?.x, starts[0].changed?.first?.y, false),
+                ("pointerdown", downs[0].x, downs[0].y, false), ("click", clicks[0].x, clicks[0].y, true),
             ] {
-                let off = offset(x, y, from: spot)
+                let off = offset(x, y, from: spot, whole: whole)
                 worst = max(worst, off)
                 try expect(off <= tolerance, "\(place): its \(label) is at (\(x ?? .nan), \(y ?? .nan)), \(off) px off")
             }
