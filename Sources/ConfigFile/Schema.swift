@@ -319,7 +319,12 @@ enum Schema {
         deviceMatch.map { $0.lifted(\DeviceSettings.match) }
             + [
                 .boolean("enabled", \.enabled), .boolean("grab", \.grab), .boolean("pass-through", \.passThrough),
-                .boolean("wake-swallow", \.wakeSwallow), .boolean("pass-through-pointer", \.passThroughPointer),
+                .boolean("wake-swallow", \.wakeSwallow),
+                Field(key: "wake-guard") { (device: inout DeviceSettings, node: TOMLNode, place: Place) throws(ConfigError) in
+                    device.wakeGuard = .milliseconds(
+                        try Values.number(node, key: "wake-guard", bounds: duration(.nonNegative), place: place))
+                },
+                .boolean("pass-through-pointer", \.passThroughPointer),
                 .table("touch", \.touch, touch, name: "[device.touch]"),
             ]
             + appTouches.map { $0.lifted(\DeviceSettings.app) }
