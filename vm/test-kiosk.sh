@@ -40,7 +40,7 @@ set +e; vm/setup.sh; rc=$?; set -e
 
 # The guest runs the host's programs (its root is the host's /): they must be installed here.
 missing=()
-for program in cage sway wev seatd stdbuf setpriv udevadm; do
+for program in cage sway swayidle wev seatd stdbuf setpriv udevadm; do
     command -v "$program" >/dev/null || missing+=("$program")
 done
 ((${#missing[@]} == 0)) || { echo "vm/test-kiosk: missing ${missing[*]}: run scripts/install-deps.sh --with-kiosk" >&2; exit 1; }
@@ -56,7 +56,8 @@ remaining=$((deadline - (SECONDS - started)))
 step "running in the VM (timeout ${remaining}s): compositors $compositors"
 # A compositor, wev and gestured beside the driver: more than the e2e tier's 512 MiB.
 set +e
-VM_MEMORY=${VM_MEMORY:-1024} vm/run.sh --timeout "$remaining" --share "$corpus" -- \
+# --gpu: a virtio GPU, for sway on its DRM backend blanked by swayidle (the wake-swallow case).
+VM_MEMORY=${VM_MEMORY:-1024} vm/run.sh --gpu --timeout "$remaining" --share "$corpus" -- \
     "$driver" --corpus "$corpus" --work /run/gestured-kiosk --kiosk "$compositors" "${driver_args[@]}"
 rc=$?
 set -e

@@ -55,6 +55,8 @@ struct KioskCases {
         for kind in compositors {
             KioskRun(kind: kind, cases: self).run(harness)
         }
+        // A real blanker needs a real output: sway on the DRM backend.
+        if compositors.contains(.sway) { BlankingRun(cases: self).run(harness) }
     }
 }
 
