@@ -141,7 +141,7 @@ enum GestureSummary {
                 result.append("drag \(dragFingers[event.id] ?? 0) \(direction(values.translation))")
             case (.swipe, _, .swipe(let direction, let edge, _)):
                 result.append("swipe \(direction.rawValue)" + (edge.map { "@\($0.rawValue)" } ?? ""))
-            case (.pinch, .ended, .pinch(let scale)):
+            case (.pinch, .ended, .pinch(let scale, _)):
                 result.append(scale > 1 ? "pinch out" : "pinch in")
             case (.rotate, .ended, _):
                 result.append("rotate")
