@@ -77,7 +77,7 @@ final class BlankingRun {
         let configPath = "\(cases.work)/sway-drm.conf"
         // The blanker exactly as a kiosk's sway configuration runs it.
         let swayConfig = """
-            exec stdbuf -oL wev > \(client.path) 2>/dev/null
+            \(client.shellCommand)
             exec swayidle -w timeout \(Self.idleSeconds) 'swaymsg "output * dpms off"' resume 'swaymsg "output * dpms on"'
 
             """
