@@ -23,8 +23,10 @@ struct FinalLifts {
             if let first = firstLift, time - first <= window {
                 // Part of the group already open.
             } else {
+                // A finger that joined in this frame (a tracking id split into two) was not
+                // down before it.
                 firstLift = time
-                fingersBefore = motion.fingers
+                fingersBefore = motion.fingers - motion.joined
             }
         }
         fingers = firstLift == nil ? motion.fingers : max(fingersBefore, motion.fingers)

@@ -371,7 +371,7 @@ struct RegionRecognizers {
         guard case .tracking = sequence else { return }
         countedFingers = max(countedFingers, deviceFingers)
         let motion = FrameMotion(contacts: contacts, rect: rect, deviceFingers: deviceFingers)
-        decide(motion, time: time, surface: surface, claims: &claims, sink: &sink)
+        decide(motion, time: time, claims: &claims, sink: &sink)
     }
 
     /// Fires the timers due at or before `time`, each stamped with its own deadline.
@@ -557,7 +557,7 @@ struct RegionRecognizers {
     /// The decisions of one frame of a live sequence, made on its motion summary: joins,
     /// leaving the region, slop, pinch/rotate, drag, lifts, end.
     private mutating func decide<S: GestureSink>(
-        _ motion: FrameMotion, time: Timestamp, surface: PhysicalSize, claims: inout [ArenaClaim], sink: inout S
+        _ motion: FrameMotion, time: Timestamp, claims: inout [ArenaClaim], sink: inout S
     ) {
         let moment = Moment(time: time, fingers: motion.fingers, location: motion.centroid)
         if joinerPresses {
