@@ -23,7 +23,7 @@ for option in "$@"; do
         # cage exits without xwayland ("Cannot find Xwayland binary"); wev is the Wayland
         # client that prints every wl_touch event; libinput-tools for `libinput list-devices`
         # when a kiosk case needs looking into.
-        --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools) ;;
+        --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools swayidle) ;;
         --with-package) packages+=(dpkg-dev binutils) ;;
         --with-lintian) packages+=(lintian) ;;
         --with-python) packages+=(python3 python3-venv) ;;
