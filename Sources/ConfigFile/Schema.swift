@@ -48,13 +48,15 @@ enum Schema {
 
     static var pinch: [Field<PinchSettings>] {
         [
-            .number("minimum-spread-change", \.minimumSpreadChange, distance(.nonNegative))
+            .number("minimum-scale-change", \.minimumScaleChange, .range(0...10)),
+            .number("minimum-spread-change", \.minimumSpreadChange, distance(.nonNegative)),
         ]
     }
 
     static var rotate: [Field<RotateSettings>] {
         [
-            .number("minimum-angle", \.minimumAngle, .range(0...180))
+            .number("minimum-angle", \.minimumAngle, .range(0...180)),
+            .number("minimum-arc", \.minimumArc, distance(.nonNegative)),
         ]
     }
 
