@@ -48,7 +48,7 @@ set +e; vm/setup.sh; rc=$?; set -e
 # The guest runs the host's programs (its root is the host's /, Sources/gestured-e2e/Kiosk/
 # KioskRoot.swift): they must be installed here.
 missing=()
-for program in cage sway swaymsg wev seatd stdbuf setpriv udevadm ip chromium Xwayland; do
+for program in cage sway swaymsg swayidle wev seatd stdbuf setpriv udevadm ip chromium Xwayland; do
     command -v "$program" >/dev/null || missing+=("$program")
 done
 ((${#missing[@]} == 0)) || { echo "vm/test-kiosk: missing ${missing[*]}: run scripts/install-deps.sh --with-kiosk" >&2; exit 1; }
@@ -64,7 +64,8 @@ remaining=$((deadline - (SECONDS - started)))
 step "running in the VM (timeout ${remaining}s): compositors $compositors, clients $clients"
 # A compositor, Chromium (350-380 MiB), gestured-web and gestured beside the driver: 1 GiB.
 set +e
-VM_MEMORY=${VM_MEMORY:-1024} vm/run.sh --timeout "$remaining" --share "$corpus" -- \
+# --gpu: a virtio GPU, for sway on its DRM backend blanked by swayidle (the wake-swallow case).
+VM_MEMORY=${VM_MEMORY:-1024} vm/run.sh --gpu --timeout "$remaining" --share "$corpus" -- \
     "$driver" --corpus "$corpus" --work /run/gestured-kiosk --kiosk "$compositors" --kiosk-clients "$clients" "${driver_args[@]}"
 rc=$?
 set -e

@@ -495,7 +495,7 @@ private final class BareForwarder: @unchecked Sendable {
 }
 
 /// `value`, or a failure naming what is missing.
-private func required<Value>(_ value: Value?, _ what: String) throws(CaseFailure) -> Value {
+func required<Value>(_ value: Value?, _ what: String) throws(CaseFailure) -> Value {
     guard let value else { throw CaseFailure("no \(what)") }
     return value
 }

@@ -279,6 +279,7 @@ func main(_ options: Options) -> Int32 {
     )
     passThrough.run(harness)
     HygieneCases(passThrough: passThrough).run(harness)
+    AppTouchCases(passThrough: passThrough).run(harness)
     // Last: the other cases must keep running without udev (hot-plug through inotify).
     UdevCases(
         gestured: options.gesturedPath, config: configPath, work: options.work,

@@ -85,6 +85,8 @@ struct KioskCases {
                 ChromiumRun(kind: stack.compositor, cases: self, site: site).run(harness)
             }
         }
+        // A real blanker needs a real output: sway on the DRM backend.
+        if compositors.contains(.sway) { BlankingRun(cases: self).run(harness) }
     }
 }
 
