@@ -3,7 +3,7 @@ import PackageDescription
 
 /// gestured: touch gestures for Linux kiosks, served over a Unix socket. Linux only.
 ///
-/// Layout (see README "Architecture"), from the bottom up:
+/// Layout (see docs/architecture.md), from the bottom up:
 /// - GestureProtocol: the wire protocol (docs/protocol.md) as Swift types, its one encoder
 ///   and its one strict decoder; no Foundation, no C. At the bottom: everything that reads or
 ///   writes protocol lines (daemon, clients, replay, drivers, benchmarks) shares it.
@@ -19,11 +19,10 @@ import PackageDescription
 /// - Systemd: a service's systemd integration (notifications, the listening sockets systemd
 ///   passes, journald logging), shared by `gestured` and `gestured-web`; systemd's
 ///   documented protocols spoken over SystemCalls, without libsystemd.
-/// - CUdev: libudev, used only by Daemon's Udev.swift (hot-plug, a node's udev properties).
+/// - CUdev: libudev, used only by Daemon's UdevMonitor.swift (hot-plug) and
+///   UdevDatabase.swift (a node's udev properties).
 /// - Daemon: event loop (epoll, through SystemCalls), hot-plug (libudev or inotify), socket,
-///   broadcaster. Nothing links libsystemd: Debian 12's brings six libraries (libgcrypt,
-///   libgpg-error, zstd, lz4, lzma, libcap) none of our processes uses into their memory
-///   (README "Architecture", docs/performance.md "Idle memory").
+///   broadcaster. Nothing links libsystemd (docs/architecture.md, "No libsystemd").
 /// - gestured, gesturectl: the executables; `gestured` joins Recordings and Daemon for
 ///   `run --replay`.
 /// - GestureTestSupport: what tests, the end-to-end driver, the benchmarks and the fuzzers
@@ -58,7 +57,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // Test only: the TOML reader is checked against it (Tests/ConfigFileTests).
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
-        // gestured-web: HTTP/1.1 and RFC 6455 WebSocket from SwiftNIO (README "Web bridge").
+        // gestured-web: HTTP/1.1 and RFC 6455 WebSocket from SwiftNIO (docs/web.md).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // gestured-web's /metrics: the Prometheus text format (docs/metrics.md).
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -78,7 +77,7 @@ let package = Package(
         /// ConfigFile, the runner lives in gesturectl).
         .target(name: "Actions", dependencies: ["GestureCore", "GestureProtocol"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
-        /// libudev, for the daemon's hot-plug monitor and udev properties (Sources/Daemon/Udev.swift).
+        /// libudev, for the daemon's hot-plug monitor and udev properties (Sources/Daemon/UdevMonitor.swift, UdevDatabase.swift).
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .target(
             name: "EvdevInput",

@@ -1,5 +1,5 @@
-"""Issue 22's reproductions against gestured-web, with bounded loads (docs/web.md "Limits",
-docs/reliability.md "Issue 22"). Figures are printed, never judged.
+"""Hostile local clients against gestured-web, with bounded loads (docs/web.md "Limits",
+docs/reliability.md "The bridge and gesturectl against hostile local clients"). Figures are printed, never judged.
 
 One `gestured run --replay demo/demo.events --loop` on a private socket, one gestured-web
 in front of it (GESTURED_WEB, so the binary of an older commit can be measured the same

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds what ships, once, for everything that needs it (scripts/package-deb.sh, the test
 # suite, the VM tier): a release build with the Swift runtime linked statically (the target
-# has no Swift runtime; README "Debian package") and full RELRO (-z relro -z now, as
+# has no Swift runtime; docs/packaging.md) and full RELRO (-z relro -z now, as
 # Debian's hardening flags link). Prints the directory of the binaries on standard output.
 #
 # Linked by lld (the toolchain's own; the default, gold, has neither option below) for idle

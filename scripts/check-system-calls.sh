@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Checks the README's claim that every system call goes through SystemCalls ("Architecture"):
+# Checks the rule that every system call goes through SystemCalls (docs/architecture.md):
 # lists each line of Sources/ (the shipped code and the test side's GestureTestSupport and VM
 # driver gestured-e2e alike) that calls one of the system calls below straight from Glibc
 # (`read(fd, …)`, `Glibc.write(…)`), and fails when there is one.
 #
 # What is not a direct call: code in Sources/SystemCalls (the layer itself); a call inside a
-# `SystemCall.posix { … }` closure (SystemCalls' errno handling, the README's pattern for
+# `SystemCall.posix { … }` closure (SystemCalls' errno handling, the pattern for
 # calls it has no wrapper of their own for) on the same line or the two before; a method or
 # a qualified name (`fd.close()`, `RegularFile.read(path:)`); a Swift function of the same
 # name (a labelled argument, an implicit member `.ping`, no argument, or one where the C
@@ -111,7 +111,7 @@ NAMES="${calls[*]}" perl -e '
         }
     }
     if ($found) {
-        print STDERR "check-system-calls: $found direct system call(s) outside Sources/SystemCalls: wrap them there (README \"Architecture\")\n";
+        print STDERR "check-system-calls: $found direct system call(s) outside Sources/SystemCalls: wrap them there (docs/architecture.md)\n";
         exit 1;
     }
     print "check-system-calls: every system call in ", scalar(@ARGV), " file(s) goes through Sources/SystemCalls\n";

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Debian package gestured_<version>_<arch>.deb (README "Debian package").
+# Builds the Debian package gestured_<version>_<arch>.deb (docs/packaging.md).
 #
 #   scripts/package-deb.sh [--bin-path DIR] [--output DIR]
 #
@@ -87,7 +87,7 @@ for unit in "${units[@]}"; do
 done
 install -m 0644 systemd/gestured.sysusers "$package/usr/lib/sysusers.d/gestured.conf"
 install -m 0644 systemd/71-gestured-uinput.rules "$package/usr/lib/udev/rules.d/71-gestured-uinput.rules"
-# gesturectl actions (README "Actions"): its user unit, the udev rule that lets the
+# gesturectl actions (docs/actions.md): its user unit, the udev rule that lets the
 # session's user type keys through /dev/uinput, and the commented example actions file.
 unit_for_prefix /usr systemd/gestured-actions.service >"$package/usr/lib/systemd/user/gestured-actions.service"
 install -m 0644 systemd/70-gestured-uinput.rules "$package/lib/udev/rules.d/70-gestured-uinput.rules"

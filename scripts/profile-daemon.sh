@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The daemon's instructions per frame, load-independent (docs/performance.md "The loop around
-# the encoder (issue 21)"): callgrind counts what `gestured run --replay` executes inside the
+# the encoder"): callgrind counts what `gestured run --replay` executes inside the
 # loop's turns (`EventLoop.iterate`: the wait, every dispatch, the writes to the client), with one
 # client subscribed with touch lines (TOUCHES=0: gestures only), over demo/demo.events played
 # once and played three times in a row. The difference between the two is two passes of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up gestured on this machine and runs it: the README's one command.
+# Sets up gestured on this machine and runs it: the first of the README's two commands.
 #
 #  1. installs the Debian packages it needs (apt-get, through sudo when not root);
 #  2. builds a release (scripts/build-release.sh: the Swift runtime linked statically), packs
@@ -129,7 +129,7 @@ install_from_source() {
         /etc/systemd/user/gestured-actions.service /etc/udev/rules.d/70-gestured-uinput.rules
         "$web_root/index.html" "$web_root/live.js" "$web_root/live.css" "$web_root/gestured.js")
     $sudo install -d "$prefix/bin" "$web_root" /etc/gestured /etc/systemd/system /etc/sysusers.d /etc/systemd/user /etc/udev/rules.d
-    # gesturectl actions' user unit and uinput rule (README "Actions"), as the package has them.
+    # gesturectl actions' user unit and uinput rule (docs/actions.md), as the package has them.
     unit_for_prefix "$prefix" systemd/gestured-actions.service | $sudo tee /etc/systemd/user/gestured-actions.service >/dev/null
     $sudo install -m 0644 systemd/70-gestured-uinput.rules /etc/udev/rules.d/70-gestured-uinput.rules
     $sudo install -m 0755 "$bin/gestured" "$bin/gesturectl" "$bin/gestured-web" "$prefix/bin/"

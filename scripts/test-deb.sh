@@ -159,12 +159,11 @@ for binary in gestured gesturectl gestured-web; do
 done
 check "Depends names neither libstdc++6 nor libgcc-s1" bash -c '! grep -E "libstdc\+\+6|libgcc-s1" <<<"$1"' _ "$depends"
 # The bridge takes from systemd only what the Systemd module has (sd-daemon, journald): it
-# must not pull the daemon, and libevdev with it, back in (README "Architecture").
+# must not pull the daemon, and libevdev with it, back in (docs/architecture.md).
 check "gestured-web does not link libevdev (ldd)" bash -c '! ldd "$1" | grep -q libevdev' _ "$tree/usr/bin/gestured-web"
 check "gestured links libevdev (ldd; the check above can fail)" bash -c 'ldd "$1" | grep -q libevdev' _ "$tree/usr/bin/gestured"
-# No libsystemd in the daemon (issue 21): Debian 12's libsystemd.so.0 brings libgcrypt,
-# libgpg-error, libzstd, liblz4, liblzma and libcap, 1.1 MiB of resident memory for nothing the
-# daemon uses. The loop is on epoll, hot-plug and udev properties on libudev (libc6 only).
+# No libsystemd in any binary (docs/architecture.md, "No libsystemd"): the loop is on epoll,
+# hot-plug and udev properties on libudev.
 check "gestured uses neither sd-event nor sd-device (readelf --dyn-syms)" bash -c \
     '! readelf --dyn-syms --wide "$1" | grep -E "UND (sd_event|sd_device)_"' _ "$tree/usr/bin/gestured"
 check "gestured links libudev (readelf -d)" bash -c 'readelf -d "$1" | grep -q "NEEDED.*libudev\.so"' _ "$tree/usr/bin/gestured"
@@ -181,7 +180,7 @@ check "gesturectl actions --check accepts the packaged example actions file" \
 
 lintian_output="$work/lintian.txt"
 # --fail-on error,warning: what the issue and Debian's archive reject; the informational
-# tags that remain are printed and explained in README "Debian package".
+# tags that remain are printed and explained in docs/packaging.md.
 if lintian --display-info --fail-on error,warning "$deb" >"$lintian_output" 2>&1; then lintian_status=0; else lintian_status=$?; fi
 # One line per tag, with how often it was raised.
 grep -E '^[EWI]: ' "$lintian_output" | awk '{ print $1, $3 }' | sort | uniq -c | sed 's/^ */    lintian: /' || true

@@ -13,7 +13,9 @@
 # (vm/test-systemd.sh).
 # Installs the Debian packages it needs first. Before anything is built, the sources must
 # be formatted as .swift-format says (the toolchain's `swift format`; any finding fails), and
-# no shipped code may call the system around SystemCalls (scripts/check-system-calls.sh).
+# no shipped code may call the system around SystemCalls (scripts/check-system-calls.sh), and
+# no text may cite the issue tracker by number (scripts/check-issue-numbers.sh), and every
+# relative link of the documentation must resolve (scripts/check-doc-links.py).
 # Nothing the run creates outlives it (scripts/suite-scope.sh): its temporary files and
 # directories, sockets and VM work folders all live in one directory under /tmp, removed
 # at exit with every process the run started, passed or failed; what an interrupted run
@@ -28,9 +30,15 @@ suite_scope_begin
 swift format lint --strict --recursive Sources Tests
 # The evdev name table is what the kernel header gives (scripts/generate-event-codes.py).
 scripts/generate-event-codes.py --check
-# Every system call through Sources/SystemCalls (README "Architecture"); its own fixtures first.
+# Every system call through Sources/SystemCalls (docs/architecture.md); its own fixtures first.
 scripts/check-system-calls.sh --self-test
 scripts/check-system-calls.sh
+# No tracker issue numbers in the tree (the tracker is not in it); its own fixtures first.
+scripts/check-issue-numbers.sh --self-test
+scripts/check-issue-numbers.sh
+# Every relative link and #anchor of the documentation resolves; its own fixtures first.
+scripts/check-doc-links.py --self-test
+scripts/check-doc-links.py
 swift build --build-tests
 swift test --skip-build
 ./scripts/test-asan.sh

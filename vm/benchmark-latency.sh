@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 21's side-by-side latency benchmark: gestured's socket delivery against a bare
+# The side-by-side latency benchmark: gestured's socket delivery against a bare
 # evdev → socket forwarder, on the same uinput touchscreen in one VM boot, alternating.
 # A benchmark: it prints figures (BENCH lines) and asserts nothing; scripts/test.sh does
 # not run it.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The kiosk tier (issue 18): gestured with pass-through between a uinput touchscreen and a
+# The kiosk tier: gestured with pass-through between a uinput touchscreen and a
 # real Wayland compositor, cage and then sway, each with wev (a real Wayland client that
 # prints every wl_touch event) as its client. Called by scripts/test.sh after vm/test.sh.
 #

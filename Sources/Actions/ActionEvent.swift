@@ -35,7 +35,7 @@ public struct ActionEvent: Sendable, Hashable {
         self.line = line
     }
 
-    /// The variables a command gets (docs: README "Actions"): every one is set, empty when
+    /// The variables a command gets (docs/actions.md): every one is set, empty when
     /// the event has no such field.
     public var environment: [(name: String, value: String)] {
         [

@@ -2,7 +2,7 @@ import Actions
 import GestureCore
 import GestureProtocol
 
-/// Reads an actions file (`gesturectl actions`, README "Actions") into `ActionsFile`, with
+/// Reads an actions file (`gesturectl actions`, docs/actions.md) into `ActionsFile`, with
 /// the same strict TOML reader and the same `file:line: problem` errors as gestured.toml.
 public enum ActionsFileLoader {
     /// `~/.config/gestured/actions.toml`, relative to the home directory given.

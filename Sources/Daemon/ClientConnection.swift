@@ -6,20 +6,6 @@ import Logging
 import SystemCalls
 import SystemPackage
 
-/// What a `ClientConnection` needs of the server that owns it.
-protocol ClientConnectionOwner: AnyObject {
-    /// Every client's queued and unsent bytes against `queue-memory`.
-    var budget: DeliveryBudget { get }
-    /// The daemon's counters and metrics.
-    var state: DaemonState { get }
-    /// The log lines clients can cause, rate-limited.
-    var log: RateLimitedLogger { get }
-    /// `client` has output to write before the loop next waits.
-    func scheduleFlush(_ client: ClientConnection)
-    /// `client` closed; it is forgotten.
-    func closed(_ client: ClientConnection)
-}
-
 /// One connection's output and input: its `DeliveryQueue` (docs/protocol.md "Limits and
 /// slow clients"), the bytes on their way into its socket, its per-connection `seq`, and
 /// the request lines it sends (framed by `LineFramer`, at most `maxLineLength` bytes).
@@ -372,37 +358,5 @@ final class ClientConnection {
             metadata["uid"] = "\(credentials.uid)"
         }
         return metadata.merging(extra) { $1 }
-    }
-}
-
-/// Every client's queued and unsent bytes together, against `queue-memory`
-/// (docs/protocol.md "Limits and slow clients"): past it, a client holding more than its
-/// share (the budget divided among the clients) counts as full.
-final class DeliveryBudget {
-    /// `queue-memory`.
-    var limit: Int
-    /// Connected clients, among whom the budget is shared.
-    var clients = 0
-    private(set) var bytes = 0
-
-    init(limit: Int) {
-        self.limit = limit
-    }
-
-    func changed(by delta: Int) {
-        bytes += delta
-    }
-
-    /// Each client's share.
-    var share: Int { limit / max(1, clients) }
-
-    /// Whether a client holding `held` bytes holds more than its share of an exceeded budget.
-    func isOverShare(_ held: Int) -> Bool {
-        bytes > limit && held >= share
-    }
-
-    /// The most a refill puts into one client's output buffer: within its share past the budget.
-    var refillLimit: Int {
-        bytes > limit ? max(4096, min(ClientConnection.refillBytes, share)) : ClientConnection.refillBytes
     }
 }

@@ -25,7 +25,7 @@ import Systemd
 ///    they were scheduled, each once; a task scheduled while they run waits for the next
 ///    iteration (so a task that re-schedules itself cannot starve the loop).
 ///
-/// So, as with sd-event (which this replaces: README "Architecture"), one source is
+/// So, as with sd-event (which this replaces: docs/architecture.md), one source is
 /// dispatched per iteration and every deferred task runs after the dispatch that scheduled
 /// it and before the loop next waits. Unlike sd-event, which left the order of sources
 /// ready at once unspecified, input found ready by a wait always comes before the timers then
@@ -285,7 +285,7 @@ public final class EventLoop {
 
     /// Adds `watch`'s descriptor to epoll, taking it over from a stale watch of the same
     /// descriptor number (its descriptor was closed and the number reused).
-    fileprivate func register(_ watch: IOWatch) throws(SystemError) {
+    func register(_ watch: IOWatch) throws(SystemError) {
         let fd = watch.fd.rawValue
         if let previous = registered[fd], previous != watch.token {
             watches[previous]?.value?.isRegistered = false
@@ -299,7 +299,7 @@ public final class EventLoop {
         watch.isRegistered = true
     }
 
-    fileprivate func unregister(_ watch: IOWatch) {
+    func unregister(_ watch: IOWatch) {
         guard watch.isRegistered else { return }
         watch.isRegistered = false
         if registered[watch.fd.rawValue] == watch.token {
@@ -308,20 +308,20 @@ public final class EventLoop {
         }
     }
 
-    fileprivate func modify(_ watch: IOWatch) throws(SystemError) {
+    func modify(_ watch: IOWatch) throws(SystemError) {
         try poll.modify(watch.fd, events: watch.events, token: watch.token)
     }
 
-    fileprivate func forget(_ watch: IOWatch) {
+    func forget(_ watch: IOWatch) {
         unregister(watch)
         watches[watch.token] = nil
     }
 
-    fileprivate func setArmed(_ timer: LoopTimer, _ isArmed: Bool) {
+    func setArmed(_ timer: LoopTimer, _ isArmed: Bool) {
         armed[timer.token] = isArmed ? Weak(timer) : nil
     }
 
-    fileprivate func schedule(_ task: DeferredTask) {
+    func schedule(_ task: DeferredTask) {
         scheduledTasks.append(Weak(task))
     }
 }
@@ -329,157 +329,4 @@ public final class EventLoop {
 private struct Weak<T: AnyObject> {
     weak var value: T?
     init(_ value: T) { self.value = value }
-}
-
-/// Base of every event source: belongs to one loop until cancelled or released. Once the
-/// loop is gone (or the source cancelled), changing the source does nothing.
-public class EventSource {
-    weak var loop: EventLoop?
-    let token: UInt64
-
-    init(loop: EventLoop, token: UInt64) {
-        self.loop = loop
-        self.token = token
-    }
-
-    /// Stops watching now (also happens when the object is released): a source cancelled or
-    /// released while pending is not dispatched.
-    public func cancel() {}
-}
-
-/// A watched file descriptor.
-public final class IOWatch: EventSource {
-    let fd: FileDescriptor
-    let handler: (UInt32) -> Void
-    fileprivate(set) var events: UInt32
-    fileprivate(set) var isEnabled = true
-    fileprivate var isRegistered = false
-    /// Events the last wait found and not yet dispatched (0: not pending).
-    fileprivate var pendingEvents: UInt32 = 0
-
-    fileprivate init(loop: EventLoop, token: UInt64, fd: FileDescriptor, events: UInt32, handler: @escaping (UInt32) -> Void) {
-        self.fd = fd
-        self.events = events
-        self.handler = handler
-        super.init(loop: loop, token: token)
-    }
-
-    deinit {
-        cancel()
-    }
-
-    public override func cancel() {
-        pendingEvents = 0
-        loop?.forget(self)
-        loop = nil
-    }
-
-    /// Changes the epoll events watched (e.g. add EPOLLOUT only while output is queued); a
-    /// pending dispatch of the old events is dropped (a descriptor still ready is reported
-    /// again). Fails when the kernel refuses the change (`epoll_ctl`: `ENOMEM`, `ENOSPC`): the
-    /// descriptor is then no longer watched as asked.
-    public func setEvents(_ events: UInt32) throws(SystemError) {
-        guard let loop, events != self.events else { return }
-        self.events = events
-        pendingEvents = 0
-        if isEnabled {
-            try loop.modify(self)
-        }
-    }
-
-    /// Stops (or resumes) watching the descriptor without giving up the watch; a pending
-    /// dispatch is dropped. Resuming fails as `setEvents` does.
-    public func setEnabled(_ enabled: Bool) throws(SystemError) {
-        guard let loop, enabled != isEnabled else { return }
-        isEnabled = enabled
-        pendingEvents = 0
-        if enabled {
-            do throws(SystemError) {
-                try loop.register(self)
-            } catch {
-                isEnabled = false
-                throw error
-            }
-        } else {
-            loop.unregister(self)
-        }
-    }
-}
-
-/// A re-armable one-shot CLOCK_MONOTONIC timer with microsecond deadlines (not Foundation's
-/// `Timer`): it fires at the first iteration whose `now` is at or past its deadline, never
-/// before, and its handler gets the deadline it was armed for.
-public final class LoopTimer: EventSource {
-    let handler: (UInt64) -> Void
-    /// The armed deadline, nil when disarmed.
-    public private(set) var deadline: UInt64?
-
-    fileprivate init(loop: EventLoop, token: UInt64, handler: @escaping (UInt64) -> Void) {
-        self.handler = handler
-        super.init(loop: loop, token: token)
-    }
-
-    deinit {
-        cancel()
-    }
-
-    public override func cancel() {
-        loop?.setArmed(self, false)
-        loop = nil
-    }
-
-    /// Fires once at `deadline` (CLOCK_MONOTONIC µs); nil disarms. Re-arming replaces the
-    /// old deadline; a deadline already past fires at the next iteration. Does nothing once
-    /// cancelled. Never fails (it throws for the API's sake: sd-event's could).
-    public func schedule(at deadline: UInt64?) throws(SystemError) {
-        guard let loop, deadline != self.deadline else { return }
-        self.deadline = deadline
-        loop.setArmed(self, deadline != nil)
-    }
-
-    fileprivate func fire(_ deadline: UInt64) {
-        self.deadline = nil
-        handler(deadline)
-    }
-}
-
-/// A task run once per `schedule()`, after the current dispatch and before the loop next waits.
-public final class DeferredTask: EventSource {
-    let handler: () -> Void
-    fileprivate var isScheduled = false
-
-    fileprivate init(loop: EventLoop, token: UInt64, handler: @escaping () -> Void) {
-        self.handler = handler
-        super.init(loop: loop, token: token)
-    }
-
-    deinit {
-        cancel()
-    }
-
-    public override func cancel() {
-        isScheduled = false
-        loop = nil
-    }
-
-    /// Runs the task after the current dispatch, before the loop next waits (once, however
-    /// often it is scheduled); scheduled from the task itself, after the next dispatch. Does
-    /// nothing once cancelled. Never fails (it throws for the API's sake: sd-event's could).
-    public func schedule() throws(SystemError) {
-        guard let loop, !isScheduled else { return }
-        isScheduled = true
-        loop.schedule(self)
-    }
-}
-
-/// A signal delivered through the loop; released, it is no longer dispatched (the
-/// signal stays caught).
-public final class SignalWatch {
-    let signal: Int32
-    let handler: (Int32) -> Void
-
-    init(signal: Int32, handler: @escaping (Int32) -> Void) {
-        self.signal = signal
-        self.handler = handler
-    }
 }

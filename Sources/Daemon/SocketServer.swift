@@ -222,8 +222,8 @@ final class SocketServer: ClientConnectionOwner {
 
     /// Runs `body` (a device's dispatch: its frames, gestures and touch lines), then writes
     /// the output it gathered for the clients at once, in the same dispatch, instead of in
-    /// a turn of the loop of its own (the deferred task: issue 21, a loop turn cost as much
-    /// as a third of a frame's lines). What is written, and in which order, is unchanged:
+    /// a turn of the loop of its own (the deferred task: a loop turn cost as much as a
+    /// third of a frame's lines). What is written, and in which order, is unchanged:
     /// every client still gets one flush after the whole dispatch, at most
     /// `maximumFlushesPerDispatch` of them (the rest on the loop's next turn), and a client
     /// whose socket is full is not written to until it is writable (docs/protocol.md

@@ -6,7 +6,7 @@ import SystemPackage
 
 /// A client library for the gestured socket (protocol 1): typed messages in and out, through
 /// GestureProtocol's encoder and decoder (no Foundation: a statically linked client stays
-/// small, README "Debian package").
+/// small, docs/packaging.md).
 ///
 /// ```swift
 /// let client = try GestureClient.connect()

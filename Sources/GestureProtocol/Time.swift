@@ -15,7 +15,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     // Constants are inlinable computed properties, not stored `static let`s: a stored one
     // is reached through a lazy-initialisation call from other modules, and that opaque
     // call in the engine's per-event deadline loop made the optimiser copy every region's
-    // recognizers around it (docs/performance.md, issue 11).
+    // recognizers around it (docs/performance.md).
 
     /// The clock's origin.
     @inlinable public static var zero: Timestamp { Timestamp(microseconds: 0) }

@@ -8,7 +8,7 @@ import SystemPackage
 /// `journalctl -t gestured-web` finds the bridge's records), `LOGGER`, and each metadata key upper-cased
 /// (`client` → `CLIENT`). Each record is one datagram of journald's native protocol
 /// (`JournalEntry`) on `/run/systemd/journal/socket`, as `sd_journal_sendv` sends it, without
-/// libsystemd (`ServiceManager` says why).
+/// libsystemd (docs/architecture.md, "No libsystemd").
 public struct JournalLogHandler: MetadataHolding {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]

@@ -6,11 +6,9 @@ import SystemPackage
 /// activation (`sd_listen_fds(3)`'s). Shared by `gestured` and `gestured-web`; each message
 /// has one function here, so no caller writes `READY=1` by hand.
 ///
-/// Both protocols are spoken here directly, over `SystemCalls`, not through libsystemd:
-/// Debian 12's libsystemd.so.0 brings libgcrypt, libgpg-error, libzstd, liblz4, liblzma
-/// and libcap with it, over 1 MiB of resident memory for two datagrams and an environment
-/// variable (docs/performance.md "Idle memory"). The protocols are systemd's documented,
-/// stable interface (systemd's "Interface Portability and Stability" promise).
+/// Both protocols are spoken here directly, over `SystemCalls`, not through libsystemd
+/// (docs/architecture.md, "No libsystemd"). They are systemd's documented, stable
+/// interface (systemd's "Interface Portability and Stability" promise).
 public enum ServiceManager {
     /// The first descriptor socket activation passes (`SD_LISTEN_FDS_START`).
     public static let firstListenDescriptor: Int32 = 3

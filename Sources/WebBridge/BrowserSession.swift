@@ -49,7 +49,7 @@ struct SessionSettings: Sendable {
 /// A browser's frames are read only while they can be acted on: the daemon connection is
 /// up and takes requests, and the browser's own connection takes what is written to it
 /// with nothing held. A browser that stops reading is not read from either, so its pings
-/// and requests cost nothing until it reads again (issue 22, finding 1). The gate is on
+/// and requests cost nothing until it reads again. The gate is on
 /// `read` (not `autoRead`, whose setter reads at once, past the gate).
 final class BrowserSession: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame

@@ -11,7 +11,7 @@ import SystemCalls
 #endif
 
 /// `gesturectl actions`: runs commands and types keys on the gestures an actions file
-/// names (README "Actions"), reconnecting whenever the daemon goes away.
+/// names (docs/actions.md), reconnecting whenever the daemon goes away.
 struct ActionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actions",
@@ -107,7 +107,7 @@ final class ActionPerformer {
         }
     }
 
-    /// Where `keys` gets write access to /dev/uinput (README "Actions").
+    /// Where `keys` gets write access to /dev/uinput (docs/actions.md).
     static let uinputRemedy =
         "the udev rule /usr/lib/udev/rules.d/70-gestured-uinput.rules (installed by the gestured package, "
         + "systemd/70-gestured-uinput.rules in the source) gives /dev/uinput to the user of the active local session "

@@ -16,7 +16,7 @@ import SystemPackage
 /// A command's process group is the unit: when the command itself exits, whatever it left
 /// behind in its group (`sh -c "sleep 60 &"`) is killed with it (SIGKILL) and its standard
 /// error pipe is closed, so a run never outlives its command, escapes `timeout` or
-/// `overlap`, or keeps a descriptor of gesturectl's (README "Actions"). The log is
+/// `overlap`, or keeps a descriptor of gesturectl's (docs/actions.md). The log is
 /// rate-limited per kind of line and action (`LogRateLimiter`: 10 lines in 10 s, then a
 /// count of those held back), so a trigger storm is not a log storm. One `poll` loop owns every child and the
 /// scheduler; `trigger` (from any thread) and the per-child waiters (a blocking `waitpid`

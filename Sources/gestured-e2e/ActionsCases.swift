@@ -19,7 +19,7 @@ func awaitLogLine(_ path: String, containing text: String, timeout: Double = 15)
     }
 }
 
-/// `gesturectl actions` in the VM (issue 9): its `keys` actions create a virtual keyboard
+/// `gesturectl actions` in the VM: its `keys` actions create a virtual keyboard
 /// through /dev/uinput and type on it; the key events are read back from that keyboard's
 /// node with libevdev, as a compositor would read them.
 struct ActionsCases {

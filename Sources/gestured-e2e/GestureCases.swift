@@ -43,7 +43,7 @@ func requireTapStimulus(_ seen: [GestureMessage], meant hold: Double) throws(Sti
         "fingers held \(heldFor / 1000) ms by kernel time (meant \(Int(hold)) ms, long press at \(longPressMinimum / 1000))")
 }
 
-/// The single-device gestures of issue 4, on one panel: tap, double tap, long press, drag,
+/// The single-device gestures, on one panel: tap, double tap, long press, drag,
 /// swipe, two-finger tap, pinch. Each case waits for the line to be quiet first so the
 /// previous case's taps cannot join a multi-tap.
 struct GestureCases {

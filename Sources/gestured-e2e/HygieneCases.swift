@@ -2,7 +2,7 @@ import GestureCore
 import GestureTestSupport
 import SystemCalls
 
-/// Touch hygiene (`[touch]`, issue 19) on a pass-through device, against a daemon of its
+/// Touch hygiene (`[touch]`) on a pass-through device, against a daemon of its
 /// own: what it drops must never reach a reader of the clone, and a stuck contact must be
 /// lifted there while the finger stays down on the panel.
 struct HygieneCases {

@@ -7,7 +7,7 @@ import Glibc
 import SystemCalls
 import SystemPackage
 
-/// `[[device]] pass-through` (issue 12) against a daemon of its own: a touchscreen passed
+/// `[[device]] pass-through` against a daemon of its own: a touchscreen passed
 /// through with a reserved top edge, a reader on its clone and one on the original node.
 /// Middle touches must reach the clone frame for frame with the same coordinates and slots,
 /// an edge swipe must reach clients and never the clone, the original must stay grabbed, an
@@ -457,7 +457,7 @@ private final class BareForwarder: @unchecked Sendable {
         var description = source.description
         description.name = "e2e forwarder clone"
         clone = try UinputDevice(description)
-        stopPipe = try FileDescriptor.pipe()
+        stopPipe = try FileDescriptor.pipe(options: [.closeOnExec])
         Thread.detachNewThread { [self] in
             forward()
             finished.signal()

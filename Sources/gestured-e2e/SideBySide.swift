@@ -5,7 +5,7 @@ import Glibc
 import SystemCalls
 import SystemPackage
 
-/// Issue 21's side-by-side latency benchmark (`--side-by-side ROUNDS`, run by
+/// The side-by-side latency benchmark (`--side-by-side ROUNDS`, run by
 /// `vm/benchmark-latency.sh`): gestured's socket delivery against a bare evdev → socket
 /// forwarder, on the same uinput node in the same boot, alternating. Each round runs three
 /// paths one after the other, each process started for its run and stopped after it, so

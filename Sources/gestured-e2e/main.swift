@@ -1,4 +1,4 @@
-// gestured-e2e: the end-to-end tier (issue 4). Runs inside the VM (vm/test.sh): creates
+// gestured-e2e: the end-to-end tier. Runs inside the VM (vm/test.sh): creates
 // virtual touch devices through uinput from real corpus descriptions, starts the real
 // `gestured run`, subscribes over its socket like any client, drives touches through the
 // kernel and checks what arrives. Prints `PASS name` / `FAIL name: reason` per case, the
@@ -55,7 +55,7 @@ struct Options: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Run the kiosk tier instead (issue 18): gestured between a uinput touchscreen and these Wayland compositors, each with wev as its client.",
+            "Run the kiosk tier instead: gestured between a uinput touchscreen and these Wayland compositors, each with wev as its client.",
             valueName: "cage,sway"),
         transform: { text in
             try text.split(separator: ",").map {
@@ -73,7 +73,7 @@ struct Options: ParsableCommand {
     @Option(
         name: .customLong("side-by-side"),
         help: ArgumentHelp(
-            "Run issue 21's side-by-side latency benchmark instead, this many rounds: a bare evdev → socket forwarder, gestured with touch lines, gestured with gestures only, alternating.",
+            "Run the side-by-side latency benchmark instead, this many rounds: a bare evdev → socket forwarder, gestured with touch lines, gestured with gestures only, alternating.",
             valueName: "ROUNDS"))
     var sideBySideRounds = 0
 

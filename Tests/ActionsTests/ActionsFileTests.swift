@@ -202,7 +202,7 @@ func parseActions(_ text: String) throws(ConfigError) -> ActionsFile {
     }
 }
 
-/// The shipped example file (`config/actions.toml`, the README's recipes) is valid and
+/// The shipped example file (`config/actions.toml`, the kiosk recipes of docs/actions.md) is valid and
 /// says what its comments say.
 @Suite struct ShippedActionsFileTests {
     static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

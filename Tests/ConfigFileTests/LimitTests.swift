@@ -5,7 +5,7 @@ import Testing
 
 @testable import ConfigFile
 
-/// What no configuration file may do to the process reading it (issue 13): nest deep
+/// What no configuration file may do to the process reading it: nest deep
 /// enough to overflow the stack, take quadratic time or memory, or make the reader block.
 @Suite struct LimitTests {
     private func error(_ text: String) -> ConfigError? {

@@ -2,7 +2,7 @@ import ConfigFile
 import GestureCore
 import Testing
 
-/// `[[device]] pass-through`, `wake-swallow` and `[[region]] reserve` (issue 12).
+/// `[[device]] pass-through`, `wake-swallow` and `[[region]] reserve`.
 @Suite struct PassThroughConfigTests {
     @Test func keysReachTheResolvedSettings() throws {
         let config = try ConfigLoader.parse(

@@ -3,7 +3,7 @@ import GestureCore
 import GestureProtocol
 import Testing
 
-/// `[touch]` and `[device.touch]` (issue 19).
+/// `[touch]` and `[device.touch]`.
 @Suite struct TouchHygieneConfigTests {
     @Test func everyFilterIsOffByDefault() throws {
         let config = try ConfigLoader.parse(text: "", path: "g.toml")

@@ -10,7 +10,7 @@ import Testing
 
 @testable import Daemon
 
-/// The daemon's own state and how components hear of it (issue 20).
+/// The daemon's own state and how components hear of it.
 @Suite struct DaemonOwnershipTests {
     private func daemon(in directory: TemporaryDirectory) throws -> Daemon {
         var configuration = Configuration()
@@ -24,7 +24,7 @@ import Testing
 
     /// Components registered through single-slot closures (`configurationChanged`,
     /// `sourceRemoved`, `wentIdle`, `clientSubscribed`): a second one silently replaced the
-    /// first. Fails on the code before issue 20 in spirit (it had no way to register two):
+    /// first. The code before could not register two:
     /// both observers hear, in the order they came, and one that stops hears no more.
     @Test func twoObserversBothHearAndOneCanStop() throws {
         let directory = TemporaryDirectory()
@@ -67,7 +67,7 @@ import Testing
     }
 
     /// Each loop that handled signals made a new signal pipe and closed neither end. Fails
-    /// on the code before issue 20 (both ends stayed open for the life of the process): a
+    /// on the earlier code (both ends stayed open for the life of the process): a
     /// loop's pipe now goes with it.
     @Test func aLoopClosesItsSignalPipe() throws {
         var pipes: [String] = []

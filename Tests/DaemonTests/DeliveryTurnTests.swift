@@ -6,7 +6,7 @@ import Testing
 
 @testable import Daemon
 
-/// When a device's lines reach the clients' sockets, counted in turns of the loop (issue 21).
+/// When a device's lines reach the clients' sockets, counted in turns of the loop.
 /// The loop is driven by hand, one dispatch at a time (`EventLoop.runOnce`): no thread, no
 /// sleep, no verdict that depends on the machine's speed.
 @Suite struct DeliveryTurnTests {
@@ -42,7 +42,7 @@ import Testing
     }
 
     /// A device's lines were written by a deferred task, a turn of the loop of its own after
-    /// the dispatch that read the device. Fails on the code before issue 21 (after the read
+    /// the dispatch that read the device. Fails on the earlier code (after the read
     /// dispatch the client's socket was still empty, the gesture came one turn later): now
     /// the dispatch that reads the device writes its lines before it returns.
     @Test func theDispatchThatReadsADeviceWritesItsLines() throws {

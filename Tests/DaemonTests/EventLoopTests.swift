@@ -16,7 +16,7 @@ import Testing
         let ends: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
 
         init() throws {
-            ends = try FileDescriptor.pipe()
+            ends = try FileDescriptor.pipe(options: [.closeOnExec])
             try fill()
         }
 
@@ -231,7 +231,7 @@ import Testing
     /// whatever epoll had under the number, and the new watch was never dispatched again.
     @Test func aStaleWatchDoesNotUnwatchAReusedDescriptorNumber() throws {
         let loop = try EventLoop()
-        let old = try FileDescriptor.pipe()
+        let old = try FileDescriptor.pipe(options: [.closeOnExec])
         let new = try ReadyPipe()
         defer { try? old.writeEnd.close() }
         var stale: IOWatch? = try loop.watch(old.readEnd, events: Self.readable) { _ in Issue.record("the stale watch ran") }
@@ -258,7 +258,7 @@ import Testing
         }
     }
 
-    /// What a udev event means to the daemon (Udev.swift): only an `eventN` node's add,
+    /// What a udev event means to the daemon (UdevMonitor.swift): only an `eventN` node's add,
     /// remove and change.
     @Test func udevEventsBecomeDeviceChanges() {
         #expect(UdevMonitor.change(action: "add", devnode: "/dev/input/event5") == .added("/dev/input/event5"))

@@ -10,7 +10,7 @@ import Testing
 
 @testable import Daemon
 
-/// Exhaustion degrades, never spins or grows without bound (issue 13).
+/// Exhaustion degrades, never spins or grows without bound.
 @Suite struct ExhaustionTests {
     /// On a virtual clock: `burst` records per kind per interval, kinds counted apart, and
     /// the first record after a held-back run says how many were held back.

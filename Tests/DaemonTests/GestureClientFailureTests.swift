@@ -7,7 +7,7 @@ import SystemCalls
 import SystemPackage
 import Testing
 
-/// How the Swift client reports a connection that fails under it (issue 20). Each peer is a
+/// How the Swift client reports a connection that fails under it. Each peer is a
 /// thread on a listening socket of the test's own; every wait is on the peer's bytes, not
 /// on time.
 @Suite struct GestureClientFailureTests {
@@ -26,8 +26,8 @@ import Testing
     }
 
     /// A `recv` that fails (here `ECONNRESET`: the peer closed with our request unread)
-    /// ended the stream as if the server had closed cleanly. Fails on the code before
-    /// issue 20, whose `for try await` simply finished: now it throws, naming the socket.
+    /// ended the stream as if the server had closed cleanly. Fails on the earlier
+    /// code, whose `for try await` simply finished: now it throws, naming the socket.
     @Test func aFailedReceiveEndsTheStreamWithAnError() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("resets.sock")
@@ -49,8 +49,8 @@ import Testing
 
     /// A request larger than the socket's buffer that the peer stops taking halfway: the
     /// first `send` returns part of it, and the client read `errno` after that success
-    /// (`send: Success`, or whatever an earlier call left). Fails on the code before issue
-    /// 20: now the rest is sent, and the `send` that fails says why.
+    /// (`send: Success`, or whatever an earlier call left). Fails on the earlier code:
+    /// now the rest is sent, and the `send` that fails says why.
     @Test func aSendThatFailsHalfwaySaysWhy() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("stops-reading.sock")

@@ -110,7 +110,7 @@ where Messages.Element == ServerMessage {
     return gestures
 }
 
-/// `gesturectl subscribe --compact`'s collapsing of `changed` events (issue 17).
+/// `gesturectl subscribe --compact`'s collapsing of `changed` events.
 @Suite struct ChangeCollapserTests {
     private func gesture(_ phase: GesturePhase, id: UInt64) -> ServerMessage {
         .gesture(

@@ -6,11 +6,11 @@ import Glibc
 import SystemCalls
 import Testing
 
-/// The Swift client against a peer that is not the daemon (issue 22, finding 6).
+/// The Swift client against a peer that is not the daemon.
 @Suite struct HostileClientTests {
-    /// Finding 6: a peer that streams bytes without a newline grew the client's buffer
-    /// without bound (and rescanned it from its start on every read). Fails on the code
-    /// before issue 22, whose stream simply ended when this peer closed after 3 MiB: now it
+    /// Before, a peer that streams bytes without a newline grew the client's buffer
+    /// without bound (and rescanned it from its start on every read). Fails on the earlier
+    /// code, whose stream simply ended when this peer closed after 3 MiB: now it
     /// ends with `LineTooLong` once the line passes 1 MiB.
     @Test func theClientBoundsALineWithoutANewline() async throws {
         let directory = TemporaryDirectory()

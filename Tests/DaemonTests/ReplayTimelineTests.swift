@@ -38,7 +38,7 @@ import Testing
         }
     }
 
-    /// The crash of issue 13: a recording stamped later than the host's CLOCK_MONOTONIC
+    /// A crash this guards against: a recording stamped later than the host's CLOCK_MONOTONIC
     /// (most real ones: an evemu file carries the recording machine's clock) loops.
     @Test func aPassStartsAfterThePreviousWhateverTheRecordedTimes() {
         let first: Timestamp = 1_284_881_103_697_884  // evemu-data/3m.event

@@ -6,7 +6,7 @@ import Glibc
 import SystemCalls
 import Testing
 
-/// The socket path cannot be turned against the daemon that binds it (issue 13): a user
+/// The socket path cannot be turned against the daemon that binds it: a user
 /// who owns the socket's directory swapping names during the bind, a daemon of another
 /// user taking a live socket for stale, a stop removing a socket that is no longer ours.
 @Suite struct SocketPathTests {

@@ -181,8 +181,8 @@ import Testing
 
     /// A client that pings without reading holds one pong, the latest, and its replies keep
     /// their place behind the events queued before them (docs/protocol.md "Limits and slow
-    /// clients", issue 20: one `DeliveryQueue` for the daemon and the bridge). On the code
-    /// before issue 20 it got 100 pongs, ahead of its queued events.
+    /// clients": one `DeliveryQueue` for the daemon and the bridge). On the earlier
+    /// code it got 100 pongs, ahead of its queued events.
     @Test func aClientThatPingsWithoutReadingHoldsOnePongInItsPlace() throws {
         let (daemon, screen, sleeper, reader) = try sleeperAndReader(policy: DaemonSettings().slowClientPolicy)
         defer { extendLifetime(daemon) }  // serving until the test's end

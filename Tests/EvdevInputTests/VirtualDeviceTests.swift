@@ -10,7 +10,7 @@ import Testing
     static let hasNoUinput = access(UinputDevice.uinputPath, F_OK) != 0 && errno == ENOENT
 
     /// On a host without uinput (the build machines) creation must fail with a clear error,
-    /// not crash. Real creation is exercised inside the VM tier (issue 4).
+    /// not crash. Real creation is exercised inside the VM tier.
     @Test(.enabled(if: hasNoUinput, "this host has /dev/uinput"))
     func missingUinputIsAClearError() {
         do {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GestureCore
 
-/// Gesture composition across nested regions (issue 8, docs/gestures.md "Regions and
+/// Gesture composition across nested regions (docs/gestures.md "Regions and
 /// composition"): fall-through, `simultaneous`, `high-priority`, `fall-through = false`,
 /// region-local coordinates. Surface 200 × 100 mm; times in ms on the virtual clock.
 @Suite("composition across regions")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GestureCore
 
-/// Press brackets everything, on every path (issue 8): gestures end or are cancelled before
+/// Press brackets everything, on every path: gestures end or are cancelled before
 /// the press of their touch; after SYN_DROPPED a finger still down never drags without a press.
 @Suite("press brackets")
 struct PressBracketTests {

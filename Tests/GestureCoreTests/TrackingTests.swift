@@ -48,7 +48,7 @@ struct TrackingProtocolBTests {
         #expect(frames.map(\.fingerCount) == [1, 2, 2, 1, 0])
     }
 
-    /// A frame looks only at the slots up to the highest one ever addressed (issue 21): a
+    /// A frame looks only at the slots up to the highest one ever addressed: a
     /// device opened with slot 5 selected reports there without `ABS_MT_SLOT`, and a finger
     /// in the last of 60 slots still begins, moves and ends.
     @Test func slotsFarFromTheFirstAreReported() {

@@ -61,8 +61,8 @@ import Testing
         #expect(encoded(1e300, 3) == "0", "beyond 64 bits of fixed point")
     }
 
-    /// Rounding is half away from zero, without a conversion's range checks below 2^51
-    /// (issue 21): every tie k + 0.5 goes up (adding 2^52 alone rounds ties to even), and
+    /// Rounding is half away from zero, without a conversion's range checks below 2^51:
+    /// every tie k + 0.5 goes up (adding 2^52 alone rounds ties to even), and
     /// values around 2^51, 2^52 and 2^53 agree with Swift's `rounded()`.
     @Test func roundingIsHalfAwayFromZeroEverywhere() {
         for k in 0..<2_000 {
@@ -150,8 +150,8 @@ import Testing
         #expect(String(decoding: bytes, as: UTF8.self) == #"{"a":["x",-2,{"k":null},[],true],"b":3}"#)
     }
 
-    /// Integers are written with as many digits as they have, counted from their bit length
-    /// (issue 21): every power of ten and of two, one below and one above, and the largest,
+    /// Integers are written with as many digits as they have, counted from their bit length:
+    /// every power of ten and of two, one below and one above, and the largest,
     /// against Swift's own `description`.
     @Test func integersHaveEveryDigitAtEveryPowerOfTenAndTwo() {
         var values: [UInt64] = [0, 1, 9, .max, .max - 1]
@@ -166,7 +166,7 @@ import Testing
         }
     }
 
-    /// An enum's wire name is copied as two overlapping words (issue 21): every name of
+    /// An enum's wire name is copied as two overlapping words: every name of
     /// every kind, and constants of every length from 0 to 20 (the word copies cover 4…16),
     /// byte for byte as `raw` writes them, after a comma.
     @Test func namesOfEveryLengthAreCopiedWhole() {
@@ -196,7 +196,7 @@ import Testing
     }
 
     /// Strings are copied eight bytes at a time and their last few bytes as one overlapping
-    /// word (issue 21): every length up to 26 with an escape at every position (and with one
+    /// word: every length up to 26 with an escape at every position (and with one
     /// in a whole word and one in the tail), against a byte-by-byte escaper, and read back.
     @Test func stringsOfEveryLengthAreEscapedWhereverTheEscapeFalls() throws {
         func expected(_ text: String) -> String {

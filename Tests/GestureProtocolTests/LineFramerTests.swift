@@ -13,8 +13,8 @@ struct LineFramerTests {
         #expect(framer.pendingCount == 0)
     }
 
-    /// Issue 22, finding 6: a peer streaming bytes without a newline took `gesturectl` from
-    /// 43 to 107 MB in 40 s at 100 % CPU. The reader before issue 22 had no limit (this
+    /// Before, a peer streaming bytes without a newline took `gesturectl` from
+    /// 43 to 107 MB in 40 s at 100 % CPU. The earlier reader had no limit (this
     /// type did not exist); now a line past the limit is an error, whatever the chunking.
     @Test("a line longer than the limit is an error, not a growing buffer")
     func lineTooLong() throws {

@@ -7,8 +7,8 @@ import Testing
 /// `gesturectl actions` as a process, with its log (standard error) read line by line.
 final class ActionsProcess {
     let process = Process()
-    private let errorPipe = Pipe()
-    private let outputPipe = Pipe()
+    private let errorPipe = Pipe.closingOnExec()
+    private let outputPipe = Pipe.closingOnExec()
     private let errorReader: LineReader
     private let outputReader: LineReader
     /// Every log line read so far.

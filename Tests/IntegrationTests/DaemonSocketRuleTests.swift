@@ -74,7 +74,7 @@ import Testing
         var environment = Self.environment(socket: moved)
         environment["NOTIFY_SOCKET"] = notify.path
         process.environment = environment
-        let stderr = Pipe()
+        let stderr = Pipe.closingOnExec()
         process.standardError = stderr
         try process.run()
         defer {

@@ -7,7 +7,7 @@ import Recordings
 import SystemCalls
 import Testing
 
-/// Exhaustion degrades, never spins or grows without bound (issue 13): the daemon process.
+/// Exhaustion degrades, never spins or grows without bound: the daemon process.
 @Suite struct ExhaustionTests {
     /// Out of descriptors, `accept` failed with EMFILE and the listener, still readable, was
     /// retried at once: 100 % CPU and 59 MB of identical log lines in 5 s. Now the listener

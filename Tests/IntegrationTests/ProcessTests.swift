@@ -29,7 +29,7 @@ final class DaemonProcess {
 
     init(
         extraArguments: [String] = [], wrapper: [String] = [], environment extraEnvironment: [String: String] = [:],
-        configuration: String = "# defaults\n", stderr: Pipe = Pipe(), inputDirectory: String? = nil,
+        configuration: String = "# defaults\n", stderr: Pipe = Pipe.closingOnExec(), inputDirectory: String? = nil,
         socketName: String = "gestured.sock"
     ) throws {
         self.stderr = stderr
@@ -108,7 +108,7 @@ final class DaemonProcess {
     }
 
     /// A bad file on reload is reported and the old configuration stays: a missing one, and
-    /// those that killed the running daemon on SIGHUP (issue 13: a configuration that
+    /// those that killed the running daemon on SIGHUP (a configuration that
     /// overflowed the parser's stack) or could block its reader. Each time the daemon serves
     /// a fresh client.
     @Test func reloadSurvivesHostileFiles() throws {

@@ -16,8 +16,8 @@ func runToCompletion(_ name: String, _ arguments: [String], environment: [String
     process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : try builtExecutable(name))
     process.arguments = arguments
     if let environment { process.environment = environment }
-    let output = Pipe()
-    let error = Pipe()
+    let output = Pipe.closingOnExec()
+    let error = Pipe.closingOnExec()
     process.standardOutput = output
     process.standardError = error
     try process.run()
@@ -138,7 +138,7 @@ struct RunReplayTests {
 }
 
 /// `run --replay` with recorded times the host's clock does not expect, and speeds at and
-/// beyond the accepted range (issue 13: arithmetic overflow traps, a replay that never played).
+/// beyond the accepted range (arithmetic overflow traps, a replay that never played).
 @Suite struct ReplayTimingTests {
     static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("demo/demo.events").path

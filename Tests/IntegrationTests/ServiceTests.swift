@@ -43,7 +43,7 @@ import Testing
     /// to stderr; with it naming something else, they go to stderr.
     @Test(arguments: [true, false])
     func logDestinationFollowsJournalStream(matching: Bool) throws {
-        let stderr = Pipe()
+        let stderr = Pipe.closingOnExec()
         var info = stat()
         #expect(fstat(stderr.fileHandleForWriting.fileDescriptor, &info) == 0)
         let inode = UInt64(info.st_ino) + (matching ? 0 : 1)
@@ -124,13 +124,13 @@ import Testing
         gesturectl.arguments = [
             "-c", #"trap "" PIPE; exec "$0" "$@""#, try builtExecutable("gesturectl"), "subscribe", "--socket", daemon.socketPath,
         ]
-        let pipe = Pipe()
+        let pipe = Pipe.closingOnExec()
         if output == "/dev/full" {
             gesturectl.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
         } else {
             gesturectl.standardOutput = pipe
         }
-        let error = Pipe()
+        let error = Pipe.closingOnExec()
         gesturectl.standardError = error
         try gesturectl.run()
         try pipe.fileHandleForReading.close()  // nobody reads: the first line hits a closed pipe
@@ -153,7 +153,7 @@ import Testing
         let gesturectl = Process()
         gesturectl.executableURL = URL(fileURLWithPath: try builtExecutable("gesturectl"))
         gesturectl.arguments = ["subscribe", "--socket", daemon.socketPath]
-        let output = Pipe()
+        let output = Pipe.closingOnExec()
         gesturectl.standardOutput = output
         try gesturectl.run()
         defer { if gesturectl.isRunning { gesturectl.terminate() } }

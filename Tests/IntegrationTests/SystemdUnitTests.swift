@@ -22,7 +22,7 @@ import Testing
         // scripts/test-deb.sh verifies the packaged units with those pages.
         process.arguments = ["verify", "--man=no", directory.file("gestured.service"), directory.file("gestured.socket")]
         process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        let output = Pipe()
+        let output = Pipe.closingOnExec()
         process.standardError = output
         process.standardOutput = output
         try process.run()

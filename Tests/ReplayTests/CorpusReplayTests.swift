@@ -33,7 +33,7 @@ struct CorpusReplayTests {
 
     /// Touch hygiene switched on with a filter no recording triggers (stuck-after of a
     /// week) runs every frame and deadline through `TouchHygiene` instead of bypassing it:
-    /// the gestures must be exactly those of the defaults (issue 19).
+    /// the gestures must be exactly those of the defaults.
     @Test("touch hygiene that drops nothing changes nothing", arguments: Corpus.files(of: .recording))
     func touchHygieneThatDropsNothingChangesNothing(_ relative: String) throws {
         var hygiene = Configuration()

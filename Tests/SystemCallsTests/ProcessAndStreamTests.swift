@@ -1,3 +1,4 @@
+import GestureTestSupport
 import Glibc
 import SystemCalls
 import SystemPackage
@@ -6,7 +7,10 @@ import Testing
 /// The wrappers `gesturectl actions`' supervisor and every program's standard streams use.
 @Suite struct ProcessAndStreamTests {
     /// `poll` reports nothing on an empty pipe, then the byte written; `Polling.read` takes
-    /// it, says would-block when the pipe is empty and 0 at its end.
+    /// it, says would-block when the pipe is empty and 0 at its end. The end comes when the
+    /// last copy of the write end is closed, and a child that another test spawns at that
+    /// moment holds a copy between its fork and its exec (close-on-exec closes it only at
+    /// the exec): so the end is waited for (`poll` reports the hang-up), not expected at once.
     @Test func pollAndReadFollowAPipe() throws {
         let pipe = try Subprocess.pipe(nonBlocking: (read: true, write: false))
         defer { try? pipe.read.close() }
@@ -20,6 +24,7 @@ import Testing
         #expect(buffer[0] == 42)
         #expect(try Polling.read(pipe.read, into: &buffer) == .wouldBlock)
         try pipe.write.close()
+        #expect(waitReadable(pipe.read), "no end of stream: a process still holds the write end")
         #expect(try Polling.read(pipe.read, into: &buffer) == .processed(0))
     }
 

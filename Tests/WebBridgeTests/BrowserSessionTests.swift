@@ -255,7 +255,7 @@ struct BrowserSessionTests {
         #expect(try session.textsToBrowser() == [Self.tap])
     }
 
-    /// One classification of lines for the daemon and the bridge (issue 20): `activity`
+    /// One classification of lines for the daemon and the bridge: `activity`
     /// lines carry `seq`, so a slow browser may lose them as it loses other events, and is
     /// told how many. Before, the bridge held them as replies, never dropped.
     @Test("activity lines are events for a slow browser: dropped past the queue and counted in the overflow notice")
@@ -300,7 +300,7 @@ struct BrowserSessionTests {
     }
 
     /// A browser that floods requests has at most `maximumRequestsInFlight` answered ahead
-    /// of its reading (issue 22): past them its frames are not read until a reply comes.
+    /// of its reading: past them its frames are not read until a reply comes.
     @Test("a browser with the most requests unanswered is not read until a reply comes back")
     func readGateOnRepliesOwed() throws {
         let session = try SessionHarness()

@@ -59,7 +59,7 @@ struct DaemonLinesTests {
     }
 
     /// One encoder for everything the bridge writes: `WireEncoder`'s line without its
-    /// newline, byte for byte what the bridge's own writer produced before (issue 20).
+    /// newline, byte for byte what the bridge's own writer produced before.
     @Test("the bridge's own messages are the daemon's encoding without the newline, strings escaped")
     func ownMessages() throws {
         let allocator = ByteBufferAllocator()

@@ -25,8 +25,8 @@ struct HTTPHandlerTests {
         .head(HTTPRequestHead(version: .http1_1, method: .GET, uri: uri, headers: ["Host": "127.0.0.1"]))
     }
 
-    /// Finding 3: silent, keep-alive and half-sent connections stayed open forever (1 030
-    /// of them exhausted the descriptors). Fails on the code before issue 22 (no timeout):
+    /// Before, silent, keep-alive and half-sent connections stayed open forever (1 030
+    /// of them exhausted the descriptors). Fails on the earlier code (no timeout):
     /// a connection without a complete request within `request-timeout` is closed.
     @Test("a connection that sends nothing, or half a request, is closed after the timeout")
     func silentAndHalfSentConnectionsAreClosed() throws {
@@ -59,9 +59,9 @@ struct HTTPHandlerTests {
         #expect(!channel.isActive)
     }
 
-    /// Finding 2: 100 000 pipelined `GET /live.js` from a client that never reads grew the
-    /// bridge to 1.58 GB: every request was answered into NIO's buffer. Fails on the code
-    /// before issue 22 (the response was written at once): a request that arrives while
+    /// 100 000 pipelined `GET /live.js` from a client that never reads grew the
+    /// bridge to 1.58 GB: every request was answered into NIO's buffer. Fails on the earlier code
+    /// (the response was written at once): a request that arrives while
     /// the connection does not take data waits, unanswered, until it does.
     @Test("a request is not answered while the connection does not take data")
     func noResponseWhileUnwritable() throws {
@@ -80,9 +80,9 @@ struct HTTPHandlerTests {
         #expect(response.status == .notFound)
     }
 
-    /// Finding 3 and 2: each limit of the bridge refuses past its maximum, gives room back
+    /// Each limit of the bridge refuses past its maximum, gives room back
     /// when released, and the memory budget refuses the browser whose bytes take the total
-    /// past it. Fails on the code before issue 22 (no such limits).
+    /// past it. Fails on the earlier code (no such limits).
     @Test("the bridge's limits refuse past their maximum and give room back")
     func bridgeLimits() {
         let limits = BridgeLimits(maximumConnections: 2, maximumDaemonConnections: 1, memoryLimit: 1_000, logger: Logger(label: "test"))

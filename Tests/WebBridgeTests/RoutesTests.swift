@@ -69,9 +69,9 @@ struct RoutesTests {
         #expect(!routes.mayUpgrade(request("/", origin: "http://127.0.0.1:7412")))
     }
 
-    /// Issue 22, finding 9: upgrades by POST or over HTTP/1.0 were accepted. RFC 6455
+    /// Before, upgrades by POST or over HTTP/1.0 were accepted. RFC 6455
     /// 4.2.1: a GET of HTTP/1.1 with `Sec-WebSocket-Version: 13`, else 400 or 426 (with the
-    /// version the bridge speaks). Fails on the code before issue 22 (mayUpgrade was true).
+    /// version the bridge speaks). Fails on the earlier code (mayUpgrade was true).
     @Test("only a GET of HTTP/1.1 with version 13 upgrades")
     func upgradeRequirements() {
         let scratch = Scratch()
@@ -89,9 +89,9 @@ struct RoutesTests {
         #expect(reply.headers.contains { $0.0 == "sec-websocket-version" && $0.1 == "13" })
     }
 
-    /// Issue 22, finding 8: `/regions` parsed the daemon's configuration on the event loop
+    /// Before, `/regions` parsed the daemon's configuration on the event loop
     /// for every request (a 1 024-region file: WebSocket p99 from 2.4 to 124 ms at 116
-    /// requests/s). Fails on the code before issue 22 (no cache: 50 parses): now it is
+    /// requests/s). Fails on the earlier code (no cache: 50 parses): now it is
     /// parsed once per version of the file, and an edit shows at the next request.
     @Test("/regions parses the configuration once per version of the file")
     func regionsAreCached() {
@@ -126,7 +126,7 @@ struct RoutesTests {
         #expect(routes.reply(to: request("/", method: .POST)).status == .methodNotAllowed)
     }
 
-    /// Issue 17: this answered a bare "not found" (text/plain), which fails the first two
+    /// Before, this answered a bare "not found" (text/plain), which fails the first two
     /// expectations on the old code.
     @Test("GET / with no index.html in the web root is a page that lists where it looked and names --web-root")
     func noLiveView() {

@@ -20,7 +20,7 @@ struct WebRootLookupTests {
         #expect(locate("/usr/bin/gestured-web", files: both).root == "/usr/share/gestured/web")
     }
 
-    /// Issue 17: a build's binary found nothing (root .build/<triple>/share/gestured/web),
+    /// Before, a build's binary found nothing (root .build/<triple>/share/gestured/web),
     /// so `swift run gestured-web` served a bare 404.
     @Test("a build in a checkout: the web/ of the nearest directory above with Package.swift and web/index.html")
     func checkout() {

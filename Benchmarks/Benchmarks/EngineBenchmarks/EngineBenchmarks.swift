@@ -3,7 +3,7 @@ import Foundation
 import EngineWorkloads
 import GestureCore
 
-// The engine benchmark (issue 2, "Tests and figures"): throughput over the whole corpus
+// The engine benchmark: throughput over the whole corpus
 // held in memory, with and without JSON encoding, and heap allocations per frame, both in
 // steady state and over the corpus. Results: docs/performance.md.
 //

@@ -181,7 +181,7 @@ public let nestedRegions: EngineConfiguration = {
     return EngineConfiguration(regions: regions)
 }()
 
-/// Every touch hygiene filter on (issue 19): what the steady workloads run with to show
+/// Every touch hygiene filter on: what the steady workloads run with to show
 /// that touch hygiene allocates nothing per frame either. The synthetic streams' taps come
 /// 150–300 ms apart, so `ignore-repeat` drops some and `hold-duration` holds every touch.
 public let everyTouchFilter = TouchHygieneSettings(

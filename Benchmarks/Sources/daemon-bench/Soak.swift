@@ -2,7 +2,7 @@ import GestureTestSupport
 import Glibc
 import SystemCalls
 
-// The soak (docs/performance.md, "Soak"; issue 13): `stalled` subscribers that never read
+// The soak (docs/performance.md, "Soak"): `stalled` subscribers that never read
 // a byte and one that reads everything, while `gestured run --replay --loop` plays ten
 // fingers at 240 Hz, for `seconds`. Every second a fresh client connects and times its
 // `hello` and a `status` round trip; the daemon's resident memory is sampled; at the end

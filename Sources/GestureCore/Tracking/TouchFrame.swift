@@ -47,7 +47,7 @@ extension Array {
     /// Removes every element and keeps the storage, one element at a time from the end. For
     /// the few elements a frame's buffers hold (contacts, protocol-A reports) this is cheaper
     /// than `removeAll(keepingCapacity: true)`, which goes through `replaceSubrange`: about a
-    /// hundred instructions however few elements there are (issue 21).
+    /// hundred instructions however few elements there are.
     @inline(__always)
     mutating func removeAllFromEnd() {
         while !isEmpty { removeLast() }

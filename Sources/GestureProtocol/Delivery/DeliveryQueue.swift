@@ -43,7 +43,7 @@ public struct DeliveryLimits: Sendable, Hashable {
 /// Inlinable, so that the daemon and the bridge, which consult it for every line, get it
 /// specialized for their line type: called unspecialized across the module boundary, every
 /// call instantiated the generic metadata of its state at run time (docs/performance.md
-/// "The loop around the encoder (issue 21)": a third of the daemon's instructions per frame).
+/// "The loop around the encoder": a third of the daemon's instructions per frame).
 public struct DeliveryQueue<Line> {
     /// What to do with a line that arrived.
     public enum Arrival {

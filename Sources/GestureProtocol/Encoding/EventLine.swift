@@ -22,8 +22,7 @@ public struct EventLine: Sendable {
         location: Point, localLocation: Point?, details: borrowing GestureMessage.Details
     ) {
         // The header built here, as `WireEncoder.appendGesture` builds it: through an
-        // initialiser of the line shared by both, the encoder's line cost 42 instructions more
-        // (issue 21, fifth pass).
+        // initialiser of the line shared by both, the encoder's line cost 42 instructions more.
         self.init(
             GestureMessage.Line(
                 header: GestureMessage(
@@ -56,7 +55,7 @@ public struct EventLine: Sendable {
     /// Appends the line with `seq` in its slot.
     public func append(seq: UInt64, to line: inout [UInt8]) {
         // Rebased buffers, not slices: appended by one copy each (a slice went element by
-        // element, issue 21), for every client a line is written to.
+        // element), for every client a line is written to.
         bytes.withUnsafeBufferPointer { encoded in
             line.append(contentsOf: UnsafeBufferPointer(rebasing: encoded[..<slot]))
             JSONWriter.append(to: &line, bound: JSONWriter.numberLength) { $0.unsigned(seq) }

@@ -8,7 +8,7 @@ import Glibc
 import Recordings
 import SystemCalls
 
-/// The kiosk tier (issue 18): gestured with `pass-through = true` between a uinput
+/// The kiosk tier: gestured with `pass-through = true` between a uinput
 /// touchscreen and a real Wayland compositor (cage, sway) whose client (wev) prints every
 /// `wl_touch` event it receives. Verdicts come from what that client and a socket
 /// subscriber received, never from timing: the same input with and without gestured must

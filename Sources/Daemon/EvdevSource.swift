@@ -1,0 +1,212 @@
+import CSystemCalls
+import EvdevInput
+import GestureCore
+import GestureProtocol
+import Glibc
+import Logging
+import SystemCalls
+import SystemPackage
+
+/// One evdev touch device read live: libevdev (non-blocking, CLOCK_MONOTONIC timestamps,
+/// optionally grabbed) feeding a `DevicePipeline` with the settings the configuration
+/// resolves for it.
+///
+/// `SYN_DROPPED`: `EvdevDevice` delivers it followed by libevdev's resync delta; the
+/// tracker cancels every contact (so gestures in flight end `cancelled`) and picks up the
+/// contacts still down as unobserved ones. Unplugged (`ENODEV`): gestures in flight are
+/// cancelled and the source finishes.
+public final class EvdevSource: InputSource {
+    public let device: DeviceInfo
+    /// The node and its stable links (what `[[device]] path = …` may name).
+    public let paths: [String]
+    private let evdev: EvdevDevice
+    private var pipeline: DevicePipeline
+    private var passThrough: PassThroughOutput?
+    /// Pass-through settings that wait for the device's touches to lift before the clone is
+    /// made and the device grabbed (`applyPassThrough`); nil when nothing waits.
+    private var passThroughAfterLift: ResolvedDeviceSettings?
+    /// Takes a finished clone (its touches lifted) to destroy it a moment later.
+    private let retire: (UinputDevice) -> Void
+    private let logger: Logger
+
+    /// Opens nothing: takes an opened device the configuration decided to use. `retire`
+    /// receives a pass-through clone once its touches are lifted (default: destroy it now).
+    public init(
+        evdev: EvdevDevice, paths: [String], settings: ResolvedDeviceSettings, logger: Logger,
+        retire: @escaping (UinputDevice) -> Void = { _ in }
+    ) throws(SystemError) {
+        self.evdev = evdev
+        self.paths = paths
+        self.logger = logger
+        self.retire = retire
+        let kind: DeviceInfo.Kind = evdev.description.kind == .touchpad ? .touchpad : .touchscreen
+        device = DeviceInfo(name: evdev.description.name, kind: kind, path: evdev.path)
+        pipeline = DevicePipeline(evdev.description, settings: settings)
+        Self.logCalibration(settings, device: device.name, logger: logger)
+        try evdev.useMonotonicClock()
+        applyPassThrough(settings, now: nil)
+        try applyGrab(grabWanted(settings))
+    }
+
+    /// The node of the pass-through clone, when there is one.
+    public var clonePath: String? { passThrough?.clone.devnode }
+
+    public var fileDescriptor: FileDescriptor? { evdev.fileDescriptor }
+    public var nextDeadline: Timestamp? { DevicePipeline.nextDeadline(of: &pipeline) }
+
+    /// Says which calibration a device uses when it is not the identity.
+    private static func logCalibration(_ settings: ResolvedDeviceSettings, device: String, logger: Logger) {
+        let geometry = settings.geometry
+        guard geometry.calibrationSource != .builtIn else { return }
+        logger.info(
+            "calibration",
+            metadata: [
+                "device": "\(device)", "source": "\(geometry.calibrationSource.rawValue)",
+                "matrix": "\(geometry.calibration.map(DeviceGeometry.shortNumber).joined(separator: " "))",
+            ])
+    }
+
+    public func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
+        let outcome: ReadOutcome
+        do {
+            outcome = try Self.read(evdev, into: &pipeline, passThrough: passThrough, sink: &sink)
+        } catch {
+            pipeline.cancelAll(at: now, into: &sink)
+            return .finished(reason: "read failed: \(error)")
+        }
+        if let settings = passThroughAfterLift, !evdev.snapshot().hasTouchDown {
+            applyPassThroughAndGrab(settings, now: now)
+        }
+        switch outcome {
+        case .drained(_, let resyncs):
+            if resyncs > 0 {
+                sink.resynchronised(resyncs)
+                logger.notice(
+                    "events dropped by the kernel; resynchronised, gestures in flight cancelled",
+                    metadata: ["device": "\(device.name)", "resyncs": "\(resyncs)"])
+            }
+            return .active
+        case .deviceGone:
+            pipeline.cancelAll(at: now, into: &sink)
+            return .finished(reason: "device unplugged")
+        }
+    }
+
+    /// Feeds everything `evdev` has to `pipeline` (and the clone). The pipeline is an `inout`
+    /// argument: one exclusive access to the source's stored pipeline for the whole read,
+    /// checked statically inside, where the closure reaching the stored property took a
+    /// dynamically checked access per event (some twenty a five-finger frame).
+    private static func read(
+        _ evdev: EvdevDevice, into pipeline: inout DevicePipeline, passThrough: PassThroughOutput?, sink: inout DaemonSink
+    ) throws(SystemError) -> ReadOutcome {
+        try evdev.readAvailable { event in
+            // The pipeline first: its touch hygiene says which touches the clone hides.
+            pipeline.feed(event, touchesInto: &sink)
+            passThrough?.feed(event, hidden: pipeline.hiddenTouches)
+        }
+    }
+
+    /// An engine timer is due. Input the kernel has queued meanwhile happened before `now`,
+    /// so it is processed first: when the loop runs late, a lift stamped before a long
+    /// press's deadline must still make a tap, and the timer must not overtake it.
+    public func deadlineReached(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
+        if case .finished(let reason) = readAvailable(now: now, into: &sink) { return .finished(reason: reason) }
+        pipeline.advance(to: now, touchesInto: &sink)
+        passThrough?.hiddenTouchesChanged(pipeline.hiddenTouches, at: now)
+        return .active
+    }
+
+    public func reconfigure(_ configuration: Configuration, now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
+        pipeline.cancelAll(at: now, into: &sink)
+        let system = SystemCalibration.matrix(devnode: evdev.path, device: device.name, logger: logger)
+        switch configuration.useDecision(for: evdev.description, paths: paths, systemCalibration: system) {
+        case .use(let settings):
+            Self.logCalibration(settings, device: device.name, logger: logger)
+            pipeline = DevicePipeline(evdev.description, settings: settings, replacing: pipeline)
+            applyPassThroughAndGrab(settings, now: now)
+            return .active
+        case let decision:
+            return .finished(reason: decision.reason ?? "not used")
+        }
+    }
+
+    public func close(now: Timestamp, into sink: inout DaemonSink) {
+        pipeline.cancelAll(at: now, into: &sink)
+        if let output = passThrough { retire(output.finish(at: now)) }
+        passThrough = nil
+        if evdev.isGrabbed { try? evdev.ungrab() }
+    }
+
+    /// The daemon went idle: a pass-through device with wake-swallow reserves its next touch.
+    public func idle() {
+        passThrough?.idle()
+    }
+
+    /// Creates, reconfigures or removes the clone as `settings` say. `now` is nil at start
+    /// (no clone to finish yet). A clone that cannot be created is logged; the device is then
+    /// read without a grab (`grabWanted`), so the compositor keeps every touch rather than none.
+    ///
+    /// While a touch is down on the device (the daemon starts, or restarts after a crash,
+    /// or a reload turns pass-through on, with a finger on the screen), the compositor has
+    /// that touch from the device itself: a grab now would cut it off before its lift, and
+    /// the app would keep it down forever. So the clone is made and the device grabbed only
+    /// once every touch has lifted (`passThroughAfterLift`); until then the device is read
+    /// ungrabbed, its gestures recognised as usual.
+    private func applyPassThrough(_ settings: ResolvedDeviceSettings, now: Timestamp?) {
+        passThroughAfterLift = nil
+        switch (settings.passThrough, passThrough) {
+        case (true, let output?) where output.keepsPointer != settings.passThroughPointer:
+            // The clone's capabilities cannot change: a new clone replaces it.
+            retire(output.finish(at: now ?? .zero))
+            passThrough = nil
+            applyPassThrough(settings, now: now)
+        case (true, let output?):
+            output.reconfigure(PassThroughPolicy(settings))
+        case (true, nil):
+            let current = evdev.snapshot()
+            guard !current.hasTouchDown else {
+                passThroughAfterLift = settings
+                logger.notice(
+                    "pass-through waits for the touches on the device to lift before grabbing it (the compositor has them already)",
+                    metadata: ["device": "\(device.name)"])
+                return
+            }
+            do {
+                passThrough = try PassThroughOutput(
+                    original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, current: current,
+                    policy: PassThroughPolicy(settings), logger: logger)
+            } catch {
+                logger.error(
+                    "cannot create the pass-through clone; reading the device without grabbing it, so the compositor still sees every touch",
+                    metadata: ["device": "\(device.name)", "error": "\(error)"])
+            }
+        case (false, let output?):
+            retire(output.finish(at: now ?? .zero))
+            passThrough = nil
+        case (false, nil):
+            break
+        }
+    }
+
+    /// `applyPassThrough`, then the grab it implies; a grab that cannot change is logged
+    /// (the device is read as it was).
+    private func applyPassThroughAndGrab(_ settings: ResolvedDeviceSettings, now: Timestamp) {
+        applyPassThrough(settings, now: now)
+        do {
+            try applyGrab(grabWanted(settings))
+        } catch {
+            logger.warning("cannot change the grab", metadata: ["device": "\(device.name)", "error": "\(error)"])
+        }
+    }
+
+    /// Pass-through grabs only once its clone exists: a grab without the clone would leave
+    /// the compositor with no touch at all.
+    private func grabWanted(_ settings: ResolvedDeviceSettings) -> Bool {
+        settings.passThrough ? passThrough != nil : settings.grab
+    }
+
+    private func applyGrab(_ wanted: Bool) throws(SystemError) {
+        guard wanted != evdev.isGrabbed else { return }
+        if wanted { try evdev.grab() } else { try evdev.ungrab() }
+    }
+}

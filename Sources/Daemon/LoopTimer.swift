@@ -1,0 +1,43 @@
+import CSystemCalls
+import GestureCore
+import Glibc
+import SystemCalls
+import SystemPackage
+import Systemd
+
+/// A re-armable one-shot CLOCK_MONOTONIC timer with microsecond deadlines (not Foundation's
+/// `Timer`): it fires at the first iteration whose `now` is at or past its deadline, never
+/// before, and its handler gets the deadline it was armed for.
+public final class LoopTimer: EventSource {
+    let handler: (UInt64) -> Void
+    /// The armed deadline, nil when disarmed.
+    public private(set) var deadline: UInt64?
+
+    init(loop: EventLoop, token: UInt64, handler: @escaping (UInt64) -> Void) {
+        self.handler = handler
+        super.init(loop: loop, token: token)
+    }
+
+    deinit {
+        cancel()
+    }
+
+    public override func cancel() {
+        loop?.setArmed(self, false)
+        loop = nil
+    }
+
+    /// Fires once at `deadline` (CLOCK_MONOTONIC µs); nil disarms. Re-arming replaces the
+    /// old deadline; a deadline already past fires at the next iteration. Does nothing once
+    /// cancelled. Never fails (it throws for the API's sake: sd-event's could).
+    public func schedule(at deadline: UInt64?) throws(SystemError) {
+        guard let loop, deadline != self.deadline else { return }
+        self.deadline = deadline
+        loop.setArmed(self, deadline != nil)
+    }
+
+    func fire(_ deadline: UInt64) {
+        self.deadline = nil
+        handler(deadline)
+    }
+}
