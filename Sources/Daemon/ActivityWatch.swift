@@ -14,7 +14,7 @@ final class ActivityWatch {
     private var timer: LoopTimer?
     private unowned let loop: EventLoop
 
-    private var now: Timestamp { Timestamp(microseconds: loop.now) }
+    private var now: Timestamp { loop.now }
 
     /// When the daemon last read a frame with a finger down, on its clock; nil before the first.
     var lastTouch: Timestamp? { monitor.lastTouch }
@@ -29,12 +29,11 @@ final class ActivityWatch {
         loop: EventLoop, timeout: TimeSpan, logger: Logger, catchUp: @escaping (Timestamp) -> Void,
         changed: @escaping (ActivityMessage) -> Void
     ) throws(SystemError) {
-        monitor = ActivityMonitor(timeout: timeout, now: Timestamp(microseconds: loop.now))
+        monitor = ActivityMonitor(timeout: timeout, now: loop.now)
         self.loop = loop
         self.changed = changed
         self.logger = logger
-        timer = try loop.timer { [unowned self] microseconds in
-            let now = Timestamp(microseconds: microseconds)
+        timer = try loop.timer { [unowned self] now in
             if let deadline = monitor.deadline, deadline <= now {
                 catchUp(now)
             }
@@ -86,14 +85,14 @@ final class ActivityWatch {
     /// A later deadline (every touch moves it) waits for the armed timer, which looks again:
     /// a stream of touches costs no timer change per frame.
     private func rearm() {
-        guard let timer, let deadline = monitor.deadline?.microseconds else { return }
+        guard let timer, let deadline = monitor.deadline else { return }
         if let armed = timer.deadline, armed <= deadline { return }
         arm(monitor.deadline)
     }
 
     private func arm(_ deadline: Timestamp?) {
         do {
-            try timer?.schedule(at: deadline?.microseconds)
+            try timer?.schedule(at: deadline)
         } catch {
             logger.error("cannot arm the idle timer; idle-timeout is not watched until the next touch", metadata: ["error": "\(error)"])
         }

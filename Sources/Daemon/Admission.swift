@@ -15,8 +15,8 @@ import SystemPackage
 final class Admission {
     /// Connections accepted per dispatch of the listener (the rest wait for the next turn).
     static let maximumAcceptsPerDispatch = 64
-    /// How long accepting pauses when descriptors run out, unless a client goes first (µs).
-    static let acceptPause: UInt64 = 1_000_000
+    /// How long accepting pauses when descriptors run out, unless a client goes first.
+    static let acceptPause = TimeSpan.seconds(1)
 
     /// Whether the listener is polled now.
     private enum State {
@@ -147,7 +147,7 @@ final class Admission {
 
     private func armTimer() {
         do {
-            try timer?.schedule(at: loop.now.saturatingAdd(Self.acceptPause))
+            try timer?.schedule(at: loop.now + Self.acceptPause)
         } catch {
             log.log(.error, "cannot arm the accept timer: accepting resumes when a client goes", ["error": "\(error)"])
         }

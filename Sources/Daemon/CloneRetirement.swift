@@ -14,7 +14,7 @@ import SystemPackage
 /// the loop stopped.
 final class CloneRetirement {
     static let linger = TimeSpan(microseconds: 250_000)
-    private var retired: [(clone: UinputDevice, until: UInt64)] = []
+    private var retired: [(clone: UinputDevice, until: Timestamp)] = []
     private var timer: LoopTimer?
     private unowned let loop: EventLoop
 
@@ -24,13 +24,13 @@ final class CloneRetirement {
     }
 
     func retire(_ clone: UinputDevice) {
-        let until = loop.now + Self.linger.microseconds
+        let until = loop.now + Self.linger
         retired.append((clone, until))
         if timer?.deadline == nil { try? timer?.schedule(at: until) }
     }
 
     /// A timer that cannot be armed leaves the clones for `waitAndRelease` at the stop.
-    private func release(dueBy now: UInt64) {
+    private func release(dueBy now: Timestamp) {
         retired.removeAll { $0.until <= now }
         try? timer?.schedule(at: retired.first?.until)
     }
@@ -38,8 +38,8 @@ final class CloneRetirement {
     /// After the loop stopped: waits out the last clone's linger, then destroys them all.
     func waitAndRelease() {
         guard let last = retired.last?.until else { return }
-        let now = monotonicMicroseconds()
-        if last > now { sleepMicroseconds(last - now) }
+        let now = Timestamp(microseconds: monotonicMicroseconds())
+        if last > now { sleepMicroseconds((last - now).microseconds) }
         retired.removeAll()
     }
 }

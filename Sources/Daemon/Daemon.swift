@@ -144,7 +144,7 @@ public final class Daemon {
     }
 
     /// The loop's monotonic clock as the engine's time.
-    private var now: Timestamp { Timestamp(microseconds: loop.now) }
+    private var now: Timestamp { loop.now }
 
     /// The sources being read, in the order they were added.
     public var activeSources: [InputSource] { state.sources }
@@ -171,7 +171,7 @@ public final class Daemon {
     /// left with gestures that would never end.
     private func rearm(_ attached: Attached) {
         do {
-            try attached.timer?.schedule(at: attached.source.nextDeadline?.microseconds)
+            try attached.timer?.schedule(at: attached.source.nextDeadline)
         } catch {
             logger.error("cannot arm the device's timer", metadata: ["device": "\(attached.source.device.name)", "error": "\(error)"])
             remove(attached.source, reason: "cannot arm its timer: \(error)")

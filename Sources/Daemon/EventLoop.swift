@@ -1,5 +1,6 @@
 import CSystemCalls
 import GestureCore
+import GestureProtocol
 import Glibc
 import SystemCalls
 import SystemPackage
@@ -45,13 +46,13 @@ public final class EventLoop {
     /// swapped, so running them allocates nothing).
     private var scheduledTasks: [Weak<DeferredTask>] = []
     private var runningTasks: [Weak<DeferredTask>] = []
-    private var dueTimers: [(deadline: UInt64, token: UInt64)] = []
+    private var dueTimers: [(deadline: Timestamp, token: UInt64)] = []
     /// Sources found ready by the last wait and not dispatched yet (from `pendingStart` on).
     private var pending: [Pending] = []
     private var pendingStart = 0
-    private var iterationTime: UInt64?
+    private var iterationTime: Timestamp?
     private var exitCode: Int32?
-    private var watchdog: (interval: UInt64, next: UInt64)?
+    private var watchdog: (interval: TimeSpan, next: Timestamp)?
     private var signalPipe: IOWatch?
     /// This loop's signal pipe (both ends), closed with the loop.
     private(set) var signalPipeEnds: (read: FileDescriptor, write: FileDescriptor)?
@@ -99,10 +100,15 @@ public final class EventLoop {
         exitCode = code
     }
 
-    /// The loop's cached CLOCK_MONOTONIC time of the current iteration, in microseconds (the
-    /// clock itself before the first iteration).
-    public var now: UInt64 {
-        iterationTime ?? monotonicMicroseconds()
+    /// The loop's cached CLOCK_MONOTONIC time of the current iteration (the clock itself
+    /// before the first iteration): the clock the engine's timestamps and deadlines are on.
+    public var now: Timestamp {
+        iterationTime ?? Self.clock()
+    }
+
+    /// CLOCK_MONOTONIC now.
+    private static func clock() -> Timestamp {
+        Timestamp(microseconds: monotonicMicroseconds())
     }
 
     /// Pings the systemd watchdog when `WATCHDOG_USEC` asks for it (`WATCHDOG_PID` unset or
@@ -115,9 +121,9 @@ public final class EventLoop {
         guard let interval = try ServiceManager.watchdogInterval() else { return false }
         let (seconds, attoseconds) = interval.components
         let microseconds = UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
-        let half = max(1, microseconds / 2)
+        let half = TimeSpan.microseconds(max(1, microseconds / 2))
         ServiceManager.watchdogPing()
-        watchdog = (half, monotonicMicroseconds().saturatingAdd(half))
+        watchdog = (half, Self.clock() + half)
         return true
     }
 
@@ -130,7 +136,7 @@ public final class EventLoop {
     }
 
     /// A CLOCK_MONOTONIC timer, initially disarmed; arm it with `schedule(at:)`.
-    public func timer(handler: @escaping (UInt64) -> Void) throws(SystemError) -> LoopTimer {
+    public func timer(handler: @escaping (Timestamp) -> Void) throws(SystemError) -> LoopTimer {
         LoopTimer(loop: self, token: makeToken(), handler: handler)
     }
 
@@ -184,13 +190,13 @@ public final class EventLoop {
             if waiting, scheduledTasks.isEmpty {
                 var wake = earliestDeadline()
                 if let ping = watchdog?.next { wake = min(wake ?? ping, ping) }
-                timeout = EventPoll.timeout(until: wake, now: monotonicMicroseconds())
+                timeout = EventPoll.timeout(until: wake?.microseconds, now: monotonicMicroseconds())
             }
             _ = try poll.wait(timeoutMilliseconds: timeout) { token, events in becameReady(token, events) }
-            iterationTime = monotonicMicroseconds()
+            iterationTime = Self.clock()
             collectDueTimers()
         } else {
-            iterationTime = monotonicMicroseconds()
+            iterationTime = Self.clock()
         }
         pingWatchdogIfDue()
         var dispatched = false
@@ -212,13 +218,13 @@ public final class EventLoop {
         watch.pendingEvents |= events
     }
 
-    private func earliestDeadline() -> UInt64? {
+    private func earliestDeadline() -> Timestamp? {
         // A plain loop: `lazy.compactMap { … }.min()` went through the standard library's
         // unspecialised `min()`, which looked its generic types up by name at every wait
         // (6 % of the daemon's instructions per frame, scripts/profile-daemon.sh).
-        var earliest: UInt64?
+        var earliest: Timestamp?
         for entry in armed.values {
-            if let deadline = entry.value?.deadline, deadline < earliest ?? .max { earliest = deadline }
+            if let deadline = entry.value?.deadline, deadline < earliest ?? .distantFuture { earliest = deadline }
         }
         return earliest
     }
@@ -237,7 +243,7 @@ public final class EventLoop {
     private func pingWatchdogIfDue() {
         guard let watchdog, now >= watchdog.next else { return }
         ServiceManager.watchdogPing()
-        self.watchdog = (watchdog.interval, now.saturatingAdd(watchdog.interval))
+        self.watchdog = (watchdog.interval, now + watchdog.interval)
     }
 
     /// Dispatches one pending source; false when it is gone or no longer due.

@@ -1,19 +1,20 @@
 import CSystemCalls
 import GestureCore
+import GestureProtocol
 import Glibc
 import SystemCalls
 import SystemPackage
 import Systemd
 
-/// A re-armable one-shot CLOCK_MONOTONIC timer with microsecond deadlines (not Foundation's
-/// `Timer`): it fires at the first iteration whose `now` is at or past its deadline, never
+/// A re-armable one-shot CLOCK_MONOTONIC timer, its deadlines `Timestamp`s as the engine's
+/// are (not Foundation's `Timer`): it fires at the first iteration whose `now` is at or past its deadline, never
 /// before, and its handler gets the deadline it was armed for.
 public final class LoopTimer: EventSource {
-    let handler: (UInt64) -> Void
+    let handler: (Timestamp) -> Void
     /// The armed deadline, nil when disarmed.
-    public private(set) var deadline: UInt64?
+    public private(set) var deadline: Timestamp?
 
-    init(loop: EventLoop, token: UInt64, handler: @escaping (UInt64) -> Void) {
+    init(loop: EventLoop, token: UInt64, handler: @escaping (Timestamp) -> Void) {
         self.handler = handler
         super.init(loop: loop, token: token)
     }
@@ -27,16 +28,16 @@ public final class LoopTimer: EventSource {
         loop = nil
     }
 
-    /// Fires once at `deadline` (CLOCK_MONOTONIC µs); nil disarms. Re-arming replaces the
+    /// Fires once at `deadline` (CLOCK_MONOTONIC); nil disarms. Re-arming replaces the
     /// old deadline; a deadline already past fires at the next iteration. Does nothing once
     /// cancelled. Never fails (it throws for the API's sake: sd-event's could).
-    public func schedule(at deadline: UInt64?) throws(SystemError) {
+    public func schedule(at deadline: Timestamp?) throws(SystemError) {
         guard let loop, deadline != self.deadline else { return }
         self.deadline = deadline
         loop.setArmed(self, deadline != nil)
     }
 
-    func fire(_ deadline: UInt64) {
+    func fire(_ deadline: Timestamp) {
         self.deadline = nil
         handler(deadline)
     }

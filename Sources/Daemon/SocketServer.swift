@@ -56,9 +56,10 @@ final class SocketServer: ClientConnectionOwner {
         self.settings = settings
         self.state = state
         budget = DeliveryBudget(limit: settings.queueMemory)
-        log = RateLimitedLogger(logger: logger, now: { [unowned loop] in loop.now })
+        log = RateLimitedLogger(logger: logger, now: { [unowned loop] in loop.now.microseconds })
         hygieneLog = RateLimitedLogger(
-            logger: logger, limiter: LogRateLimiter(interval: Self.hygieneLogInterval, burst: 1), now: { [unowned loop] in loop.now })
+            logger: logger, limiter: LogRateLimiter(interval: Self.hygieneLogInterval, burst: 1),
+            now: { [unowned loop] in loop.now.microseconds })
         admission = try Admission(
             loop: loop, listener: listener, settings: settings, state: state, log: log, clientCount: { [unowned self] in clients.count },
             admitted: { [unowned self] fd, credentials in admit(fd, credentials: credentials) })

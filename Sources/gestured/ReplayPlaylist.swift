@@ -50,7 +50,7 @@ final class ReplayPlaylist {
         let source = ReplaySource(
             description: recording.device, events: recording.events, path: recording.path,
             configuration: daemon.configuration, speed: speed, loops: loops && recordings.count == 1,
-            now: Timestamp(microseconds: daemon.loop.now))
+            now: daemon.loop.now)
         current = source
         do {
             try daemon.add(source)

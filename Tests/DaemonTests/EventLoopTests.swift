@@ -1,5 +1,6 @@
 import CSystemCalls
 import EvdevInput
+import GestureProtocol
 import Glibc
 import SystemCalls
 import SystemPackage
@@ -31,7 +32,7 @@ import Testing
     }
 
     private static let readable = UInt32(EPOLLIN.rawValue)
-    private static let hour: UInt64 = 3_600_000_000
+    private static let hour = TimeSpan.seconds(3_600)
 
     @Test func oneSourceIsDispatchedPerIteration() throws {
         let loop = try EventLoop()
@@ -55,10 +56,10 @@ import Testing
         let loop = try EventLoop()
         let input = try ReadyPipe()
         var seen: [String] = []
-        let base = loop.now - 10_000
+        let base = loop.now - .microseconds(10_000)
         let timers = try [3, 1, 2].map { offset in
-            let timer = try loop.timer { deadline in seen.append("timer \(deadline - base)") }
-            try timer.schedule(at: base + UInt64(offset))
+            let timer = try loop.timer { deadline in seen.append("timer \((deadline - base).microseconds)") }
+            try timer.schedule(at: base + .microseconds(UInt64(offset)))
             return timer
         }
         let watch = try loop.watch(input.ends.readEnd, events: Self.readable) { _ in seen.append("input") }
@@ -77,7 +78,7 @@ import Testing
         #expect(fired == 0)
         #expect(timer.deadline != nil)
         // Re-armed into the past, it fires at the next iteration, once.
-        try timer.schedule(at: loop.now - 1)
+        try timer.schedule(at: loop.now - .microseconds(1))
         #expect(loop.runOnce())
         for _ in 0..<2 { #expect(!loop.runOnce(), "fired once") }
         #expect(fired == 1)
@@ -92,7 +93,7 @@ import Testing
         let later: LoopTimer? = try loop.timer { _ in seen.append("re-armed later") }
         let disarmed: LoopTimer? = try loop.timer { _ in seen.append("disarmed") }
         var released: LoopTimer? = try loop.timer { _ in seen.append("released") }
-        for timer in [later, disarmed, released] { try timer?.schedule(at: loop.now - 1) }
+        for timer in [later, disarmed, released] { try timer?.schedule(at: loop.now - .microseconds(1)) }
         var cancelled: IOWatch?
         var dropped: IOWatch?
         // Whichever of the three watches the kernel reports first changes all the others.
