@@ -132,6 +132,11 @@ struct ConfigurationDecoder {
                 "wake-swallow", "needs pass-through = true: only a touch the daemon passes on can be swallowed",
                 line: table["wake-swallow"]?.line ?? table.line)
         }
+        for (key, isSet) in [("app-fingers", device.app.fingers != nil), ("app-long-press", device.app.longPress == false)]
+        where isSet && !device.passThrough {
+            throw place.invalid(
+                key, "needs pass-through = true: it says what the pass-through clone shows", line: table[key]?.line ?? table.line)
+        }
         if device.passThroughPointer && !device.passThrough {
             throw place.invalid(
                 "pass-through-pointer", "needs pass-through = true: it describes the pass-through clone",

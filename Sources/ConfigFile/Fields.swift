@@ -77,10 +77,7 @@ extension Field {
 
     static func boolean(_ key: String, _ target: WritableKeyPath<Root, Bool>) -> Field {
         Field(key: key) { (root: inout Root, node: TOMLNode, place: Place) throws(ConfigError) in
-            guard case .boolean(let value) = node.value else {
-                throw place.invalid(key, "must be true or false, not \(node.value.typeName)", line: node.line)
-            }
-            root[keyPath: target] = value
+            root[keyPath: target] = try Values.boolean(node, key: key, place: place)
         }
     }
 
@@ -149,6 +146,13 @@ enum Values {
             throw place.invalid(key, "must be between \(range.lowerBound) and \(range.upperBound) (got \(value))", line: node.line)
         }
         return Int(value)
+    }
+
+    static func boolean(_ node: TOMLNode, key: String, place: Place) throws(ConfigError) -> Bool {
+        guard case .boolean(let value) = node.value else {
+            throw place.invalid(key, "must be true or false, not \(node.value.typeName)", line: node.line)
+        }
+        return value
     }
 
     static func string(_ node: TOMLNode, key: String, place: Place) throws(ConfigError) -> String {

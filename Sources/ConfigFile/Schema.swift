@@ -111,6 +111,22 @@ enum Schema {
             Field(key: "high-priority") { (region: inout Region, node: TOMLNode, place: Place) throws(ConfigError) in
                 region.highPriority = try gestureKinds(node, key: "high-priority", place: place)
             },
+        ] + appTouches.map { $0.lifted(\Region.app) }
+    }
+
+    // MARK: What the app gets, per [[region]] and [[device]] (docs/configuration.md)
+
+    /// The most `app-fingers` takes: more fingers than any touchscreen tracks.
+    static let maximumAppFingers = 32
+
+    static var appTouches: [Field<AppTouchSettings>] {
+        [
+            Field(key: "app-fingers") { (app: inout AppTouchSettings, node: TOMLNode, place: Place) throws(ConfigError) in
+                app.fingers = try Values.integer(node, key: "app-fingers", range: 1...maximumAppFingers, place: place)
+            },
+            Field(key: "app-long-press") { (app: inout AppTouchSettings, node: TOMLNode, place: Place) throws(ConfigError) in
+                app.longPress = try Values.boolean(node, key: "app-long-press", place: place)
+            },
         ]
     }
 
@@ -306,6 +322,7 @@ enum Schema {
                 .boolean("wake-swallow", \.wakeSwallow), .boolean("pass-through-pointer", \.passThroughPointer),
                 .table("touch", \.touch, touch, name: "[device.touch]"),
             ]
+            + appTouches.map { $0.lifted(\DeviceSettings.app) }
             + geometry.map { $0.lifted(\DeviceSettings.geometry) }
     }
 }

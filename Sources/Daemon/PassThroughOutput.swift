@@ -53,6 +53,8 @@ final class PassThroughOutput {
             metadata: [
                 "device": "\(original.name)", "clone": "\(clone.devnode)", "reserved-regions": "\(policy.reserved.map(\.name))",
                 "wake-swallow": "\(policy.wakeSwallow)",
+                "app-fingers": "\(policy.app.device.fingers.map(String.init) ?? "no limit")",
+                "app-long-press": "\(policy.app.device.longPress ?? true)",
                 "pointer": keepPointer || !PassThroughClone.hasPointerCapabilities(original) ? "as the device" : "removed (touch only)",
             ])
     }
@@ -114,6 +116,6 @@ final class PassThroughOutput {
 extension PassThroughPolicy {
     /// The policy a device's resolved settings give.
     init(_ settings: ResolvedDeviceSettings) {
-        self.init(engine: settings.engine, geometry: settings.geometry, wakeSwallow: settings.wakeSwallow)
+        self.init(engine: settings.engine, geometry: settings.geometry, wakeSwallow: settings.wakeSwallow, app: settings.app)
     }
 }

@@ -28,6 +28,40 @@ import Testing
         #expect(!other.passThrough && !other.grab && !other.wakeSwallow)
     }
 
+    /// `app-fingers` and `app-long-press` per region and per device: a touch takes each key
+    /// from the innermost region around its touch-down point that sets it, else the device's.
+    @Test func appKeysReachThePolicyPerRegionAndDevice() throws {
+        let config = try ConfigLoader.parse(
+            text: """
+                [[region]]
+                name = "page"
+                rect = [0.0, 0.0, 1.0, 1.0]
+                app-long-press = false
+                [[region]]
+                name = "map"
+                rect = [0.5, 0.0, 0.5, 1.0]
+                app-fingers = 2
+                long-press.minimum-duration = 800
+                tap.slop = 6
+                [[device]]
+                match-name = "ELAN*"
+                pass-through = true
+                app-fingers = 1
+                """, path: "g.toml")
+        let elan = config.settings(forDevice: "ELAN Touchscreen", vendor: 0, product: 0, paths: [])
+        #expect(elan.app == AppTouchSettings(fingers: 1))
+        #expect(config.engine.regions.map(\.app) == [AppTouchSettings(longPress: false), AppTouchSettings(fingers: 2)])
+        let policy = PassThroughPolicy(engine: elan.engine, geometry: elan.geometry, wakeSwallow: false, app: elan.app)
+        #expect(policy.app.device == AppTouchSettings(fingers: 1))
+        #expect(policy.app.areas.map(\.app) == [AppTouchSettings(fingers: 2), AppTouchSettings(longPress: false)], "innermost first")
+        #expect(
+            policy.app.areas.map(\.limits) == [
+                .init(slop: 6, duration: .milliseconds(800)), .init(slop: 3, duration: .milliseconds(500)),
+            ])
+        let other = config.settings(forDevice: "eGalax", vendor: 0, product: 0, paths: [])
+        #expect(other.app == AppTouchSettings())
+    }
+
     @Test(arguments: [
         ("[[device]]\nmatch-name = \"*\"\nwake-swallow = true\n", 3, "'wake-swallow' in [[device]] needs pass-through = true"),
         (
@@ -36,6 +70,12 @@ import Testing
         ),
         ("[[device]]\nmatch-name = \"*\"\npass-through = 1\n", 3, "pass-through"),
         ("[[region]]\nname = \"a\"\nrect = [0, 0, 1, 1]\nreserve = \"yes\"\n", 4, "reserve"),
+        ("[[device]]\nmatch-name = \"*\"\napp-fingers = 1\n", 3, "'app-fingers' in [[device]] needs pass-through = true"),
+        ("[[device]]\nmatch-name = \"*\"\napp-long-press = false\n", 3, "'app-long-press' in [[device]] needs pass-through = true"),
+        ("[[region]]\nname = \"a\"\nrect = [0, 0, 1, 1]\napp-fingers = 0\n", 4, "app-fingers"),
+        ("[[region]]\nname = \"a\"\nrect = [0, 0, 1, 1]\napp-fingers = 33\n", 4, "app-fingers"),
+        ("[[region]]\nname = \"a\"\nrect = [0, 0, 1, 1]\napp-long-press = \"no\"\n", 4, "app-long-press"),
+        ("[[device]]\nmatch-name = \"*\"\npass-through = true\napp-fingers = 1.5\n", 4, "app-fingers"),
     ])
     func contradictionsAndTypesAreErrors(_ text: String, _ line: Int, _ fragment: String) {
         #expect {

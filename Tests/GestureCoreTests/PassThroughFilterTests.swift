@@ -4,11 +4,14 @@ import GestureTestSupport
 import Testing
 
 /// Feeds a script to a filter, checks that output appears only at `SYN_REPORT` (one clone
-/// frame per original frame at most, nothing buffered beyond it) and collects it.
+/// frame per original frame at most, two when it reveals a touch `app-long-press = false`
+/// held) and collects it.
 struct PassThroughRun {
     var filter: PassThroughFilter
     var output: [InputEvent] = []
     var cloneFrames = 0
+    /// The time of the original frame each clone frame was written at.
+    var frameTimes: [Timestamp] = []
 
     init(_ device: DeviceDescription, _ policy: PassThroughPolicy, current: EvdevSnapshot? = nil) {
         filter = PassThroughFilter(device: device, policy: policy, current: current)
@@ -22,9 +25,11 @@ struct PassThroughRun {
             case .emit(let frame):
                 #expect(event.type == EV.syn && event.code == SYN.report, "output only at the end of a frame")
                 #expect(frame.last == InputEvent(time: event.time, type: EV.syn, code: SYN.report, value: 0))
-                #expect(frame.filter { $0.type == EV.syn && $0.code == SYN.report }.count == 1)
+                let reports = frame.filter { $0.type == EV.syn && $0.code == SYN.report }.count
+                #expect(reports == 1 || reports == 2)
                 output += frame
-                cloneFrames += 1
+                cloneFrames += reports
+                frameTimes += Array(repeating: event.time, count: reports)
             }
         }
     }
@@ -78,6 +83,7 @@ extension EventScript {
         key(BTN.touch, !touches.isEmpty)
         key(BTN.toolFinger, touches.count == 1)
         key(BTN.toolDoubleTap, touches.count == 2)
+        key(BTN.toolTripleTap, touches.count == 3)
         if let first = touches.first {
             abs(ABS.x, first.0)
             abs(ABS.y, first.1)

@@ -12,6 +12,8 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     /// The clone keeps the original's pointer buttons and relative axes (pass-through
     /// touchscreens only; by default their clone is touch-only).
     public var passThroughPointer: Bool
+    /// What the app gets of touches outside every region that sets the keys (pass-through only).
+    public var app: AppTouchSettings
     public var geometry: DeviceGeometry
     public var engine: EngineConfiguration
     /// Touch hygiene (`[touch]`, overridden key by key by the entry's own keys).
@@ -21,7 +23,8 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
 
     public init(
         enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false, passThroughPointer: Bool = false,
-        geometry: DeviceGeometry, engine: EngineConfiguration, touch: TouchHygieneSettings = TouchHygieneSettings(),
+        app: AppTouchSettings = AppTouchSettings(), geometry: DeviceGeometry, engine: EngineConfiguration,
+        touch: TouchHygieneSettings = TouchHygieneSettings(),
         matchedEntry: Int?
     ) {
         self.enabled = enabled
@@ -29,6 +32,7 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
         self.passThrough = passThrough
         self.wakeSwallow = wakeSwallow
         self.passThroughPointer = passThroughPointer
+        self.app = app
         self.geometry = geometry
         self.engine = engine
         self.touch = touch
@@ -54,6 +58,7 @@ extension Configuration {
                 passThrough: entry.passThrough,
                 wakeSwallow: entry.wakeSwallow,
                 passThroughPointer: entry.passThroughPointer,
+                app: entry.app,
                 geometry: entry.geometry,
                 engine: entry.engine ?? engine,
                 touch: entry.touch.applied(to: touch),

@@ -109,10 +109,14 @@ public struct Region: Sendable, Hashable {
     /// On a pass-through device, a touch that starts here is the daemon's alone: it never
     /// reaches the device's uinput clone (`reserve = true`).
     public var reserve: Bool
+    /// On a pass-through device, what the app gets of the touches that start here
+    /// (`app-fingers`, `app-long-press`); keys not set come from an enclosing region or the device.
+    public var app: AppTouchSettings
 
     public init(
         name: String, rect: Rect, settings: GestureSettings = GestureSettings(), fallThrough: Bool = true,
-        simultaneous: Set<GestureKind> = [], highPriority: Set<GestureKind> = [], reserve: Bool = false
+        simultaneous: Set<GestureKind> = [], highPriority: Set<GestureKind> = [], reserve: Bool = false,
+        app: AppTouchSettings = AppTouchSettings()
     ) {
         self.name = name
         self.rect = rect
@@ -121,6 +125,7 @@ public struct Region: Sendable, Hashable {
         self.simultaneous = simultaneous
         self.highPriority = highPriority
         self.reserve = reserve
+        self.app = app
     }
 }
 

@@ -1,7 +1,8 @@
 import GestureProtocol
 
 /// What a pass-through device keeps for the daemon: touches that start in a reserved
-/// region, and with wake-swallow the first touch after an idle period.
+/// region, with wake-swallow the first touch after an idle period, and what the app gets of
+/// the others (`app-fingers`, `app-long-press`).
 public struct PassThroughPolicy: Sendable, Hashable {
     /// A region with `reserve = true`: its name (for the log) and rectangle (normalised screen space).
     public struct ReservedArea: Sendable, Hashable {
@@ -19,33 +20,58 @@ public struct PassThroughPolicy: Sendable, Hashable {
     public var geometry: DeviceGeometry
     /// The first touch after `PassThroughFilter.idle()` is reserved too.
     public var wakeSwallow: Bool
+    /// What the app gets of the touches that start where no region sets the app keys.
+    public var app: AppTouchPolicy
 
-    public init(reserved: [ReservedArea] = [], geometry: DeviceGeometry = DeviceGeometry(), wakeSwallow: Bool = false) {
+    public init(
+        reserved: [ReservedArea] = [], geometry: DeviceGeometry = DeviceGeometry(), wakeSwallow: Bool = false,
+        app: AppTouchPolicy = AppTouchPolicy()
+    ) {
         self.reserved = reserved
         self.geometry = geometry
         self.wakeSwallow = wakeSwallow
+        self.app = app
     }
 
-    /// The reserved regions of an engine configuration (`[[region]] reserve = true`).
-    public init(engine: EngineConfiguration, geometry: DeviceGeometry, wakeSwallow: Bool) {
+    /// The reserved regions of an engine configuration (`[[region]] reserve = true`) and its
+    /// regions' app keys over the device's (`app`).
+    public init(
+        engine: EngineConfiguration, geometry: DeviceGeometry, wakeSwallow: Bool, app: AppTouchSettings = AppTouchSettings()
+    ) {
         self.init(
             reserved: engine.regions.filter(\.reserve).map { ReservedArea(name: $0.name, rect: $0.rect) },
-            geometry: geometry, wakeSwallow: wakeSwallow)
+            geometry: geometry, wakeSwallow: wakeSwallow, app: AppTouchPolicy(engine: engine, device: app))
     }
 }
 
-/// Whether a touch reaches the clone; decided once, at touch-down, for the touch's life.
+/// Whether a touch reaches the clone; decided once for the touch's life: at touch-down, or
+/// for a touch `app-long-press = false` holds, at its first movement, its lift or the end of
+/// the long-press duration.
 public enum PassThroughDecision: Sendable, Hashable {
     case passes
     /// It started in this reserved region.
     case reservedByRegion(String)
     /// The first touch after an idle period (wake-swallow).
     case reservedAsWakeTouch
+    /// It began when this many fingers of its touch sequence had reached the app (`app-fingers`).
+    case reservedBeyondAppFingers(Int)
+    /// Not decided yet: kept off the clone until it moves, lifts or rests (`app-long-press = false`).
+    case held(HeldTouch)
+    /// It rested past the long-press duration (`app-long-press = false`).
+    case reservedAsLongPress
 
     public var isReserved: Bool {
         switch self {
+        case .passes, .held: false
+        case .reservedByRegion, .reservedAsWakeTouch, .reservedBeyondAppFingers, .reservedAsLongPress: true
+        }
+    }
+
+    /// Whether the clone does not show the touch now (reserved or still held).
+    var keepsOffClone: Bool {
+        switch self {
         case .passes: false
-        case .reservedByRegion, .reservedAsWakeTouch: true
+        case .held, .reservedByRegion, .reservedAsWakeTouch, .reservedBeyondAppFingers, .reservedAsLongPress: true
         }
     }
 }
@@ -59,8 +85,7 @@ public enum PassThroughDecision: Sendable, Hashable {
 /// reserved region, or when it is the wake touch), computes what the clone should show
 /// (passed touches as on the device, reserved slots empty, the single-touch emulation
 /// `ABS_X`/`ABS_Y`/`ABS_PRESSURE`, `BTN_TOUCH` and `BTN_TOOL_*` describing only the passed
-/// touches) and returns the difference as one frame. Nothing is held beyond the frame being
-/// read. On `SYN_DROPPED` the partial frame is dropped and libevdev's resync delta applies as
+/// touches) and returns the difference as one frame. On `SYN_DROPPED` the partial frame is dropped and libevdev's resync delta applies as
 /// a frame like any other, so the clone ends in the state of the visible touches.
 ///
 /// Touch hygiene (`TouchHygiene`, in the device's pipeline) hides touches too: the caller
@@ -68,6 +93,14 @@ public enum PassThroughDecision: Sendable, Hashable {
 /// touch is kept off the clone like a reserved one; one that stops being hidden (a held
 /// touch accepted) touches down on the clone then, where it is; one that becomes hidden (a
 /// stuck touch ended) is lifted on the clone then, and stays off it until it lifts.
+///
+/// What the app gets (`AppTouchPolicy`): a touch that begins when `app-fingers` touches of
+/// its touch sequence (from a touch-down with no other touch down on the device until no
+/// touch is down) already reached the app is kept off the clone for its life; with
+/// `app-long-press = false` a touch is held off it (`HeldTouch`) until it moves beyond the
+/// tap's slop or lifts, and then revealed: one frame shows it down at its touch-down point,
+/// the next where it is now (or lifted); one still within the slop at the long-press
+/// duration is kept off for its life. Only a held touch is kept beyond the frame being read.
 public struct PassThroughFilter {
     /// What to do after one input.
     public enum Action: Sendable, Hashable {
@@ -112,6 +145,9 @@ public struct PassThroughFilter {
     private var resyncing = false
     /// Wake-swallow: the next touch-down is reserved.
     private var wakeArmed = false
+    /// `app-fingers`: the touches of the current touch sequence that were let through to the
+    /// app (passed or held), counted at their touch-down.
+    private var appFingersInSequence = 0
     /// The clone's emulated pointer (`ABS_X`/`ABS_Y`) stays where the last passed touch left
     /// it from a reserved touch until the next passed touch, so no reserved position leaks.
     private var pointerFrozen = false
@@ -146,9 +182,13 @@ public struct PassThroughFilter {
             || singleDecision?.decision.isReserved == true
     }
 
-    /// Whether any touch down now is kept off the clone (reserved, or hidden by touch hygiene).
+    /// Whether any touch down now is kept off the clone (reserved, held, or hidden by touch hygiene).
     private var hidesTouch: Bool {
-        if holdsReservedTouch { return true }
+        if slotDecisions.contains(where: { $0?.keepsOffClone == true }) || contactDecisions.contains(where: \.decision.keepsOffClone)
+            || singleDecision?.decision.keepsOffClone == true
+        {
+            return true
+        }
         guard !hidden.isEmpty else { return false }
         switch layout.mode {
         case .slotted: return slotDecisions.indices.contains { slotDecisions[$0] != nil && hidden.contains($0) }
@@ -159,7 +199,7 @@ public struct PassThroughFilter {
 
     /// Whether the touch of `source` is kept off the clone.
     private func isHidden(_ decision: PassThroughDecision, source: Int) -> Bool {
-        decision.isReserved || hidden.contains(source)
+        decision.keepsOffClone || hidden.contains(source)
     }
 
     // MARK: - Inputs
@@ -296,52 +336,167 @@ public struct PassThroughFilter {
     }
 
     private mutating func completeFrame(at time: Timestamp) -> Action {
-        var began = false
+        // Held touches that lift or move in this frame are revealed first, in a frame of
+        // their own built on the last one: each down at its touch-down point.
+        var events: [InputEvent] = []
+        let began: Bool
         switch layout.mode {
         case .slotted:
-            began = decideSlots()
+            if let revealed = revealHeldSlots(at: time) { events = revealFrame(revealed, at: time) }
+            began = decideSlots(at: time)
         case .unslotted:
-            began = decideContacts()
+            guard matchContacts() else {
+                began = false
+                break
+            }
+            if let revealed = revealHeldContacts(at: time) { events = revealFrame(revealed, at: time) }
+            began = decideContacts(at: time)
         case .singleTouch(let touchKey):
-            began = decideSingleTouch(touchKey: touchKey)
+            if let revealed = revealHeldSingleTouch(touchKey: touchKey, at: time) { events = revealFrame(revealed, at: time) }
+            began = decideSingleTouch(touchKey: touchKey, at: time)
         }
         // Only a touch the clone may show is the wake touch (`decide`).
         if began && wakeArmed { wakeArmed = false }
         if hidesTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
+        if !anyTouchDown { appFingersInSequence = 0 }
         resyncing = false
         committed = working
         let target = cloneTarget(of: committed)
         let extras = frameExtras
         frameExtras.removeAll(keepingCapacity: true)
-        return write(target, at: time, extras: extras)
+        events += frame(to: target, at: time, extras: extras)
+        return events.isEmpty ? .none : .emit(events)
     }
 
     /// Writes the difference from the clone to `target` as one frame; nothing when equal.
     private mutating func write(_ target: EvdevState, at time: Timestamp, extras: [InputEvent]) -> Action {
+        let events = frame(to: target, at: time, extras: extras)
+        return events.isEmpty ? .none : .emit(events)
+    }
+
+    /// The events that take the clone to `target`, ending with `SYN_REPORT` (none when
+    /// equal); the clone then is `target`.
+    private mutating func frame(to target: EvdevState, at time: Timestamp, extras: [InputEvent]) -> [InputEvent] {
         var events = clone.events(to: target, layout, at: time)
         clone.adopt(target, layout)
-        guard !events.isEmpty else { return .none }
+        guard !events.isEmpty else { return [] }
         events += extras
         events.append(InputEvent(time: time, type: EV.syn, code: SYN.report, value: 0))
-        return .emit(events)
+        return events
+    }
+
+    /// The frame that shows revealed touches down at their touch-down points: `device` is
+    /// the device's last frame with them there, their decisions already `passes`.
+    private mutating func revealFrame(_ device: EvdevState, at time: Timestamp) -> [InputEvent] {
+        if !hidesTouch { pointerFrozen = false }
+        return frame(to: cloneTarget(of: device, emulatingPointer: true), at: time, extras: [])
+    }
+
+    // MARK: - Held touches (app-long-press = false)
+
+    /// Protocol B: what became of each held touch in this frame; the last frame with the
+    /// revealed ones at their touch-down points, nil when none is revealed.
+    private mutating func revealHeldSlots(at time: Timestamp) -> EvdevState? {
+        var revealed: EvdevState?
+        for index in slotDecisions.indices {
+            guard case .held(let hold) = slotDecisions[index] else { continue }
+            let now = working.slots[index]
+            // A new tracking id in the slot means the held touch lifted.
+            let down = now.isDown && now.trackingID == committed.slots[index].trackingID
+            let position = down ? (layout.slotX.map { now.values[$0] } ?? 0, layout.slotY.map { now.values[$0] } ?? 0) : nil
+            var decision = PassThroughDecision.held(hold)
+            let isRevealed = resolve(hold, at: time, position: position, &decision, touch: "slot \(index)")
+            slotDecisions[index] = decision
+            guard isRevealed, case .slot(let origin) = hold.origin else { continue }
+            if revealed == nil { revealed = committed }
+            revealed?.slots[index] = origin
+        }
+        return revealed
+    }
+
+    /// Protocol A (after `matchContacts`): as `revealHeldSlots`, a contact no report of this
+    /// frame continues having lifted.
+    private mutating func revealHeldContacts(at time: Timestamp) -> EvdevState? {
+        var revealed: EvdevState?
+        for index in contactDecisions.indices {
+            guard case .held(let hold) = contactDecisions[index].decision else { continue }
+            let report = unslotted.reports.indices.first { unslotted.matchOfReport[$0] == index }.map { unslotted.reports[$0] }
+            guard
+                resolve(
+                    hold, at: time, position: report.map { ($0.x, $0.y) }, &contactDecisions[index].decision, touch: "contact \(index)"),
+                case .contact(let origin) = hold.origin, committed.contacts.indices.contains(index)
+            else { continue }
+            if revealed == nil { revealed = committed }
+            revealed?.contacts[index] = origin
+        }
+        return revealed
+    }
+
+    /// Single touch: as `revealHeldSlots`, the touch key going up is the lift.
+    private mutating func revealHeldSingleTouch(touchKey: UInt16, at time: Timestamp) -> EvdevState? {
+        guard case .held(let hold) = singleDecision?.decision else { return nil }
+        let down = layout.keys.firstIndex(of: touchKey).map { working.keys[$0] != 0 } ?? false
+        let position = down ? (layout.x.map { working.axes[$0] } ?? 0, layout.y.map { working.axes[$0] } ?? 0) : nil
+        var decision = PassThroughDecision.held(hold)
+        let isRevealed = resolve(hold, at: time, position: position, &decision, touch: "touch")
+        singleDecision?.decision = decision
+        guard isRevealed, case .singleTouch(let axes) = hold.origin else { return nil }
+        var revealed = committed
+        revealed.axes = axes
+        return revealed
+    }
+
+    /// Applies what became of `hold` to its `decision`; true when it is revealed now.
+    private func resolve(
+        _ hold: HeldTouch, at time: Timestamp, position: (x: Int32, y: Int32)?, _ decision: inout PassThroughDecision, touch: String
+    ) -> Bool {
+        switch hold.outcome(at: time, position: position, millimetresPerUnit: mapper.millimetresPerUnit) {
+        case .held:
+            return false
+        case .revealed:
+            decision = .passes
+            log?("pass-through: held \(touch) \(position == nil ? "lifted" : "moved") → revealed")
+            return true
+        case .rested:
+            decision = .reservedAsLongPress
+            log?("pass-through: held \(touch) rested past the long-press duration → \(decision)")
+            return false
+        }
     }
 
     // MARK: - Decisions
 
-    /// Decides the touch-down at `x`, `y` (device units) of `source`. A touch touch hygiene
-    /// hides at its touch-down (a phantom, a bounce) is not the wake touch: it wakes nothing.
-    private mutating func decide(x: Int32, y: Int32, source: Int, touch: String) -> PassThroughDecision {
+    /// Decides the touch-down at `x`, `y` (device units) of `source` in the frame at `time`;
+    /// `origin`: the touch as it is now. A touch touch hygiene hides at its touch-down (a
+    /// phantom, a bounce) is not the wake touch: it wakes nothing.
+    private mutating func decide(
+        x: Int32, y: Int32, source: Int, touch: String, at time: Timestamp, origin: HeldTouch.Origin
+    ) -> PassThroughDecision {
         let decision: PassThroughDecision
+        let point = mapper.location(x: x, y: y)
         if wakeArmed && !hidden.contains(source) {
             decision = .reservedAsWakeTouch
         } else {
-            let point = mapper.location(x: x, y: y)
             // The innermost (smallest) reserved region names the decision.
             let areas = policy.reserved.filter { $0.rect.contains(point) }
-            decision = areas.min { $0.rect.area < $1.rect.area }.map { .reservedByRegion($0.name) } ?? .passes
+            decision =
+                areas.min { $0.rect.area < $1.rect.area }.map { .reservedByRegion($0.name) }
+                ?? admitToApp(at: point, x: x, y: y, time: time, origin: origin)
         }
         log?("pass-through: \(touch) at (\(x), \(y)) → \(decision)")
         return decision
+    }
+
+    /// What the app gets of a touch no reservation keeps (`AppTouchPolicy`): nothing beyond
+    /// `app-fingers` touches of a sequence, and with `app-long-press = false` the touch held.
+    private mutating func admitToApp(at point: Point, x: Int32, y: Int32, time: Timestamp, origin: HeldTouch.Origin)
+        -> PassThroughDecision
+    {
+        let admission = policy.app.admission(at: point)
+        if let limit = admission.fingers, appFingersInSequence >= limit { return .reservedBeyondAppFingers(limit) }
+        appFingersInSequence += 1
+        guard let limits = admission.hold else { return .passes }
+        return .held(HeldTouch(since: time, x: x, y: y, limits: limits, origin: origin))
     }
 
     private mutating func takeOrder() -> UInt64 {
@@ -351,7 +506,7 @@ public struct PassThroughFilter {
 
     /// Protocol B: every slot whose touch began in this frame (or that is down undecided,
     /// as after the daemon started mid-touch) gets its decision; emptied slots lose theirs.
-    private mutating func decideSlots() -> Bool {
+    private mutating func decideSlots(at time: Timestamp) -> Bool {
         var began = false
         for index in working.slots.indices {
             let slot = working.slots[index]
@@ -360,7 +515,7 @@ public struct PassThroughFilter {
             } else if slotBegan[index] || slotDecisions[index] == nil {
                 slotDecisions[index] = decide(
                     x: layout.slotX.map { slot.values[$0] } ?? 0, y: layout.slotY.map { slot.values[$0] } ?? 0,
-                    source: index, touch: "slot \(index) tracking id \(slot.trackingID)")
+                    source: index, touch: "slot \(index) tracking id \(slot.trackingID)", at: time, origin: .slot(slot))
                 slotOrder[index] = takeOrder()
                 if !hidden.contains(index) { began = true }
             }
@@ -369,14 +524,19 @@ public struct PassThroughFilter {
         return began
     }
 
-    /// Protocol A: this frame's reports are matched to the last frame's contacts (as the
-    /// tracker matches them); a continued contact keeps its decision, a new one is decided.
-    /// A frame without any report lifts every contact, except libevdev's resync delta, which
-    /// never carries protocol-A lists.
-    private mutating func decideContacts() -> Bool {
+    /// Protocol A: matches this frame's reports to the last frame's contacts (as the tracker
+    /// matches them); false for libevdev's resync delta, which never carries protocol-A
+    /// lists (any other frame without a report lifts every contact).
+    private mutating func matchContacts() -> Bool {
         if !frameHasReports && resyncing { return false }
         endReport()
         unslotted.match(millimetresPerUnit: mapper.millimetresPerUnit)
+        return true
+    }
+
+    /// Protocol A, after `matchContacts`: a continued contact keeps its decision, a new one
+    /// is decided.
+    private mutating func decideContacts(at time: Timestamp) -> Bool {
         var decisions: [(decision: PassThroughDecision, order: UInt64)] = []
         var began = false
         unslotted.next.removeAll(keepingCapacity: true)
@@ -385,7 +545,13 @@ public struct PassThroughFilter {
             if let previous = unslotted.matchOfReport[reportIndex], contactDecisions.indices.contains(previous) {
                 decisions.append(contactDecisions[previous])
             } else {
-                decisions.append((decide(x: report.x, y: report.y, source: reportIndex, touch: "contact \(reportIndex)"), takeOrder()))
+                let origin = HeldTouch.Origin.contact(
+                    frameReports.indices.contains(reportIndex) ? frameReports[reportIndex] : ReportedContact(events: []))
+                decisions.append(
+                    (
+                        decide(x: report.x, y: report.y, source: reportIndex, touch: "contact \(reportIndex)", at: time, origin: origin),
+                        takeOrder()
+                    ))
                 if !hidden.contains(reportIndex) { began = true }
             }
             unslotted.next.append(
@@ -401,7 +567,7 @@ public struct PassThroughFilter {
     }
 
     /// Single touch: the touch key going down is the touch-down, decided at `ABS_X`/`ABS_Y`.
-    private mutating func decideSingleTouch(touchKey: UInt16) -> Bool {
+    private mutating func decideSingleTouch(touchKey: UInt16, at time: Timestamp) -> Bool {
         let down = layout.keys.firstIndex(of: touchKey).map { working.keys[$0] != 0 } ?? false
         guard down else {
             singleDecision = nil
@@ -410,7 +576,7 @@ public struct PassThroughFilter {
         guard singleDecision == nil else { return false }
         let x = layout.x.map { working.axes[$0] } ?? 0
         let y = layout.y.map { working.axes[$0] } ?? 0
-        singleDecision = (decide(x: x, y: y, source: 0, touch: "touch"), takeOrder())
+        singleDecision = (decide(x: x, y: y, source: 0, touch: "touch", at: time, origin: .singleTouch(axes: working.axes)), takeOrder())
         return !hidden.contains(0)
     }
 
@@ -425,8 +591,10 @@ public struct PassThroughFilter {
         }
     }
 
-    /// The original device as `device` has it, without the reserved and hidden touches.
-    private func cloneTarget(of device: EvdevState) -> EvdevState {
+    /// The original device as `device` has it, without the reserved, held and hidden
+    /// touches; `emulatingPointer`: the single-touch emulation is computed from the touches
+    /// shown even when none is kept off (as when `device` is not the device's own frame).
+    private func cloneTarget(of device: EvdevState, emulatingPointer: Bool = false) -> EvdevState {
         var target = device
         target.currentSlot = clone.currentSlot
         // An empty slot's axes mean nothing to readers: the clone's stay as they are, so the
@@ -434,7 +602,7 @@ public struct PassThroughFilter {
         for index in target.slots.indices where !target.slots[index].isDown {
             target.slots[index].values = clone.slots[index].values
         }
-        guard hidesTouch else {
+        guard hidesTouch || emulatingPointer else {
             if pointerFrozen {
                 for index in [layout.x, layout.y].compactMap({ $0 }) { target.axes[index] = clone.axes[index] }
             }
@@ -466,7 +634,9 @@ public struct PassThroughFilter {
                 passed.append((contactDecisions[index].order, value(ABS.mtPositionX), value(ABS.mtPositionY), value(ABS.mtPressure)))
             }
         case .singleTouch:
-            // The one touch is reserved or hidden: no key down, pressure 0, the pointer where it was.
+            // A touch the clone shows is as on the device (its own emulation).
+            if let single = singleDecision, !isHidden(single.decision, source: 0) { return target }
+            // The one touch is reserved, held or hidden: no key down, pressure 0, the pointer where it was.
             for index in layout.keys.indices where EvdevLayout.digitizerKeys.contains(layout.keys[index]) || layout.keys[index] == BTN.left
             {
                 target.keys[index] = 0

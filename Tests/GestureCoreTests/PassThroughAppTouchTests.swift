@@ -1,0 +1,263 @@
+import GestureCore
+import GestureProtocol
+import GestureTestSupport
+import Testing
+
+/// `app-fingers` and `app-long-press`: what the app (the clone's reader) gets of the touches
+/// no reservation keeps. The device is 100 × 50 mm (0.1 mm a unit), so the tap's default
+/// slop (3 mm) is 30 units; the long press's default duration is 500 ms.
+enum AppTouchFixtures {
+    static let geometry = DeviceGeometry(physicalSize: PhysicalSize(width: 100, height: 50))
+
+    static func policy(fingers: Int? = nil, longPress: Bool? = nil, reserved: [PassThroughPolicy.ReservedArea] = []) -> PassThroughPolicy {
+        PassThroughPolicy(
+            reserved: reserved, geometry: geometry, app: AppTouchPolicy(device: AppTouchSettings(fingers: fingers, longPress: longPress)))
+    }
+
+    /// Tracking ids that touched down on the clone, in order.
+    static func cloneIDs(_ run: PassThroughRun) -> [Int32] {
+        run.output.filter { $0.type == EV.abs && $0.code == ABS.mtTrackingID && $0.value >= 0 }.map(\.value)
+    }
+}
+
+@Suite("Pass-through filter: app-fingers")
+struct PassThroughAppFingersTests {
+    /// A two-finger pinch, the first finger lifting and coming back while the second stays,
+    /// then all up and a new touch: with app-fingers = 1 the app sees the first finger and
+    /// the new touch only, never two at once, and its finger count never says two.
+    @Test func beyondTheLimitAFingerOfTheSequenceNeverReachesTheClone() {
+        var s = EventScript()
+        s.frame([.slot(0, id: 1, x: 400, y: 250)], pointer: [(400, 250)])
+        s.frame([.slot(1, id: 2, x: 600, y: 250)], pointer: [(400, 250), (600, 250)])
+        s.frame([.slot(0, x: 300), .slot(1, x: 700)], pointer: [(300, 250), (700, 250)])
+        s.frame([.slot(0, id: -1)], pointer: [(700, 250)])
+        s.frame([.slot(0, id: 3, x: 310, y: 250)], pointer: [(700, 250), (310, 250)])  // same sequence: kept
+        s.frame([.slot(0, x: 320), .slot(1, x: 690)], pointer: [(690, 250), (320, 250)])
+        s.frame([.slot(0, id: -1), .slot(1, id: -1)], pointer: [])
+        s.frame([.slot(1, id: 4, x: 500, y: 250)], pointer: [(500, 250)])  // a new sequence
+        s.frame([.slot(1, id: -1)], pointer: [])
+        var run = PassThroughRun(PassThroughDevices.slotted, AppTouchFixtures.policy(fingers: 1))
+        run.feed(s.events)
+        #expect(AppTouchFixtures.cloneIDs(run) == [1, 4])
+        let frames = run.reader.frames
+        for frame in frames {
+            #expect(frame.slots.count <= 1)
+            #expect(frame.keys[BTN.toolDoubleTap] ?? 0 == 0)
+            #expect((frame.keys[BTN.touch] ?? 0 != 0) == !frame.slots.isEmpty)
+        }
+        #expect(frames.map(\.slots[0]) == [.init(id: 1, x: 400, y: 250), .init(id: 1, x: 300, y: 250), nil, nil, nil])
+        #expect(frames.last?.keys[BTN.touch] == 0)
+        // Positions of the kept fingers never reach the clone's pointer either.
+        #expect(!run.output.contains { ($0.code == ABS.x || $0.code == ABS.mtPositionX) && [600, 700, 690, 310].contains($0.value) })
+    }
+
+    @Test func twoFingersPassWithTwoAndTheThirdIsKept() {
+        var s = EventScript()
+        s.frame([.slot(0, id: 1, x: 400, y: 250), .slot(1, id: 2, x: 600, y: 250), .slot(2, id: 3, x: 800, y: 250)])
+        s.frame([.slot(0, id: -1), .slot(1, id: -1), .slot(2, id: -1)])
+        var run = PassThroughRun(PassThroughDevices.slotted, AppTouchFixtures.policy(fingers: 2))
+        run.feed(s.events)
+        #expect(AppTouchFixtures.cloneIDs(run) == [1, 2])
+        #expect(run.reader.frames.first?.keys[BTN.toolDoubleTap] == 1)
+        #expect(run.reader.frames.first?.keys[BTN.toolTripleTap] ?? 0 == 0)
+    }
+
+    /// A touch in a reserved region is not the app's and does not count.
+    @Test func aReservedTouchDoesNotCount() {
+        var s = EventScript()
+        s.frame([.slot(0, id: 1, x: 500, y: 20)])  // the reserved edge
+        s.frame([.slot(1, id: 2, x: 500, y: 250)])
+        s.frame([.slot(2, id: 3, x: 700, y: 250)])
+        var run = PassThroughRun(
+            PassThroughDevices.slotted,
+            AppTouchFixtures.policy(fingers: 1, reserved: [.init(name: "edge", rect: Rect(x: 0, y: 0, width: 1, height: 0.1))]))
+        run.feed(s.events)
+        #expect(AppTouchFixtures.cloneIDs(run) == [2])
+    }
+
+    /// The innermost region that sets app-fingers decides, by the touch-down point; the
+    /// device's value applies outside every region that sets it.
+    @Test func theRegionOfTheTouchDownPointDecides() {
+        let page = Rect(x: 0, y: 0, width: 1, height: 1)
+        let map = Rect(x: 0.5, y: 0, width: 0.5, height: 1)
+        let policy = PassThroughPolicy(
+            geometry: AppTouchFixtures.geometry,
+            app: AppTouchPolicy(
+                areas: [
+                    .init(rect: page, app: AppTouchSettings(longPress: true)),
+                    .init(rect: map, app: AppTouchSettings(fingers: 2)),
+                ],
+                device: AppTouchSettings(fingers: 1)))
+        // Left half: the page sets no finger limit, the device's 1 applies.
+        var s = EventScript()
+        s.frame([.slot(0, id: 1, x: 200, y: 250)])
+        s.frame([.slot(1, id: 2, x: 300, y: 250)])
+        s.frame([.slot(0, id: -1), .slot(1, id: -1)])
+        // Right half: the map's 2, even when the second finger lands on the left.
+        s.frame([.slot(0, id: 3, x: 800, y: 250)])
+        s.frame([.slot(1, id: 4, x: 300, y: 250)])
+        s.frame([.slot(2, id: 5, x: 900, y: 250)])
+        var run = PassThroughRun(PassThroughDevices.slotted, policy)
+        run.feed(s.events)
+        // 4 lands on the left (limit 1, and one finger already passed): kept; 5 on the right.
+        #expect(AppTouchFixtures.cloneIDs(run) == [1, 3, 5])
+    }
+
+    @Test func protocolAKeepsTheSecondContact() {
+        var s = EventScript()
+        s.contact(x: 4800, y: 3600)
+        s.key(BTN.touch, true)
+        s.report()
+        s.contact(x: 4810, y: 3600)
+        s.contact(x: 6000, y: 3600)
+        s.report()
+        s.contact(x: 4820, y: 3600)
+        s.contact(x: 6100, y: 3600)
+        s.report()
+        s.contact(x: 6200, y: 3600)
+        s.report()  // the first lifted: the second stays kept
+        s.key(BTN.touch, false)
+        s.report()
+        var run = PassThroughRun(Devices.unslotted(), PassThroughPolicy(app: AppTouchPolicy(device: AppTouchSettings(fingers: 1))))
+        run.feed(s.events)
+        var reader = EvdevReader(protocolA: true)
+        reader.read(run.output)
+        #expect(reader.frames.map(\.contacts) == [[[4800, 3600]], [[4810, 3600]], [[4820, 3600]], []])
+        #expect(reader.frames.map { $0.keys[BTN.touch] } == [1, 1, 1, 0])
+    }
+}
+
+@Suite("Pass-through filter: app-long-press")
+struct PassThroughAppLongPressTests {
+    static let policy = AppTouchFixtures.policy(longPress: false)
+
+    /// A tap: nothing while it is down, then at its lift a frame with it down at its
+    /// touch-down point and a frame with it lifted.
+    @Test func aTapReachesTheAppAtItsLiftAtItsTouchDownPoint() {
+        var s = EventScript()
+        s.frame([.slot(0, id: 1, x: 500, y: 250)], pointer: [(500, 250)])
+        s.frame([.slot(0, x: 510, y: 255)], pointer: [(510, 255)])  // 1.1 mm: within the slop
+        var run = PassThroughRun(PassThroughDevices.slotted, Self.policy)
+        run.feed(s.events)
+        #expect(run.output.isEmpty, "the app sees nothing before the lift")
+        s.events = []
+        s.frame([.slot(0, id: -1)], pointer: [])
+        run.feed(s.events)
+        let frames = run.reader.frames
+        #expect(frames.count == 2)
+        #expect(frames.first?.slots == [0: .init(id: 1, x: 500, y: 250)])
+        #expect(frames.first?.keys[BTN.touch] == 1 && frames.first?.keys[BTN.toolFinger] == 1)
+        #expect(frames.first?.axes[ABS.x] == 500 && frames.first?.axes[ABS.y] == 250)
+        #expect(frames.last?.slots.isEmpty == true && frames.last?.keys[BTN.touch] == 0)
+    }
+
+    /// A drag: revealed at its first movement beyond the slop, down where it touched down,
+    /// then where it is; from then on frame for frame.
+    @Test func aDragReachesTheAppAtItsFirstMovementFromItsTouchDownPoint() {
+        var s = EventScript()
+        s.frame([.slot(0, id: 1, x: 500, y: 250)], pointer: [(500, 250)])
+        s.frame([.slot(0, x: 520)], pointer: [(520, 250)])
+        s.frame([.slot(0, x: 540)], pointer: [(540, 250)])  // 4 mm
+        s.frame([.slot(0, x: 560)], pointer: [(560, 250)])
+        s.frame([.slot(0, id: -1)], pointer: [])
+        var run = PassThroughRun(PassThroughDevices.slotted, Self.policy)
+        run.feed(s.events)
+        let frames = run.reader.frames
+        #expect(frames.map(\.slots[0]) == [.init(id: 1, x: 500, y: 250), .init(id: 1, x: 540, y: 250), .init(id: 1, x: 560, y: 250), nil])
+        #expect(frames.map { $0.axes[ABS.x] } == [500, 540, 560, 560])
+        #expect(run.frameTimes.first == run.frameTimes.dropFirst().first, "the reveal and the movement go out together")
+    }
+
+    /// A touch still within the slop at the first frame past the duration rested: it never
+    /// reaches the app, whether it then moves or only lifts, and whatever frame shows the
+    /// time (its own movement, another finger's).
+    @Test func aTouchThatRestsPastTheDurationNeverReachesTheApp() {
+        var s = EventScript()
+        s.frame([.slot(0, id: 1, x: 500, y: 250)], pointer: [(500, 250)])
+        s.time += 600_000
+        s.frame([.slot(0, x: 600)], pointer: [(600, 250)])  // moves only after resting
+        s.frame([.slot(0, id: -1)], pointer: [])
+        s.frame([.slot(0, id: 2, x: 500, y: 250)], pointer: [(500, 250)])
+        s.time += 700_000  // no frame at all while it rests
+        s.frame([.slot(0, id: -1)], pointer: [])
+        s.frame([.slot(0, id: 3, x: 500, y: 250)], pointer: [(500, 250)])
+        s.frame([.slot(0, id: -1)], pointer: [])  // a tap
+        var run = PassThroughRun(PassThroughDevices.slotted, Self.policy)
+        run.feed(s.events)
+        #expect(AppTouchFixtures.cloneIDs(run) == [3])
+        #expect(!run.filter.holdsReservedTouch)
+    }
+
+    /// A second finger while the first is held: each is revealed on its own; the pointer
+    /// emulation follows the touches shown.
+    @Test func heldTouchesAreRevealedEachOnItsOwn() {
+        var s = EventScript()
+        s.frame([.slot(0, id: 1, x: 300, y: 250)], pointer: [(300, 250)])
+        s.frame([.slot(1, id: 2, x: 700, y: 250)], pointer: [(300, 250), (700, 250)])
+        s.frame([.slot(1, x: 750)], pointer: [(300, 250), (750, 250)])  // the second drags
+        var run = PassThroughRun(PassThroughDevices.slotted, Self.policy)
+        run.feed(s.events)
+        var frames = run.reader.frames
+        #expect(frames.map(\.slots) == [[1: .init(id: 2, x: 700, y: 250)], [1: .init(id: 2, x: 750, y: 250)]])
+        #expect(frames.last?.axes[ABS.x] == 750 && frames.last?.keys[BTN.toolFinger] == 1)
+        s.events = []
+        s.frame([.slot(0, id: -1)], pointer: [(750, 250)])  // the first taps
+        run.feed(s.events)
+        frames = run.reader.frames
+        #expect(
+            frames.suffix(2).map(\.slots) == [
+                [0: .init(id: 1, x: 300, y: 250), 1: .init(id: 2, x: 750, y: 250)], [1: .init(id: 2, x: 750, y: 250)],
+            ])
+        #expect(frames.suffix(2).map { $0.keys[BTN.toolDoubleTap] } == [1, 0])
+    }
+
+    @Test func singleTouchTapAndRest() {
+        var s = EventScript()
+        s.abs(ABS.x, 2000)
+        s.abs(ABS.y, 2000)
+        s.key(BTN.touch, true)
+        s.report()
+        s.abs(ABS.x, 2005)
+        s.report()
+        s.key(BTN.touch, false)
+        s.report()  // a tap
+        s.key(BTN.touch, true)
+        s.report()
+        s.time += 600_000
+        s.key(BTN.touch, false)
+        s.report()  // rested
+        var run = PassThroughRun(Devices.singleTouch(), PassThroughPolicy(app: AppTouchPolicy(device: AppTouchSettings(longPress: false))))
+        run.feed(s.events)
+        let frames = run.reader.frames
+        #expect(frames.map { $0.keys[BTN.touch] } == [1, 0])
+        #expect(frames.first?.axes == [ABS.x: 2000, ABS.y: 2000])
+    }
+
+    @Test func protocolADragIsRevealedFromItsTouchDownPoint() {
+        var s = EventScript()
+        s.contact(x: 4800, y: 3600)
+        s.key(BTN.touch, true)
+        s.report()
+        s.contact(x: 6000, y: 3600)
+        s.report()
+        s.key(BTN.touch, false)
+        s.report()
+        var run = PassThroughRun(Devices.unslotted(), PassThroughPolicy(app: AppTouchPolicy(device: AppTouchSettings(longPress: false))))
+        run.feed(s.events)
+        var reader = EvdevReader(protocolA: true)
+        reader.read(run.output)
+        #expect(reader.frames.map(\.contacts) == [[[4800, 3600]], [[6000, 3600]], []])
+    }
+
+    /// With app-fingers = 1 too, a held touch that rests still used the sequence's finger.
+    @Test func aHeldTouchCountsAsTheSequencesFinger() {
+        var s = EventScript()
+        s.frame([.slot(0, id: 1, x: 300, y: 250)])
+        s.frame([.slot(1, id: 2, x: 700, y: 250)])
+        s.frame([.slot(1, x: 800)])
+        s.frame([.slot(0, id: -1), .slot(1, id: -1)])
+        var run = PassThroughRun(PassThroughDevices.slotted, AppTouchFixtures.policy(fingers: 1, longPress: false))
+        run.feed(s.events)
+        #expect(AppTouchFixtures.cloneIDs(run) == [1])
+    }
+}
