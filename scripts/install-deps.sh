@@ -6,8 +6,8 @@
 #                           [--with-python] [--with-chromium] [--with-arm64]
 #
 #   --with-vm       the VM tier (qemu and what vm/setup.sh assembles the guest from)
-#   --with-kiosk    the kiosk VM tier (vm/test-kiosk.sh): the compositors, their Wayland client
-#                   and seat, run inside the guest from the host's root
+#   --with-kiosk    the kiosk VM tier (vm/test-kiosk.sh): the compositors, their clients (wev,
+#                   Chromium) and seat, run inside the guest from the host's root
 #   --with-package  building the .deb (scripts/package-deb.sh: dpkg-shlibdeps, objdump)
 #   --with-lintian  checking the .deb (scripts/test-deb.sh)
 #   --with-python   the Python client's tests (clients/python/test.sh works in a venv)
@@ -23,8 +23,10 @@ for option in "$@"; do
         --with-vm) packages+=(qemu-system-x86 busybox-static cpio python3 udev) ;;
         # cage exits without xwayland ("Cannot find Xwayland binary"); wev is the Wayland
         # client that prints every wl_touch event; libinput-tools for `libinput list-devices`
-        # when a kiosk case needs looking into.
-        --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools) ;;
+        # when a kiosk case needs looking into; chromium is the kiosk browser the guide's recipes
+        # run, iproute2 brings the guest's loopback up for the page's site (gestured-web);
+        # swayidle blanks the screen in the wake cases.
+        --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools chromium iproute2 swayidle) ;;
         --with-package) packages+=(dpkg-dev binutils) ;;
         # The arm64 package (scripts/arm64-toolchain.sh): the build root and the sysroot, an
         # aarch64 strip, running arm64 programs (man pages, the corpus check) under qemu-user.

@@ -107,6 +107,8 @@ UNIT
 }
 
 for m in $(cat /modules/order); do
+    # DRM and the virtio GPU only for a guest that has one (vm/run.sh --gpu).
+    case "$m" in drm | drm_* | virtio_dma_buf | virtio-gpu) [ "${VM_GPU:-0}" = 1 ] || continue ;; esac
     insmod "/modules/$m.ko" || log "insmod $m failed"
 done
 

@@ -11,6 +11,10 @@
 # checkout under /tmp, as in CI's clones). COMMAND runs as root from the current directory, under the
 # host's PATH, with stdin from /dev/null; its stdout and stderr are streamed here.
 #
+# --gpu adds a virtio GPU (`-device virtio-gpu-pci`) and loads its DRM driver: the guest
+# then has /dev/dri/card0 and a DRM connector in /sys/class/drm, for a compositor on its DRM
+# backend (WLR_BACKENDS=drm,libinput) whose output can be switched off (DPMS).
+#
 # --systemd boots Debian's systemd as PID 1 instead (on a writable tmpfs overlay over the
 # read-only host root; 1024 MiB): COMMAND runs as the oneshot unit vm-test.service during
 # boot, with the ctl directory at /vm; the host administrator's enabled services are
@@ -39,10 +43,12 @@ timeout_s=600
 shares=()
 systemd=0
 before_boot=""
+gpu=0
 while (($#)); do
     case "$1" in
         --share) shares+=("$(cd "${2:?--share needs a directory}" && pwd -P)"); shift 2 ;;
         --systemd) systemd=1; shift ;;
+        --gpu) gpu=1; shift ;;
         --before-boot) before_boot=${2:?--before-boot needs a command}; shift 2 ;;
         --timeout) timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
         --timeout=*) timeout_s=${1#--timeout=}; shift ;;
@@ -51,7 +57,7 @@ while (($#)); do
         *) break ;;
     esac
 done
-(($#)) || { echo "usage: vm/run.sh [--timeout S] [--share DIR]... [--systemd [--before-boot 'SHELL COMMAND']] [--] COMMAND [ARG...]" >&2; exit 2; }
+(($#)) || { echo "usage: vm/run.sh [--timeout S] [--share DIR]... [--gpu] [--systemd [--before-boot 'SHELL COMMAND']] [--] COMMAND [ARG...]" >&2; exit 2; }
 [[ -z "$before_boot" || $systemd == 1 ]] || { echo "vm/run: --before-boot goes with --systemd" >&2; exit 2; }
 
 skip() { echo "vm/run: qemu cannot run here: $*" >&2; exit 77; }
@@ -121,9 +127,14 @@ if [[ -n "$before_boot" ]]; then
     } > "$ctl/before.sh"
 fi
 mode_append=""
+gpu_args=()
+if ((gpu)); then
+    mode_append="VM_GPU=1"
+    gpu_args=(-device virtio-gpu-pci)
+fi
 memory=${VM_MEMORY:-512}
 if ((systemd)); then
-    mode_append="VM_MODE=systemd"
+    mode_append="$mode_append VM_MODE=systemd"
     memory=${VM_MEMORY:-1024}
 fi
 : > "$ctl/stdout"; : > "$ctl/stderr"; : > "$ctl/console.log"
@@ -145,6 +156,7 @@ timeout -k 5 "$timeout_s" "$qemu" \
     -fsdev "local,id=ctl,path=$ctl,security_model=none" \
     -device "virtio-9p-pci,fsdev=ctl,mount_tag=ctl" \
     "${share_args[@]}" \
+    "${gpu_args[@]}" \
     ${VM_QEMU_ARGS:-} \
     </dev/null >"$ctl/qemu.out" 2>&1 &
 qemu_pid=$!

@@ -27,9 +27,11 @@ die() { echo "vm/setup: error: $*" >&2; exit 1; }
 
 # Modules in insmod order (each depends only on those before it). virtio_ring must
 # precede virtio; virtio_input is optional (a virtio tablet for smoke tests).
-# overlay: the writable root of the systemd tier (vm/run.sh --systemd).
+# overlay: the writable root of the systemd tier (vm/run.sh --systemd). The DRM ones, up to
+# virtio-gpu, are loaded only with a virtio GPU (vm/run.sh --gpu; guest-init.sh).
 modules=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci
-         netfs fscache 9pnet 9pnet_virtio 9p overlay evdev uinput virtio_input)
+         netfs fscache 9pnet 9pnet_virtio 9p overlay evdev uinput virtio_input
+         drm drm_kms_helper drm_shmem_helper virtio_dma_buf virtio-gpu)
 packages=(qemu-system-x86 busybox-static cpio evemu-tools libevdev-dev udev)
 
 # --- 1. host packages ---------------------------------------------------------------

@@ -34,6 +34,7 @@ const params = new URLSearchParams(location.search);
 if (params.has("test")) window.__gestured_received = [];
 
 const client = new GesturedClient(params.get("ws") ?? defaultURL(), { subscribe: { touches: true } });
+if (params.has("test")) window.__gestured_client = client;
 
 client.on("message", (message) => {
   window.__gestured_received?.push(message);

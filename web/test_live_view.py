@@ -264,6 +264,11 @@ async def run(gestured: str, gestured_web: str, output: Path, work: Path) -> Non
             await page.wait_for("hello", "(window.__gestured_received || []).some(m => m.type === 'hello')")
             # Mid-demo: the pinch is under way (the earlier gestures' labels are still up).
             await page.wait_for("the pinch", "window.__gestured_received.some(m => m.gesture === 'pinch' && m.phase === 'changed')")
+            # The JS client's own request for the daemon's counters, through the bridge.
+            metrics = await page.call(
+                "Runtime.evaluate", expression="window.__gestured_client.metrics().then(m => m.type + ':' + m.inputs.length)",
+                awaitPromise=True, returnByValue=True)
+            metrics_reply = metrics.get("result", {}).get("value")
             shot = await page.call("Page.captureScreenshot", format="png")
             screenshot = output / "live-view.png"
             screenshot.write_bytes(base64.b64decode(shot["data"]))
@@ -288,6 +293,10 @@ async def run(gestured: str, gestured_web: str, output: Path, work: Path) -> Non
         check("the sequence has the demo's double tap, long press, swipe and pinch",
               {("tap", 2), ("long-press", None), ("swipe", None), ("pinch", None)} <= kinds, repr(sorted(kinds, key=str)))
         check("the page received touches (subscribed with touches: true)", any(m.get("type") == "touch" for m in page_messages))
+        pinches = [m for m in page_messages if m.get("gesture") == "pinch"]
+        check("every pinch carries its velocity, a number", bool(pinches) and all(
+            isinstance(m.get("velocity"), (int, float)) for m in pinches), repr(pinches[:1]))
+        check("the JS client's metrics() resolves with the daemon's metrics", metrics_reply == "metrics:1", repr(metrics_reply))
         check("the page lists the configured regions", regions_note == "menu, stage", repr(regions_note))
         check("the page lists the replay device", "ELAN Touchscreen" in (devices_text or ""), repr(devices_text))
         check("the screenshot is a PNG", screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n")

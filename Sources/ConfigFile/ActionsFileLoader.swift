@@ -141,8 +141,8 @@ private struct ActionDecoder {
             filters.direction = try Values.choice(node, key: "direction", SwipeDirection.allCases.map { ($0.rawValue, $0) }, place: place)
         }
         if let node = table["edge"] {
-            guard trigger == .gesture(.swipe) else {
-                throw place.invalid("edge", "applies only to 'swipe'", line: node.line)
+            guard trigger == .gesture(.swipe) || trigger == .gesture(.drag) else {
+                throw place.invalid("edge", "applies only to 'swipe' and 'drag' (the screen edge they started from)", line: node.line)
             }
             filters.edge = try Values.choice(node, key: "edge", ScreenEdge.allCases.map { ($0.rawValue, $0) }, place: place)
         }

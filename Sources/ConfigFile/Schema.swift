@@ -48,13 +48,15 @@ enum Schema {
 
     static var pinch: [Field<PinchSettings>] {
         [
-            .number("minimum-spread-change", \.minimumSpreadChange, distance(.nonNegative))
+            .number("minimum-scale-change", \.minimumScaleChange, .range(0...10)),
+            .number("minimum-spread-change", \.minimumSpreadChange, distance(.nonNegative)),
         ]
     }
 
     static var rotate: [Field<RotateSettings>] {
         [
-            .number("minimum-angle", \.minimumAngle, .range(0...180))
+            .number("minimum-angle", \.minimumAngle, .range(0...180)),
+            .number("minimum-arc", \.minimumArc, distance(.nonNegative)),
         ]
     }
 
@@ -319,7 +321,12 @@ enum Schema {
         deviceMatch.map { $0.lifted(\DeviceSettings.match) }
             + [
                 .boolean("enabled", \.enabled), .boolean("grab", \.grab), .boolean("pass-through", \.passThrough),
-                .boolean("wake-swallow", \.wakeSwallow), .boolean("pass-through-pointer", \.passThroughPointer),
+                .boolean("wake-swallow", \.wakeSwallow),
+                Field(key: "wake-guard") { (device: inout DeviceSettings, node: TOMLNode, place: Place) throws(ConfigError) in
+                    device.wakeGuard = .milliseconds(
+                        try Values.number(node, key: "wake-guard", bounds: duration(.nonNegative), place: place))
+                },
+                .boolean("pass-through-pointer", \.passThroughPointer),
                 .table("touch", \.touch, touch, name: "[device.touch]"),
             ]
             + appTouches.map { $0.lifted(\DeviceSettings.app) }

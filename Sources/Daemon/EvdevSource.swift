@@ -27,17 +27,20 @@ public final class EvdevSource: InputSource {
     private var passThroughAfterLift: ResolvedDeviceSettings?
     /// Takes a finished clone (its touches lifted) to destroy it a moment later.
     private let retire: (UinputDevice) -> Void
+    /// What wake-swallow reads the display from (shared by every device).
+    private let screenWake: ScreenWake?
     private let logger: Logger
 
     /// Opens nothing: takes an opened device the configuration decided to use. `retire`
     /// receives a pass-through clone once its touches are lifted (default: destroy it now).
-    public init(
+    init(
         evdev: EvdevDevice, paths: [String], settings: ResolvedDeviceSettings, logger: Logger,
-        retire: @escaping (UinputDevice) -> Void = { _ in }
+        screenWake: ScreenWake? = nil, retire: @escaping (UinputDevice) -> Void = { _ in }
     ) throws(SystemError) {
         self.evdev = evdev
         self.paths = paths
         self.logger = logger
+        self.screenWake = screenWake
         self.retire = retire
         let kind: DeviceInfo.Kind = evdev.description.kind == .touchpad ? .touchpad : .touchscreen
         device = DeviceInfo(name: evdev.description.name, kind: kind, path: evdev.path)
@@ -174,7 +177,7 @@ public final class EvdevSource: InputSource {
             do {
                 passThrough = try PassThroughOutput(
                     original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, current: current,
-                    policy: PassThroughPolicy(settings), logger: logger)
+                    policy: PassThroughPolicy(settings), screenWake: screenWake, logger: logger)
             } catch {
                 logger.error(
                     "cannot create the pass-through clone; reading the device without grabbing it, so the compositor still sees every touch",

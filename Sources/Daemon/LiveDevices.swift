@@ -19,6 +19,7 @@ public final class LiveDevices {
     private var inotifyWatch: IOWatch?
     private var udev: UdevMonitor?
     private var retirement: CloneRetirement?
+    private let screenWake: ScreenWake
 
     /// How hot-plug is followed.
     public enum HotPlug: String, Sendable {
@@ -52,6 +53,7 @@ public final class LiveDevices {
         self.daemon = daemon
         self.directory = directory
         self.logger = logger
+        screenWake = ScreenWake(loop: daemon.loop, logger: logger)
         daemon.observe { [unowned self] change in
             switch change {
             case .configurationChanged:
@@ -164,7 +166,7 @@ public final class LiveDevices {
         }
         do {
             let source = try EvdevSource(
-                evdev: evdev, paths: node.allPaths, settings: settings, logger: logger,
+                evdev: evdev, paths: node.allPaths, settings: settings, logger: logger, screenWake: screenWake,
                 retire: { [weak self] clone in self?.retirement?.retire(clone) })
             try daemon.add(source)
             if daemon.isIdle { source.idle() }

@@ -18,6 +18,8 @@ final class PassThroughOutput {
     /// could be started (logged).
     private var cloneGuard: CloneGuard?
     private var filter: PassThroughFilter
+    /// The display's power and the wake switch, for wake-swallow.
+    private let screenWake: ScreenWake?
     private let logger: Logger
     private let deviceName: String
     private var failedWrites = 0
@@ -28,9 +30,11 @@ final class PassThroughOutput {
     /// not repeat axes that do not change).
     /// `node`: the original's node (the clone's `phys` names it); `keepPointer`: the clone
     /// keeps the original's pointer buttons and relative axes (`pass-through-pointer`).
+    /// `screenWake`: what wake-swallow reads the display from and tells the compositor
+    /// through (nil: only the daemon's idle timeout arms it, and nothing is told).
     init(
         original: DeviceDescription, node: String, keepPointer: Bool, current: EvdevSnapshot, policy: PassThroughPolicy,
-        logger: Logger
+        screenWake: ScreenWake? = nil, logger: Logger
     ) throws(SystemError) {
         let description = PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer)
         clone = try UinputDevice(description)
@@ -43,6 +47,8 @@ final class PassThroughOutput {
                 metadata: ["device": "\(original.name)", "error": "\(error)"])
         }
         filter = PassThroughFilter(device: original, policy: policy, current: current)
+        self.screenWake = screenWake
+        if policy.wakeSwallow { screenWake?.prepare() }
         deviceName = original.name
         self.logger = logger
         if logger.logLevel <= .trace {
@@ -60,8 +66,17 @@ final class PassThroughOutput {
     }
 
     /// One event of the original device; `hidden`: the touches touch hygiene hides now.
+    /// With wake-swallow, a frame that begins a touch has the display read before its
+    /// `SYN_REPORT`, and each wake touch swallowed is told to the compositor.
     func feed(_ event: InputEvent, hidden: HiddenTouches = .none) {
+        guard let screenWake, event.type == EV.syn, event.code == SYN.report else {
+            perform(filter.feed(event, hidden: hidden))
+            return
+        }
+        if filter.wantsDisplayPower { filter.displayPower(screenWake.displayPower()) }
+        let wakeTouches = filter.wakeTouchCount
         perform(filter.feed(event, hidden: hidden))
+        if filter.wakeTouchCount != wakeTouches { screenWake.wakeTouched() }
     }
 
     /// Touch hygiene changed what it hides at a deadline (a held touch accepted, a stuck one
@@ -73,6 +88,7 @@ final class PassThroughOutput {
     /// New regions or wake-swallow for touches that begin from now on.
     func reconfigure(_ policy: PassThroughPolicy) {
         filter.reconfigure(policy)
+        if policy.wakeSwallow { screenWake?.prepare() }
     }
 
     /// The daemon went idle: with wake-swallow, the next touch is reserved.
@@ -116,6 +132,8 @@ final class PassThroughOutput {
 extension PassThroughPolicy {
     /// The policy a device's resolved settings give.
     init(_ settings: ResolvedDeviceSettings) {
-        self.init(engine: settings.engine, geometry: settings.geometry, wakeSwallow: settings.wakeSwallow, app: settings.app)
+        self.init(
+            engine: settings.engine, geometry: settings.geometry, wakeSwallow: settings.wakeSwallow, wakeGuard: settings.wakeGuard,
+            app: settings.app)
     }
 }

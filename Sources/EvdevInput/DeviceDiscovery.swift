@@ -87,17 +87,6 @@ public enum DeviceDiscovery {
 
     /// Entry names of a directory, without `.` and `..`.
     static func listDirectory(_ path: String) throws(SystemError) -> [String] {
-        guard let dir = opendir(path) else {
-            throw SystemError(Errno(rawValue: errno), call: "opendir", path: path)
-        }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        try Directory.entryNames(path)
     }
 }

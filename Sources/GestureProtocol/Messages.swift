@@ -100,10 +100,12 @@ public struct GestureMessage: Sendable, Hashable {
         case drag(Drag)
         /// The drag's values, the direction, and the edge it started from (nil: none).
         case swipe(direction: SwipeDirection, edge: ScreenEdge?, drag: Drag)
-        /// `scale`: the fingers' spread relative to the start.
-        case pinch(scale: Double)
-        /// `degrees`: relative to the start, clockwise positive (the wire's `rotation`).
-        case rotate(degrees: Double)
+        /// `scale`: the fingers' spread relative to where the pinch began; `velocity`: scale
+        /// per second.
+        case pinch(scale: Double, velocity: Double)
+        /// `degrees`: turned since the rotation began, clockwise positive (the wire's
+        /// `rotation`); `velocity`: degrees per second.
+        case rotate(degrees: Double, velocity: Double)
 
         public var kind: GestureKind {
             switch self {
@@ -123,6 +125,9 @@ public struct GestureMessage: Sendable, Hashable {
         public var startLocation: Point
         /// `startLocation` in the region's own space (only in a region).
         public var localStartLocation: Point?
+        /// The screen edge the drag started from (within the edge margin), nil for none: an
+        /// edge pan. A swipe states it as its own `edge` too.
+        public var edge: ScreenEdge?
         public var translation: Point
         /// Normalised units per second.
         public var velocity: Point
@@ -130,11 +135,12 @@ public struct GestureMessage: Sendable, Hashable {
         public var predictedEndTranslation: Point
 
         public init(
-            startLocation: Point, localStartLocation: Point? = nil, translation: Point, velocity: Point,
+            startLocation: Point, localStartLocation: Point? = nil, edge: ScreenEdge? = nil, translation: Point, velocity: Point,
             predictedEndLocation: Point, predictedEndTranslation: Point
         ) {
             self.startLocation = startLocation
             self.localStartLocation = localStartLocation
+            self.edge = edge
             self.translation = translation
             self.velocity = velocity
             self.predictedEndLocation = predictedEndLocation
@@ -157,12 +163,30 @@ public struct GestureMessage: Sendable, Hashable {
 
     /// A pinch's scale; nil for other gestures.
     public var scale: Double? {
-        if case .pinch(let scale) = details { scale } else { nil }
+        if case .pinch(let scale, _) = details { scale } else { nil }
     }
 
     /// A rotate's degrees; nil for other gestures.
     public var rotation: Double? {
-        if case .rotate(let degrees) = details { degrees } else { nil }
+        if case .rotate(let degrees, _) = details { degrees } else { nil }
+    }
+
+    /// A pinch's velocity (scale per second) or a rotate's (degrees per second); nil for
+    /// other gestures (a drag's velocity is `drag.velocity`).
+    public var transformVelocity: Double? {
+        switch details {
+        case .pinch(_, let velocity), .rotate(_, let velocity): velocity
+        case .press, .tap, .longPress, .drag, .swipe: nil
+        }
+    }
+
+    /// The screen edge a drag or swipe started from; nil for none and for other gestures.
+    public var edge: ScreenEdge? {
+        switch details {
+        case .drag(let drag): drag.edge
+        case .swipe(_, let edge, _): edge
+        case .press, .tap, .longPress, .pinch, .rotate: nil
+        }
     }
 
     /// A swipe's direction; nil for other gestures.

@@ -233,12 +233,10 @@ extension ActionEvent {
     init?(_ message: ServerMessage, line: String) {
         switch message {
         case .gesture(let gesture):
-            var edge: ScreenEdge?
-            if case .swipe(_, let swipeEdge, _) = gesture.details { edge = swipeEdge }
             self.init(
                 trigger: .gesture(gesture.gesture), phase: gesture.phase, region: gesture.region, device: gesture.device,
                 location: gesture.location, fingers: gesture.fingers, count: gesture.count, direction: gesture.direction,
-                edge: edge, line: line)
+                edge: gesture.edge, line: line)
         case .activity(let activity):
             switch activity.phase {
             case .idle: self.init(trigger: .idle, line: line)

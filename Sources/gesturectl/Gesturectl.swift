@@ -194,13 +194,14 @@ func describe(_ message: ServerMessage) -> String? {
             line += " count=\(count)"
         case .drag(let drag):
             line += " translation=\(point(drag.translation)) velocity=\(point(drag.velocity))"
+            if let edge = drag.edge { line += " edge=\(edge.rawValue)" }
         case .swipe(let direction, let edge, let drag):
             line += " translation=\(point(drag.translation)) velocity=\(point(drag.velocity)) direction=\(direction.rawValue)"
             if let edge { line += " edge=\(edge.rawValue)" }
-        case .pinch(let scale):
-            line += " scale=\(fixed(scale, digits: 3))"
-        case .rotate(let degrees):
-            line += " rotation=\(fixed(degrees, digits: 1))°"
+        case .pinch(let scale, let velocity):
+            line += " scale=\(fixed(scale, digits: 3)) velocity=\(fixed(velocity, digits: 3))/s"
+        case .rotate(let degrees, let velocity):
+            line += " rotation=\(fixed(degrees, digits: 1))° velocity=\(fixed(velocity, digits: 1))°/s"
         }
         return line
     case .device(let d):

@@ -27,7 +27,8 @@ struct PassThroughCases {
 
     /// The daemon's configuration for the devices `matchName` matches; `passThrough: false`
     /// is what the reload cases turn to. The kiosk tier uses it too.
-    static func config(passThrough: Bool = true, matchName: String = "e2e pass-through *") -> String {
+    /// `deviceKeys`: more lines of the `[[device]]` table (e.g. `app-fingers = 1`).
+    static func config(passThrough: Bool = true, matchName: String = "e2e pass-through *", deviceKeys: [String] = []) -> String {
         """
         [daemon]
         log-level = "info"
@@ -35,6 +36,7 @@ struct PassThroughCases {
         [[device]]
         match-name = "\(matchName)"
         pass-through = \(passThrough)
+        \(deviceKeys.joined(separator: "\n"))
 
         [[device.region]]
         name = "exit-edge"
@@ -493,7 +495,7 @@ private final class BareForwarder: @unchecked Sendable {
 }
 
 /// `value`, or a failure naming what is missing.
-private func required<Value>(_ value: Value?, _ what: String) throws(CaseFailure) -> Value {
+func required<Value>(_ value: Value?, _ what: String) throws(CaseFailure) -> Value {
     guard let value else { throw CaseFailure("no \(what)") }
     return value
 }

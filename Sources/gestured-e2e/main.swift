@@ -55,17 +55,44 @@ struct Options: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Run the kiosk tier instead: gestured between a uinput touchscreen and these Wayland compositors, each with wev as its client.",
+            "Run the kiosk tier instead: gestured between a uinput touchscreen and these Wayland compositors, each showing the clients of --kiosk-clients.",
             valueName: "cage,sway"),
         transform: { text in
             try text.split(separator: ",").map {
                 guard let kind = CompositorKind(rawValue: String($0)) else {
-                    throw ValidationError("unknown compositor \($0): cage or sway")
+                    throw ValidationError("unknown compositor \($0): \(CompositorKind.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 return kind
             }
         })
     var kiosk: [CompositorKind] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "The kiosk tier's clients: wev (every wl_touch event) and Chromium (the guide's recipe).", valueName: "wev,chromium"),
+        transform: { text in
+            try text.split(separator: ",").map {
+                guard let client = KioskStack.Client(rawValue: String($0)) else {
+                    throw ValidationError(
+                        "unknown kiosk client \($0): \(KioskStack.Client.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return client
+            }
+        })
+    var kioskClients: [KioskStack.Client] = KioskStack.Client.allCases
+
+    @Option(
+        help: ArgumentHelp("The bridge binary, for the kiosk tier's page (default: gestured-web beside this program).", valueName: "PATH"))
+    var gesturedWeb: String?
+
+    @Option(help: ArgumentHelp("The kiosk guide whose recipes the kiosk tier runs.", valueName: "PATH"))
+    var kioskGuide = "docs/kiosk.md"
+
+    @Option(help: ArgumentHelp("The kiosk tier's page (a directory with probe.html).", valueName: "DIR"))
+    var kioskPage = "vm/kiosk-page"
+
+    @Option(help: ArgumentHelp("The JS client the kiosk tier's page imports.", valueName: "PATH"))
+    var jsClient = "web/gestured.js"
 
     @Option(help: "Frames per kiosk latency run (with and without gestured), --interval ms apart.")
     var kioskFrames = 300
@@ -91,6 +118,9 @@ struct Options: ParsableCommand {
 
     /// `--gestured`, else the `gestured` beside this program.
     var gesturedPath: String { gestured ?? Self.besideThisProgram("gestured") }
+
+    /// `--gestured-web`, else the `gestured-web` beside this program.
+    var gesturedWebPath: String { gesturedWeb ?? Self.besideThisProgram("gestured-web") }
 
     /// `--gesturectl`, else the `gesturectl` beside this program.
     var gesturectlPath: String { gesturectl ?? Self.besideThisProgram("gesturectl") }
@@ -138,8 +168,9 @@ func main(_ options: Options) -> Int32 {
     try? RegularFile.makeDirectory(path: options.work, mode: 0o755)
     if !options.kiosk.isEmpty {
         KioskCases(
-            gestured: options.gesturedPath, work: options.work,
+            gestured: options.gesturedPath, gesturedWeb: options.gesturedWebPath, work: options.work,
             elanDescription: "\(options.corpus)/evemu-devices/touchscreens/ELAN Touchscreen.desc", compositors: options.kiosk,
+            clients: options.kioskClients, guide: options.kioskGuide, page: options.kioskPage, jsClient: options.jsClient,
             frames: options.kioskFrames, interval: options.interval
         ).run(harness)
         return finish(harness, started)
@@ -248,6 +279,7 @@ func main(_ options: Options) -> Int32 {
     )
     passThrough.run(harness)
     HygieneCases(passThrough: passThrough).run(harness)
+    AppTouchCases(passThrough: passThrough).run(harness)
     // Last: the other cases must keep running without udev (hot-plug through inotify).
     UdevCases(
         gestured: options.gesturedPath, config: configPath, work: options.work,

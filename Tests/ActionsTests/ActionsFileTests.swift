@@ -49,6 +49,19 @@ func parseActions(_ text: String) throws(ConfigError) -> ActionsFile {
         #expect(file.keyCodes == [19, 29, 63])
     }
 
+    @Test func aDragFromAnEdgeIsAnEdgePanAnActionCanMatch() throws {
+        let file = try parseActions("[[action]]\ngesture = \"drag\"\nphase = \"began\"\nedge = \"left\"\nrun = [\"open-drawer\"]\n")
+        let action = try #require(file.actions.first)
+        #expect(action.trigger == .gesture(.drag) && action.filters.edge == .left)
+        let pan = ActionEvent(
+            trigger: .gesture(.drag), phase: .began, region: nil, device: "d", location: Point(x: 0.05, y: 0.5), fingers: 1, edge: .left,
+            line: "{}")
+        var fromTheMiddle = pan
+        fromTheMiddle.edge = nil
+        #expect(ActionMatcher.action(action, matches: pan))
+        #expect(!ActionMatcher.action(action, matches: fromTheMiddle))
+    }
+
     @Test func defaultsFollowTheGesture() throws {
         let file = try parseActions(
             """
@@ -126,7 +139,7 @@ func parseActions(_ text: String) throws(ConfigError) -> ActionsFile {
         ),
         (
             "[[action]]\ngesture = \"tap\"\nedge = \"top\"\nrun = [\"x\"]\n",
-            "actions.toml:3: 'edge' in [[action]] at line 1 applies only to 'swipe'"
+            "actions.toml:3: 'edge' in [[action]] at line 1 applies only to 'swipe' and 'drag' (the screen edge they started from)"
         ),
         (
             "[[action]]\ngesture = \"swipe\"\ndirection = \"north\"\nrun = [\"x\"]\n",

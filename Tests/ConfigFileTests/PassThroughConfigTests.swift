@@ -18,13 +18,20 @@ import Testing
                 match-name = "ELAN*"
                 pass-through = true
                 wake-swallow = true
+                wake-guard = 450
+                [[device]]
+                match-name = "eGalax*"
+                pass-through = true
+                wake-swallow = true
                 """, path: "g.toml")
         let elan = config.settings(forDevice: "ELAN Touchscreen", vendor: 0, product: 0, paths: [])
         #expect(elan.passThrough && elan.wakeSwallow && elan.grab, "pass-through implies grab")
         #expect(config.engine.regions.map(\.reserve) == [true, false])
+        #expect(elan.wakeGuard == .milliseconds(450))
+        #expect(config.settings(forDevice: "eGalax", vendor: 0, product: 0, paths: []).wakeGuard == .milliseconds(300))
         let policy = PassThroughPolicy(engine: elan.engine, geometry: elan.geometry, wakeSwallow: elan.wakeSwallow)
         #expect(policy.reserved == [.init(name: "exit-edge", rect: Rect(x: 0, y: 0, width: 1, height: 0.05))])
-        let other = config.settings(forDevice: "eGalax", vendor: 0, product: 0, paths: [])
+        let other = config.settings(forDevice: "Wacom", vendor: 0, product: 0, paths: [])
         #expect(!other.passThrough && !other.grab && !other.wakeSwallow)
     }
 
@@ -69,6 +76,7 @@ import Testing
             "'grab' in [[device]] cannot be false with pass-through = true"
         ),
         ("[[device]]\nmatch-name = \"*\"\npass-through = 1\n", 3, "pass-through"),
+        ("[[device]]\nmatch-name = \"*\"\npass-through = true\nwake-swallow = true\nwake-guard = -1\n", 5, "wake-guard"),
         ("[[region]]\nname = \"a\"\nrect = [0, 0, 1, 1]\nreserve = \"yes\"\n", 4, "reserve"),
         ("[[device]]\nmatch-name = \"*\"\napp-fingers = 1\n", 3, "'app-fingers' in [[device]] needs pass-through = true"),
         ("[[device]]\nmatch-name = \"*\"\napp-long-press = false\n", 3, "'app-long-press' in [[device]] needs pass-through = true"),

@@ -116,7 +116,7 @@ where Messages.Element == ServerMessage {
         .gesture(
             GestureMessage(
                 phase: phase, id: id, seq: id, time: Timestamp(microseconds: 0), device: "d", region: nil, fingers: 2,
-                location: Point(x: 0.5, y: 0.5), details: .pinch(scale: 1.5)))
+                location: Point(x: 0.5, y: 0.5), details: .pinch(scale: 1.5, velocity: 0)))
     }
 
     @Test func changedEventsAreCountedAndReportedWithTheGesturesLastPhase() {

@@ -34,7 +34,7 @@ import Testing
         #expect(motion.down == 2)
         #expect(motion.lifting == 1)
         #expect(motion.joined == 1)
-        #expect(motion.continuing == 2, "the lifting finger was down before: it continues; the joining one does not")
+        #expect(motion.continuing == 1, "neither the joining finger nor the lifting one takes part in the frame's motion")
         #expect(motion.fingersChanged)
         #expect(motion.fingers == 3)
         #expect(!motion.anyMoved)

@@ -114,4 +114,22 @@ extension GestureEvent {
         case .press, .tap, .longPress, .pinch, .rotate: nil
         }
     }
+
+    /// A pinch's scale; nil for other gestures.
+    var scale: Double? {
+        if case .pinch(let scale, _) = details { scale } else { nil }
+    }
+
+    /// A rotate's degrees; nil for other gestures.
+    var rotation: Double? {
+        if case .rotate(let degrees, _) = details { degrees } else { nil }
+    }
+
+    /// A pinch's or rotate's velocity; nil for other gestures.
+    var transformVelocity: Double? {
+        switch details {
+        case .pinch(_, let velocity), .rotate(_, let velocity): velocity
+        case .press, .tap, .longPress, .drag, .swipe: nil
+        }
+    }
 }

@@ -211,6 +211,23 @@ struct PassThroughAppLongPressTests {
         #expect(frames.suffix(2).map { $0.keys[BTN.toolDoubleTap] } == [1, 0])
     }
 
+    /// libevdev's resync after an overflow is a frame like any other: a held touch that
+    /// moved far meanwhile is revealed from its touch-down point, one that began meanwhile is
+    /// held, and the partial frame never reaches the clone.
+    @Test func afterSynDroppedAHeldTouchIsRevealedFromItsTouchDownPoint() {
+        var s = EventScript()
+        s.frame([.slot(0, id: 1, x: 500, y: 250)], pointer: [(500, 250)])
+        s.slot(0, x: 999)
+        s.syn(SYN.dropped)
+        s.report()
+        s.frame([.slot(0, x: 700), .slot(1, id: 2, x: 300, y: 300)], pointer: [(700, 250), (300, 300)])
+        var run = PassThroughRun(PassThroughDevices.slotted, Self.policy)
+        run.feed(s.events)
+        #expect(!run.output.contains { $0.value == 999 })
+        #expect(run.reader.frames.map(\.slots) == [[0: .init(id: 1, x: 500, y: 250)], [0: .init(id: 1, x: 700, y: 250)]])
+        #expect(run.reader.frames.last?.keys[BTN.toolFinger] == 1 && run.reader.frames.last?.axes[ABS.x] == 700)
+    }
+
     @Test func singleTouchTapAndRest() {
         var s = EventScript()
         s.abs(ABS.x, 2000)

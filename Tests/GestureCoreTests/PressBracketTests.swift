@@ -20,8 +20,8 @@ struct PressBracketTests {
             case .longPress: .longPress
             case .drag: .drag(still)
             case .swipe: .swipe(direction: .left, edge: nil, drag: still)
-            case .pinch: .pinch(scale: 1)
-            case .rotate: .rotate(degrees: 0)
+            case .pinch: .pinch(scale: 1, velocity: 0)
+            case .rotate: .rotate(degrees: 0, velocity: 0)
             }
         return GestureEvent(details, phase: phase, id: id, time: time, region: region, fingers: 1, location: .zero, touch: touch)
     }
@@ -41,7 +41,8 @@ struct PressBracketTests {
         #expect(dropped.summary == ["press.began", "long-press.began", "long-press.cancelled", "press.cancelled"])
         var pinching = GestureHarness()
         pinching.frame(0, .down(1, 0.45, 0.5), .down(2, 0.55, 0.5))
-        pinching.frame(10, .move(1, 0.40, 0.45), .move(2, 0.60, 0.45))
+        pinching.frame(10, .move(1, 0.40, 0.5), .move(2, 0.60, 0.5))  // a pinch, then its drift: a drag
+        pinching.frame(15, .move(1, 0.40, 0.45), .move(2, 0.60, 0.45))
         pinching.cancelAll(at: 20)
         #expect(pinching.summary.last == "press.cancelled")
         #expect(Set(pinching.summary.dropFirst().dropLast()) == ["pinch.began", "drag.began", "pinch.cancelled", "drag.cancelled"])

@@ -65,7 +65,7 @@ import Testing
             predictedEndTranslation: Point(x: 0.599, y: 0))
         let details: [GestureDetails] = [
             .press, .tap(count: 2), .longPress, .drag(values), .swipe(direction: .up, edge: .bottom, drag: values),
-            .swipe(direction: .left, edge: nil, drag: values), .pinch(scale: 1.2345), .rotate(degrees: -12.5),
+            .swipe(direction: .left, edge: nil, drag: values), .pinch(scale: 1.2345, velocity: 0.5), .rotate(degrees: -12.5, velocity: -30),
         ]
         return details.flatMap { details in
             [(nil, nil), ("page", Rect(x: 0, y: 0.2, width: 1, height: 0.8))].map { (region: String?, rect: Rect?) in

@@ -390,11 +390,14 @@ struct TransformTests {
         let pinch = h.events(.pinch)
         #expect(pinch.first?.phase == .began)
         #expect(pinch.last?.phase == .ended)
-        guard case .pinch(let scale)? = pinch.last?.details else {
+        // Began at the first step (radius 10 → 11: 10 %, 1 mm) with scale 1: measured from
+        // there, the spread doubled-and-more ends at 20 / 11.
+        #expect(pinch.first?.scale == 1)
+        guard case .pinch(let scale, _)? = pinch.last?.details else {
             Issue.record("no pinch")
             return
         }
-        #expect(abs(scale - 2) < 1e-9)
+        #expect(abs(scale - 20 / 11) < 1e-9)
         #expect(h.events(.rotate).isEmpty)
         #expect(h.events(.tap).isEmpty && h.events(.longPress).isEmpty)
     }
@@ -410,11 +413,14 @@ struct TransformTests {
         h.frame(200, .up(1), .up(2))
         let rotate = h.events(.rotate)
         #expect(rotate.first?.phase == .began)
-        guard case .rotate(let degrees)? = rotate.last?.details else {
+        #expect(rotate.first?.rotation == 0)
+        guard case .rotate(let degrees, _)? = rotate.last?.details else {
             Issue.record("no rotate")
             return
         }
-        #expect(abs(degrees - 180) < 1e-6)  // past 180 without wrapping
+        // Began after the first 10° step, at 0: 170° more, past 180 since the touch-down
+        // without wrapping.
+        #expect(abs(degrees - 170) < 1e-6)
         #expect(h.events(.pinch).isEmpty)
     }
 
@@ -434,7 +440,8 @@ struct CancellationTests {
     @Test func palmCancelsEveryGestureOfItsSequence() {
         var h = GestureHarness()
         h.frame(0, .down(1, 0.45, 0.5), .down(2, 0.55, 0.5))
-        h.frame(10, .move(1, 0.40, 0.45), .move(2, 0.60, 0.45))  // pinch and drag
+        h.frame(10, .move(1, 0.40, 0.5), .move(2, 0.60, 0.5))  // pinch
+        h.frame(15, .move(1, 0.40, 0.45), .move(2, 0.60, 0.45))  // and drag
         h.frame(20, .cancel(2))
         let cancelled = h.events.filter { $0.phase == .cancelled }.map(\.kind)
         #expect(Set(cancelled) == [.press, .pinch, .drag])

@@ -142,12 +142,45 @@ import Testing
 
     @Test func numbersKeepTheirValue() throws {
         let line =
-            #"{"type":"gesture","gesture":"rotate","phase":"changed","id":1,"seq":2,"time":3,"device":"d","region":null,"fingers":2,"location":{"x":-0.5,"y":1e-3},"rotation":1234567890.123456789}"#
+            #"{"type":"gesture","gesture":"rotate","phase":"changed","id":1,"seq":2,"time":3,"device":"d","region":null,"fingers":2,"location":{"x":-0.5,"y":1e-3},"velocity":-2.5e1,"rotation":1234567890.123456789}"#
         guard case .gesture(let gesture) = try WireDecoder.message(Array(line.utf8)) else {
             Issue.record("not a gesture")
             return
         }
         #expect(gesture.location == Point(x: -0.5, y: 0.001))
         #expect(gesture.rotation == 1234567890.123456789)
+    }
+
+    /// `velocity` is a point for a drag and a number for a pinch or rotate, wherever the
+    /// line puts its `gesture`; the other shape is an error naming the field.
+    @Test func velocityIsAPointForADragAndANumberForAPinchOrRotate() throws {
+        let common = #""phase":"changed","id":1,"seq":2,"time":3,"device":"d","region":null,"fingers":2,"location":{"x":0.5,"y":0.5}"#
+        let pinch = #"{"type":"gesture","gesture":"pinch","# + common + #","velocity":1.5,"scale":1.2}"#
+        let rotateFirst = #"{"type":"gesture","velocity":-90,"rotation":4,"# + common + #","gesture":"rotate"}"#
+        guard case .gesture(let decodedPinch) = try WireDecoder.message(Array(pinch.utf8)),
+            case .gesture(let decodedRotate) = try WireDecoder.message(Array(rotateFirst.utf8))
+        else {
+            Issue.record("not gestures")
+            return
+        }
+        #expect(decodedPinch.details == .pinch(scale: 1.2, velocity: 1.5))
+        #expect(decodedRotate.details == .rotate(degrees: 4, velocity: -90))
+        #expect(decodedRotate.transformVelocity == -90)
+        let moves =
+            #","edge":"left","startLocation":{"x":0,"y":0},"translation":{"x":0,"y":0},"predictedEndLocation":{"x":0,"y":0},"predictedEndTranslation":{"x":0,"y":0}"#
+        let numberForADrag = #"{"type":"gesture","gesture":"drag","# + common + moves + #","velocity":2}"#
+        #expect(messageError(numberForADrag)?.problem == .wrongType(expected: #"an object {"x":…,"y":…}"#))
+        #expect(messageError(numberForADrag)?.field == "velocity")
+        let pointForAPinch = #"{"type":"gesture","velocity":{"x":1,"y":0},"gesture":"pinch","# + common + #","scale":1}"#
+        #expect(messageError(pointForAPinch)?.problem == .wrongType(expected: "a number"))
+        #expect(messageError(pointForAPinch)?.field == "velocity")
+        let withoutVelocity = #"{"type":"gesture","gesture":"rotate","# + common + #","rotation":4}"#
+        #expect(messageError(withoutVelocity)?.problem == .missingField && messageError(withoutVelocity)?.field == "velocity")
+        let drag = #"{"type":"gesture","gesture":"drag","# + common + moves + #","velocity":{"x":1,"y":2}}"#
+        guard case .gesture(let decodedDrag) = try WireDecoder.message(Array(drag.utf8)) else {
+            Issue.record("not a gesture")
+            return
+        }
+        #expect(decodedDrag.edge == .left && decodedDrag.drag?.edge == .left && decodedDrag.drag?.velocity == Point(x: 1, y: 2))
     }
 }

@@ -23,7 +23,7 @@ import Testing
             predictedEndLocation: Point(x: 0.96, y: -0.17), predictedEndTranslation: Point(x: 0.86, y: -0.37))
         #expect(
             text(gesture(.drag(drag), region: "map", localLocation: Point(x: 0.123456, y: 0)))
-                == #"{"type":"gesture","gesture":"drag","phase":"changed","id":7,"seq":8,"time":42,"device":"d","region":"map","fingers":2,"location":{"x":0.35,"y":0.075},"localLocation":{"x":0.12346,"y":0},"startLocation":{"x":0.1,"y":0.2},"localStartLocation":{"x":0.5,"y":1},"translation":{"x":0.25,"y":-0.125},"velocity":{"x":1.2346,"y":-0.5},"predictedEndLocation":{"x":0.96,"y":-0.17},"predictedEndTranslation":{"x":0.86,"y":-0.37}}"#
+                == #"{"type":"gesture","gesture":"drag","phase":"changed","id":7,"seq":8,"time":42,"device":"d","region":"map","fingers":2,"location":{"x":0.35,"y":0.075},"localLocation":{"x":0.12346,"y":0},"edge":null,"startLocation":{"x":0.1,"y":0.2},"localStartLocation":{"x":0.5,"y":1},"translation":{"x":0.25,"y":-0.125},"velocity":{"x":1.2346,"y":-0.5},"predictedEndLocation":{"x":0.96,"y":-0.17},"predictedEndTranslation":{"x":0.86,"y":-0.37}}"#
                 + "\n")
     }
 
@@ -36,9 +36,16 @@ import Testing
                 #""direction":"up","edge":"bottom","startLocation""#))
     }
 
-    @Test func pinchAndRotateFields() {
-        #expect(text(gesture(.pinch(scale: 1.5))).hasSuffix(#""scale":1.5}"# + "\n"))
-        #expect(text(gesture(.rotate(degrees: -12.345))).hasSuffix(#""rotation":-12.35}"# + "\n"))
+    @Test func dragWritesTheEdgeItStartedFrom() {
+        var drag = Self.stillDrag
+        drag.edge = .top
+        #expect(text(gesture(.drag(drag))).contains(#""location":{"x":0.35,"y":0.075},"edge":"top","startLocation""#))
+    }
+
+    @Test func pinchAndRotateFieldsCarryTheirVelocityAsANumber() {
+        #expect(text(gesture(.pinch(scale: 1.5, velocity: 0.75))).hasSuffix(#""velocity":0.75,"scale":1.5}"# + "\n"))
+        #expect(
+            text(gesture(.rotate(degrees: -12.345, velocity: -90.123456))).hasSuffix(#""velocity":-90.1235,"rotation":-12.35}"# + "\n"))
         #expect(text(gesture(.longPress)).contains(#""gesture":"long-press""#))
     }
 

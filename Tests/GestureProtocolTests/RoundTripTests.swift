@@ -158,9 +158,9 @@ struct Draw {
 
     mutating func devices() -> [DeviceInfo] { (0..<below(4)).map { _ in device() } }
 
-    mutating func drag(inRegion: Bool) -> GestureMessage.Drag {
+    mutating func drag(inRegion: Bool, edge: ScreenEdge?) -> GestureMessage.Drag {
         GestureMessage.Drag(
-            startLocation: point(), localStartLocation: inRegion ? point() : nil, translation: point(),
+            startLocation: point(), localStartLocation: inRegion ? point() : nil, edge: edge, translation: point(),
             velocity: point(digits: WireEncoder.velocityDigits), predictedEndLocation: point(), predictedEndTranslation: point())
     }
 
@@ -172,12 +172,15 @@ struct Draw {
         case .press: details = .press
         case .tap: details = .tap(count: integer())
         case .longPress: details = .longPress
-        case .drag: details = .drag(drag(inRegion: inRegion))
+        case .drag: details = .drag(drag(inRegion: inRegion, edge: optional { $0.pick(ScreenEdge.self) }))
         case .swipe:
-            details = .swipe(
-                direction: pick(SwipeDirection.self), edge: optional { $0.pick(ScreenEdge.self) }, drag: drag(inRegion: inRegion))
-        case .pinch: details = .pinch(scale: fixedPoint(digits: WireEncoder.scaleDigits))
-        case .rotate: details = .rotate(degrees: fixedPoint(digits: WireEncoder.angleDigits))
+            let edge = optional { $0.pick(ScreenEdge.self) }
+            details = .swipe(direction: pick(SwipeDirection.self), edge: edge, drag: drag(inRegion: inRegion, edge: edge))
+        case .pinch:
+            details = .pinch(scale: fixedPoint(digits: WireEncoder.scaleDigits), velocity: fixedPoint(digits: WireEncoder.velocityDigits))
+        case .rotate:
+            details = .rotate(
+                degrees: fixedPoint(digits: WireEncoder.angleDigits), velocity: fixedPoint(digits: WireEncoder.velocityDigits))
         }
         return GestureMessage(
             phase: pick(GesturePhase.self), id: unsigned(), seq: unsigned(), time: Timestamp(microseconds: unsigned()),

@@ -110,6 +110,27 @@ struct LabelledCorpusTests {
     }
 }
 
+/// Real hands lift their fingers one after the other: a multi-finger drag ends with every
+/// finger that lifted together at its end (within the tap's finger window), and a finger
+/// whose tracking id changes mid-stroke is no second finger.
+@Test(
+    "a multi-finger drag ends with every finger, however staggered its lifts",
+    .enabled(if: Corpus.isAvailable, "corpus not found: set GESTURED_CORPUS"),
+    arguments: [
+        ("evemu-devices/touchscreens/EP0430M09.4-finger-drag-down.events", [4]),
+        ("evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events", [4]),
+        ("MonkeyHelper-android-getevent/Phone/phone-two-finger-drag.txt", [2]),
+        ("evemu-devices/touchscreens/EP0430M09.2-finger-scroll-down.events", [2]),
+        ("MonkeyHelper-android-getevent/Phone/galaxys-paint.txt", Array(repeating: 1, count: 19)),
+    ])
+func multiFingerDragsEndWithEveryFinger(file: String, fingers: [Int]) throws {
+    let recording = try #require(try RecordingReader.read(path: Corpus.path(file)).first)
+    let events = Replayer(configuration: Configuration()).gestures(of: recording)
+    let ended = events.filter { $0.kind == .drag && $0.phase == .ended }.map(\.fingers)
+    #expect(ended == fingers)
+    #expect(events.filter { $0.kind == .pinch || $0.kind == .rotate }.isEmpty, "a drag is no pinch or rotation")
+}
+
 /// The bundled demo recording (demo/demo.events, made by demo/make-demo.py) shows one of
 /// each gesture: what the daemon's demo mode promises a newcomer.
 @Test func demoRecordingShowsEveryGesture() throws {
@@ -141,7 +162,7 @@ enum GestureSummary {
                 result.append("drag \(dragFingers[event.id] ?? 0) \(direction(values.translation))")
             case (.swipe, _, .swipe(let direction, let edge, _)):
                 result.append("swipe \(direction.rawValue)" + (edge.map { "@\($0.rawValue)" } ?? ""))
-            case (.pinch, .ended, .pinch(let scale)):
+            case (.pinch, .ended, .pinch(let scale, _)):
                 result.append(scale > 1 ? "pinch out" : "pinch in")
             case (.rotate, .ended, _):
                 result.append("rotate")

@@ -40,6 +40,7 @@
 /**
  * Fields of drags and swipes.
  * @typedef {Object} DragFields
+ * @property {Edge|null} edge                The screen edge the drag started from (the same on every event: an edge pan).
  * @property {Point} startLocation
  * @property {Point} [localStartLocation]
  * @property {Point} translation
@@ -49,9 +50,9 @@
  */
 
 /** @typedef {GestureCommon & DragFields & {gesture: "drag"}} DragEvent */
-/** @typedef {GestureCommon & DragFields & {gesture: "swipe", direction: Direction, edge: Edge|null}} SwipeEvent  Always `ended`. */
-/** @typedef {GestureCommon & {gesture: "pinch", scale: number}} PinchEvent  `scale`: the fingers' spread relative to the start. */
-/** @typedef {GestureCommon & {gesture: "rotate", rotation: number}} RotateEvent  `rotation`: degrees, clockwise positive. */
+/** @typedef {GestureCommon & DragFields & {gesture: "swipe", direction: Direction}} SwipeEvent  Always `ended`. */
+/** @typedef {GestureCommon & {gesture: "pinch", scale: number, velocity: number}} PinchEvent  `scale`: the fingers' spread relative to where the pinch began; `velocity`: scale per second. */
+/** @typedef {GestureCommon & {gesture: "rotate", rotation: number, velocity: number}} RotateEvent  `rotation`: degrees since the rotation began, clockwise positive; `velocity`: degrees per second. */
 
 /** @typedef {PressEvent|TapEvent|LongPressEvent|DragEvent|SwipeEvent|PinchEvent|RotateEvent} GestureEvent */
 
@@ -208,7 +209,7 @@ export class GesturedClient {
    * Calls `handler` for every event `name` (see the class); returns a function that stops it.
    * @template {string} N
    * @param {N} name
-   * @param {(message: N extends "tap" ? TapEvent : N extends "swipe" ? SwipeEvent : N extends "pinch" ? PinchEvent : N extends "rotate" ? RotateEvent : N extends "drag" ? DragEvent : N extends "touch" ? TouchEvent : N extends "device" ? DeviceEvent : N extends "hello" ? HelloMessage : N extends "close" ? CloseInfo : any) => void} handler
+   * @param {(message: N extends "tap" ? TapEvent : N extends "swipe" ? SwipeEvent : N extends "pinch" ? PinchEvent : N extends "rotate" ? RotateEvent : N extends "drag" ? DragEvent : N extends "touch" ? TouchEvent : N extends "device" ? DeviceEvent : N extends "hello" ? HelloMessage : N extends "activity" ? ActivityEvent : N extends "metrics" ? MetricsMessage : N extends "close" ? CloseInfo : any) => void} handler
    * @returns {() => void}
    */
   on(name, handler) {
@@ -239,6 +240,11 @@ export class GesturedClient {
   /** @returns {Promise<StatusMessage>} */
   status() {
     return this._request("status", "status");
+  }
+
+  /** @returns {Promise<MetricsMessage>} The daemon's counters (docs/metrics.md). */
+  metrics() {
+    return this._request("metrics", "metrics");
   }
 
   /**
@@ -326,7 +332,7 @@ export class GesturedClient {
       this._attempt = 0; // reached the daemon: the next loss starts the backoff afresh
     }
     const waiter = this._waiting.find((w) => w.type === message.type || message.type === "error");
-    if (waiter && (message.type === "pong" || message.type === "status" || message.type === "error")) {
+    if (waiter && (message.type === "pong" || message.type === "status" || message.type === "metrics" || message.type === "error")) {
       this._waiting.splice(this._waiting.indexOf(waiter), 1);
       if (message.type === "error") waiter.reject(new Error(message.message)); else waiter.resolve(message);
     }

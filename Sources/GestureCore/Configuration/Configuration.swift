@@ -60,8 +60,12 @@ public struct DeviceSettings: Sendable, Hashable {
     /// Grab the device and re-emit every touch that is not reserved on a uinput clone of it
     /// (implies `grab`).
     public var passThrough: Bool = false
-    /// On a pass-through device, the first touch after an idle period is reserved too.
+    /// On a pass-through device, the touches that wake the screen are reserved too: the
+    /// first after an idle period, those while the display is off, those within `wakeGuard`.
     public var wakeSwallow: Bool = false
+    /// With wake-swallow: how long after the display came back on touches still belong to
+    /// the same wake (`wake-guard`, milliseconds).
+    public var wakeGuard: TimeSpan = DeviceSettings.defaultWakeGuard
     /// On a pass-through touchscreen, the clone keeps the original's pointer buttons
     /// (`BTN_LEFT` …) and relative axes; by default it is touch-only, so that udev does not
     /// also call it a mouse and the compositor shows no cursor for it.
@@ -78,6 +82,10 @@ public struct DeviceSettings: Sendable, Hashable {
     public init(match: DeviceMatch) {
         self.match = match
     }
+
+    /// `wake-guard`'s default: a second tap or a bouncing finger of the same wake lands
+    /// within it, a visitor's deliberate tap on the woken page after it.
+    public static let defaultWakeGuard = TimeSpan.milliseconds(300)
 }
 
 /// The whole configuration file.

@@ -1,3 +1,5 @@
+import GestureProtocol
+
 /// Everything the engine and the device layer need for one concrete input device, after
 /// the configuration's `[[device]]` entries have been applied.
 public struct ResolvedDeviceSettings: Sendable, Hashable {
@@ -7,8 +9,10 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     public var grab: Bool
     /// Re-emit the touches that are not reserved on a uinput clone.
     public var passThrough: Bool
-    /// Reserve the first touch after an idle period (pass-through devices only).
+    /// Reserve the touches that wake the screen (pass-through devices only).
     public var wakeSwallow: Bool
+    /// Touches within this time after the display came back on belong to the same wake.
+    public var wakeGuard: TimeSpan
     /// The clone keeps the original's pointer buttons and relative axes (pass-through
     /// touchscreens only; by default their clone is touch-only).
     public var passThroughPointer: Bool
@@ -22,7 +26,8 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     public var matchedEntry: Int?
 
     public init(
-        enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false, passThroughPointer: Bool = false,
+        enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false,
+        wakeGuard: TimeSpan = DeviceSettings.defaultWakeGuard, passThroughPointer: Bool = false,
         app: AppTouchSettings = AppTouchSettings(), geometry: DeviceGeometry, engine: EngineConfiguration,
         touch: TouchHygieneSettings = TouchHygieneSettings(),
         matchedEntry: Int?
@@ -31,6 +36,7 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
         self.grab = grab || passThrough
         self.passThrough = passThrough
         self.wakeSwallow = wakeSwallow
+        self.wakeGuard = wakeGuard
         self.passThroughPointer = passThroughPointer
         self.app = app
         self.geometry = geometry
@@ -57,6 +63,7 @@ extension Configuration {
                 grab: entry.grab,
                 passThrough: entry.passThrough,
                 wakeSwallow: entry.wakeSwallow,
+                wakeGuard: entry.wakeGuard,
                 passThroughPointer: entry.passThroughPointer,
                 app: entry.app,
                 geometry: entry.geometry,

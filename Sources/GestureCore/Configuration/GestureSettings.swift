@@ -54,10 +54,14 @@ public struct SwipeSettings: Sendable, Hashable {
     public init() {}
 }
 
-/// Thresholds of the pinch recognizer.
+/// Thresholds of the pinch recognizer: it begins when both are reached.
 public struct PinchSettings: Sendable, Hashable {
-    /// Change of the fingers' spread that begins a pinch (mm).
-    public var minimumSpreadChange: Double = 5.0
+    /// Change of the scale (the fingers' spread over their spread when two were first down)
+    /// that begins a pinch, as a fraction (0.05: 5 %).
+    public var minimumScaleChange: Double = 0.05
+    /// Change of the fingers' spread that begins a pinch (mm): keeps the jitter of fingers
+    /// close together, whose scale changes by several per cent, from pinching.
+    public var minimumSpreadChange: Double = 1.0
 
     public init() {}
 }
@@ -65,7 +69,11 @@ public struct PinchSettings: Sendable, Hashable {
 /// Thresholds of the rotate recognizer.
 public struct RotateSettings: Sendable, Hashable {
     /// Rotation of the fingers that begins a rotate (degrees).
-    public var minimumAngle: Double = 10.0
+    public var minimumAngle: Double = 5.0
+    /// Distance the fingers must have turned along too (mm: the angle in radians times
+    /// their distance from their centroid): keeps fingers close together from turning on
+    /// jitter alone.
+    public var minimumArc: Double = 1.0
 
     public init() {}
 }

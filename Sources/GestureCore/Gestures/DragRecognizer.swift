@@ -1,104 +1,5 @@
 import GestureProtocol
 
-/// Least-squares velocity over the recent samples of a translation, in a fixed ring (no
-/// allocation after init).
-struct VelocityTracker {
-    struct Sample {
-        var time: Timestamp
-        var translation: Point
-        var surfaceTranslation: SurfacePoint
-    }
-
-    /// Samples kept; at 1 kHz this still covers 128 ms. A power of two (`previous`).
-    static let capacity = 128
-    /// A finger that rested this long before lifting throws nothing (Flutter's rule).
-    static let stillnessBeforeLift = TimeSpan.microseconds(40_000)
-
-    private var samples: [Sample]
-    private var newest = -1
-    private var count = 0
-    private(set) var lastMotionTime: Timestamp = .zero
-
-    init() {
-        samples = Array(repeating: Sample(time: .zero, translation: .zero, surfaceTranslation: .zero), count: Self.capacity)
-    }
-
-    mutating func reset(time: Timestamp) {
-        newest = -1
-        count = 0
-        lastMotionTime = time
-    }
-
-    mutating func add(time: Timestamp, translation: Point, surfaceTranslation: SurfacePoint) {
-        newest = (newest + 1) % Self.capacity
-        samples[newest] = Sample(time: time, translation: translation, surfaceTranslation: surfaceTranslation)
-        count = min(count + 1, Self.capacity)
-        lastMotionTime = time
-    }
-
-    /// Velocity per second (normalised, and on the surface) by least squares over the samples
-    /// of the last `window` (at least the two newest). Zero with fewer than two samples.
-    /// Two passes (means, then deviations) over the ring, read through one buffer pointer
-    /// (no bounds check per sample; the ring index is always below `capacity`); each
-    /// sample's time relative to the newest is computed once, in the first pass, and kept on
-    /// the stack for the second (the same doubles: no division per sample the second time).
-    func velocity(window: TimeSpan) -> (normalised: Point, surface: SurfaceVelocity) {
-        guard count >= 2 else { return (.zero, .zero) }
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.capacity) { times in
-            velocity(window: window, times: times)
-        }
-    }
-
-    /// `velocity(window:)` with room for the relative time of every sample.
-    @inline(__always)
-    private func velocity(window: TimeSpan, times: UnsafeMutableBufferPointer<Double>) -> (normalised: Point, surface: SurfaceVelocity) {
-        samples.withUnsafeBufferPointer { samples in
-            let now = samples[newest].time
-            let oldest = now - window
-            var used = 0
-            var index = newest
-            var sumT = 0.0
-            var sumX = Point.zero
-            var surfaceSumX = SurfacePoint.zero
-            while used < count {
-                let sample = samples[index]
-                if used >= 2 && sample.time < oldest { break }
-                let t = -(now - sample.time).seconds
-                times[used] = t
-                sumT += t
-                sumX = sumX + sample.translation
-                surfaceSumX = surfaceSumX + sample.surfaceTranslation
-                used &+= 1
-                index = Self.previous(index)
-            }
-            let n = Double(used)
-            let meanT = sumT / n
-            let meanX = sumX / n
-            let surfaceMeanX = surfaceSumX / n
-            var stt = 0.0
-            var stx = Point.zero
-            var surfaceSTX = SurfacePoint.zero
-            index = newest
-            for step in 0..<used {
-                let sample = samples[index]
-                let dt = times[step] - meanT
-                stt += dt * dt
-                stx = stx + (sample.translation - meanX) * dt
-                surfaceSTX = surfaceSTX + (sample.surfaceTranslation - surfaceMeanX) * dt
-                index = Self.previous(index)
-            }
-            guard stt > 0 else { return (.zero, .zero) }
-            return (stx / stt, SurfaceVelocity(perSecond: surfaceSTX / stt))
-        }
-    }
-
-    /// The ring index before `index` (0…capacity − 1): a mask, `capacity` being a power of two.
-    @inline(__always)
-    private static func previous(_ index: Int) -> Int {
-        (index &+ capacity &- 1) & (capacity &- 1)
-    }
-}
-
 /// drag (and the swipe it may end as): `began` when the centroid has moved more than the
 /// minimum distance and the arena lets it win, `changed` per frame with movement, `ended`
 /// at the last lift (then `swipe` if fast and far enough), `cancelled` on cancel.
@@ -112,20 +13,44 @@ struct DragRecognizer {
         case dragging(id: UInt64)
     }
 
+    /// The translation in both spaces, sampled together for the velocity.
+    struct Translation: TrackedQuantity {
+        var normalised: Point
+        var surface: SurfacePoint
+
+        static var zero: Translation { Translation(normalised: .zero, surface: .zero) }
+        static func + (a: Translation, b: Translation) -> Translation {
+            Translation(normalised: a.normalised + b.normalised, surface: a.surface + b.surface)
+        }
+        static func - (a: Translation, b: Translation) -> Translation {
+            Translation(normalised: a.normalised - b.normalised, surface: a.surface - b.surface)
+        }
+        static func * (a: Translation, factor: Double) -> Translation {
+            Translation(normalised: a.normalised * factor, surface: a.surface * factor)
+        }
+        static func / (a: Translation, divisor: Double) -> Translation {
+            Translation(normalised: a.normalised / divisor, surface: a.surface / divisor)
+        }
+    }
+
     private var state: State = .idle
     private var startLocation = Point.zero
+    /// The screen edge the drag starts from (within the edge margin), reported on every
+    /// event of the drag and on its swipe: an edge pan.
+    private var edge: ScreenEdge?
     private(set) var translation = Point.zero
     private(set) var surfaceTranslation = SurfacePoint.zero
-    private var velocity = VelocityTracker()
+    private var velocity = VelocityTracker<Translation>()
 
-    mutating func touchDown(time: Timestamp, location: Point, reporter: Reporter) {
+    mutating func touchDown(time: Timestamp, location: Point, surface: PhysicalSize, thresholds: Thresholds, reporter: Reporter) {
         switch state {
         case .idle:
             startLocation = location
+            edge = Self.edge(of: location, surface: surface, margin: thresholds.edgeMargin)
             translation = .zero
             surfaceTranslation = .zero
             velocity.reset(time: time)
-            velocity.add(time: time, translation: .zero, surfaceTranslation: .zero)
+            velocity.add(time: time, value: .zero)
             state = .possible
             reporter.transition("drag", State.idle, "touch-down", state)
         case .possible, .failed, .dragging:
@@ -142,9 +67,17 @@ struct DragRecognizer {
             guard delta != .zero else { return }
             translation = translation + delta
             surfaceTranslation = surfaceTranslation + surfaceDelta
-            velocity.add(time: time, translation: translation, surfaceTranslation: surfaceTranslation)
+            velocity.add(time: time, value: Translation(normalised: translation, surface: surfaceTranslation))
         case .idle, .failed:
             break
+        }
+    }
+
+    /// The drag has begun (and not ended): the touch moves as a whole.
+    var hasBegun: Bool {
+        switch state {
+        case .dragging: true
+        case .idle, .possible, .failed: false
         }
     }
 
@@ -189,9 +122,7 @@ struct DragRecognizer {
         }
     }
 
-    mutating func lastLift<S: GestureSink>(
-        time: Timestamp, fingers: Int, thresholds: Thresholds, surface: PhysicalSize, reporter: Reporter, sink: inout S
-    ) {
+    mutating func lastLift<S: GestureSink>(time: Timestamp, fingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
         let old = state
         switch state {
         case .dragging(let id):
@@ -199,7 +130,6 @@ struct DragRecognizer {
                 .ended, id: id, time: time, fingers: fingers, lifting: true, thresholds: thresholds, reporter: reporter, sink: &sink)
             swipe(
                 values: values.drag, surfaceVelocity: values.surfaceVelocity, time: time, fingers: fingers, thresholds: thresholds,
-                surface: surface,
                 reporter: reporter, sink: &sink)
         case .idle, .possible, .failed:
             break
@@ -224,14 +154,15 @@ struct DragRecognizer {
 
     /// The drag's values now; at lift, a finger that rested before lifting has velocity 0.
     func values(time: Timestamp, lifting: Bool, thresholds: Thresholds) -> (drag: DragValues, surfaceVelocity: SurfaceVelocity) {
-        var (v, surfaceV) = velocity.velocity(window: thresholds.velocityWindow)
-        if lifting && time - velocity.lastMotionTime > VelocityTracker.stillnessBeforeLift {
-            v = .zero
-            surfaceV = .zero
-        }
+        let rate =
+            lifting
+            ? velocity.velocity(window: thresholds.velocityWindow, liftingAt: time) : velocity.velocity(window: thresholds.velocityWindow)
+        let v = rate.normalised
+        let surfaceV = SurfaceVelocity(perSecond: rate.surface)
         let predicted = translation + v * thresholds.projectionSeconds
         let drag = DragValues(
-            startLocation: startLocation, translation: translation, velocity: v, predictedEndLocation: startLocation + predicted,
+            startLocation: startLocation, edge: edge, translation: translation, velocity: v,
+            predictedEndLocation: startLocation + predicted,
             predictedEndTranslation: predicted)
         return (drag, surfaceV)
     }
@@ -248,8 +179,8 @@ struct DragRecognizer {
 
     /// swipe: a discrete `ended` right after the drag ended far and fast enough.
     private func swipe<S: GestureSink>(
-        values: DragValues, surfaceVelocity: SurfaceVelocity, time: Timestamp, fingers: Int, thresholds: Thresholds, surface: PhysicalSize,
-        reporter: Reporter, sink: inout S
+        values: DragValues, surfaceVelocity: SurfaceVelocity, time: Timestamp, fingers: Int, thresholds: Thresholds, reporter: Reporter,
+        sink: inout S
     ) {
         guard surfaceTranslation.length.reaches(thresholds.swipeMinimumDistance),
             surfaceVelocity.speed.reaches(thresholds.swipeMinimumVelocity)
@@ -258,7 +189,6 @@ struct DragRecognizer {
             surfaceTranslation.x.magnitude >= surfaceTranslation.y.magnitude
             ? (surfaceTranslation.x >= .zero ? .right : .left)
             : (surfaceTranslation.y >= .zero ? .down : .up)
-        let edge = Self.edge(of: startLocation, surface: surface, margin: thresholds.edgeMargin)
         let id = reporter.newID(.swipe, &sink)
         reporter.emit(
             .swipe(direction: direction, edge: edge, drag: values), .ended, id: id, time: time, fingers: fingers,

@@ -207,6 +207,9 @@ public struct GestureEngine {
         for kind in RegionRoles.everyKind where roles.runs(kind) && region.enabled.contains(kind) {
             roles.reported.insert(kind)
         }
+        if let longPressOwner = owner(of: .longPress, chainEnd: end, at: point) {
+            roles.longPressEndsTap = regions[longPressOwner].enabled.contains(.longPress)
+        }
         return roles
     }
 

@@ -16,6 +16,9 @@ struct TrackedContact {
     var lifting: Bool
     /// The frame generation that last mentioned it.
     var seen: UInt32
+
+    /// Down in the previous frame and still down after this one.
+    var isContinuing: Bool { !joined && !lifting }
 }
 
 /// What one region does for one touch sequence, decided by the engine from the regions
@@ -31,6 +34,10 @@ struct RegionRoles: Sendable, Hashable {
     var simultaneous: GestureKindSet
     /// Of those, the kinds this region enables: what it reports.
     var reported: GestureKindSet
+    /// The touch's long press is enabled (by the region that owns it): a tap must lift
+    /// before the long-press duration. Where no region enables long press, a tap has no
+    /// longest duration (as UIKit's).
+    var longPressEndsTap = false
 
     static let none = RegionRoles(exclusive: .none, simultaneous: .none, reported: .none)
 
@@ -66,8 +73,13 @@ struct ArenaClaim: Sendable, Hashable {
 struct FrameMotion {
     /// Fingers still down after this frame.
     var down = 0
-    /// Fingers down in both the previous frame and this one (joins and lifts never jump).
+    /// Fingers down in the previous frame and still down after this one: only they make the
+    /// frame's translation, spread and turn (a finger that joins, lifts or is cancelled in
+    /// the frame takes no part in it, so joins and lifts never jump and never turn).
     var continuing = 0
+    /// Fingers whose movement makes `delta`: the continuing ones, or, in the frame of the
+    /// last lift, the fingers lifting in it (their last movement ends the translation).
+    var moving = 0
     /// Fingers taking part: contacts, or more when the device counts more (BTN_TOOL_*).
     var fingers = 0
     /// Centroid of every contact of the frame, lifting ones included.
@@ -85,8 +97,9 @@ struct FrameMotion {
     var lifting = 0
     /// A finger joined or lifted.
     var fingersChanged: Bool { joined > 0 || lifting > 0 }
-    /// With two or more continuing fingers: their spread now over their spread before, the
-    /// change of spread and their mean turn around the centroid.
+    /// With two or more continuing fingers: their spread (mean distance from their
+    /// centroid) now, now over before, its change, and their mean turn around the centroid.
+    var spread = Length.zero
     var spreadRatio = 1.0
     var spreadChange = Length.zero
     var turn = Angle.zero
@@ -96,14 +109,29 @@ struct FrameMotion {
     /// A spread below this cannot serve as a scale reference.
     static var minimumSpread: Length { .millimetres(0.1) }
 
+    /// The sums a frame's movement is the mean of.
+    private struct MovementSums {
+        var previous = Point.zero
+        var current = Point.zero
+        var previousSurface = SurfacePoint.zero
+        var currentSurface = SurfacePoint.zero
+        var anyMoved = false
+
+        @inline(__always)
+        mutating func add(_ contact: TrackedContact) {
+            previous = previous + contact.previousLocation
+            current = current + contact.location
+            previousSurface = previousSurface + contact.previousSurfaceLocation
+            currentSurface = currentSurface + contact.surfaceLocation
+            if contact.location != contact.previousLocation { anyMoved = true }
+        }
+    }
+
     init() {}
 
     @inline(__always)
     init(contacts: [TrackedContact], rect: Rect?, deviceFingers: Int) {
-        var previousSum = Point.zero
-        var currentSum = Point.zero
-        var previousSurfaceSum = SurfacePoint.zero
-        var currentSurfaceSum = SurfacePoint.zero
+        var sums = MovementSums()
         var locationSum = Point.zero
         var outside = 0
         for contact in contacts {
@@ -112,29 +140,36 @@ struct FrameMotion {
             if let rect, !rect.contains(contact.location) { outside += 1 }
             locationSum = locationSum + contact.location
             maximumTravel = max(maximumTravel, contact.surfaceLocation.distance(to: contact.surfaceStart))
-            guard !contact.joined else { continue }
+            guard contact.isContinuing else { continue }
             continuing += 1
-            previousSum = previousSum + contact.previousLocation
-            currentSum = currentSum + contact.location
-            previousSurfaceSum = previousSurfaceSum + contact.previousSurfaceLocation
-            currentSurfaceSum = currentSurfaceSum + contact.surfaceLocation
-            if contact.location != contact.previousLocation { anyMoved = true }
+            sums.add(contact)
         }
         fingers = max(contacts.count, deviceFingers)
         allOutside = outside > 0 && outside == contacts.count
         centroid = contacts.isEmpty ? .zero : locationSum / Double(contacts.count)
-        guard continuing > 0 else { return }
-        let n = Double(continuing)
-        delta = (currentSum - previousSum) / n
-        surfaceDelta = (currentSurfaceSum - previousSurfaceSum) / n
+        if continuing == 0 && down == 0 {
+            // The last lift: the lifting fingers' own last movement (no finger stays to
+            // make it jump).
+            for contact in contacts where !contact.joined {
+                moving += 1
+                sums.add(contact)
+            }
+        } else {
+            moving = continuing
+        }
+        anyMoved = sums.anyMoved
+        guard moving > 0 else { return }
+        let n = Double(moving)
+        delta = (sums.current - sums.previous) / n
+        surfaceDelta = (sums.currentSurface - sums.previousSurface) / n
         guard continuing >= 2 else { return }
-        let previousCentroid = previousSurfaceSum / n
-        let currentCentroid = currentSurfaceSum / n
+        let previousCentroid = sums.previousSurface / n
+        let currentCentroid = sums.currentSurface / n
         var previousSpread = Length.zero
         var currentSpread = Length.zero
         var turnSum = Angle.zero
         var turning = 0.0
-        for contact in contacts where !contact.joined {
+        for contact in contacts where contact.isContinuing {
             let before = contact.previousSurfaceLocation - previousCentroid
             let after = contact.surfaceLocation - currentCentroid
             previousSpread = previousSpread + before.length
@@ -146,6 +181,7 @@ struct FrameMotion {
         }
         previousSpread = previousSpread / n
         currentSpread = currentSpread / n
+        spread = currentSpread
         spreadRatio = previousSpread >= Self.minimumSpread ? currentSpread / previousSpread : 1
         spreadChange = currentSpread - previousSpread
         turn = turning > 0 ? turnSum / turning : .zero
@@ -187,6 +223,8 @@ struct RegionRecognizers {
     private var roles = RegionRoles.none
     /// Most fingers the device counted (BTN_TOOL_*) during the sequence.
     private var countedFingers = 0
+    /// The fingers lifting one after the other that end the sequence (`FinalLifts`).
+    private var finalLifts = FinalLifts()
     /// Some finger of the sequence has stayed on the region's rectangle.
     private var fingersInside = true
     private var arena = GestureArena()
@@ -323,7 +361,7 @@ struct RegionRecognizers {
                 reporter.transition("sequence", Sequence.idle, "touch-down-unobserved-or-cancelled", sequence)
                 return
             }
-            beginSequence(time: time, deviceFingers: deviceFingers, sink: &sink)
+            beginSequence(time: time, deviceFingers: deviceFingers, surface: surface, sink: &sink)
         case .tracking:
             if cancelRequested {
                 cancel(time: time, deviceFingers: deviceFingers, claims: &claims, sink: &sink)
@@ -333,15 +371,16 @@ struct RegionRecognizers {
         guard case .tracking = sequence else { return }
         countedFingers = max(countedFingers, deviceFingers)
         let motion = FrameMotion(contacts: contacts, rect: rect, deviceFingers: deviceFingers)
-        decide(motion, time: time, surface: surface, claims: &claims, sink: &sink)
+        decide(motion, time: time, claims: &claims, sink: &sink)
     }
 
     /// Fires the timers due at or before `time`, each stamped with its own deadline.
     mutating func fireTimers<S: GestureSink>(upTo time: Timestamp, claims: inout [ArenaClaim], sink: inout S) {
         if let deadline = longPress.deadline, deadline <= time {
-            // Held for the long-press duration: it is no tap, whatever else happens.
+            // Held for the long-press duration where a long press is enabled: it is no tap,
+            // whatever else happens.
             let moment = Moment(time: deadline, fingers: contacts.count, location: centroid())
-            settle(arena.reject(.tap), "held-too-long", at: moment, claims: &claims, sink: &sink)
+            if roles.longPressEndsTap { settle(arena.reject(.tap), "held-too-long", at: moment, claims: &claims, sink: &sink) }
             // A long press this region does not report (disabled, or only the tap's timer)
             // does not claim: in a region without long press, a held touch may still drag.
             let mayClaim = roles.reported.contains(.longPress)
@@ -462,7 +501,7 @@ struct RegionRecognizers {
         return kinds
     }
 
-    private mutating func beginSequence<S: GestureSink>(time: Timestamp, deviceFingers: Int, sink: inout S) {
+    private mutating func beginSequence<S: GestureSink>(time: Timestamp, deviceFingers: Int, surface: PhysicalSize, sink: inout S) {
         let first = contacts[0]
         roles = nextRoles
         reporter.reported = roles.reported
@@ -470,6 +509,7 @@ struct RegionRecognizers {
         sequence = .tracking(primary: first.id)
         reporter.transition("sequence", Sequence.idle, "touch-down", sequence)
         countedFingers = 0
+        finalLifts = FinalLifts()
         fingersInside = true
         joinerPresses = false
         var members = GestureArena.Members.none
@@ -486,12 +526,12 @@ struct RegionRecognizers {
                 time: time, location: first.startLocation, surfaceLocation: first.surfaceStart, thresholds: thresholds, reporter: reporter,
                 sink: &sink)
         }
-        // The long-press timer also ends a tap held too long.
-        if members.contains(.longPress) || members.contains(.tap) {
+        // The long-press timer also ends a tap held too long, where a long press is enabled.
+        if members.contains(.longPress) || (members.contains(.tap) && roles.longPressEndsTap) {
             longPress.touchDown(time: time, duration: thresholds.longPressDuration, reporter: reporter)
         }
         if members.contains(.drag) {
-            drag.touchDown(time: time, location: centroid(), reporter: reporter)
+            drag.touchDown(time: time, location: centroid(), surface: surface, thresholds: thresholds, reporter: reporter)
         }
         contacts[0].joined = false
     }
@@ -504,8 +544,8 @@ struct RegionRecognizers {
         tap.cancel(time: time, reporter: reporter, sink: &sink)
         longPress.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
         drag.cancel(time: time, fingers: fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
-        pinch.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
-        rotate.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
+        pinch.cancel(time: time, fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
+        rotate.cancel(time: time, fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
         press.cancel(time: time, location: location, fingers: fingers, "cancel", .touchCancelled, reporter: reporter)
         cancelRequested = false
         let old = sequence
@@ -517,7 +557,7 @@ struct RegionRecognizers {
     /// The decisions of one frame of a live sequence, made on its motion summary: joins,
     /// leaving the region, slop, pinch/rotate, drag, lifts, end.
     private mutating func decide<S: GestureSink>(
-        _ motion: FrameMotion, time: Timestamp, surface: PhysicalSize, claims: inout [ArenaClaim], sink: inout S
+        _ motion: FrameMotion, time: Timestamp, claims: inout [ArenaClaim], sink: inout S
     ) {
         let moment = Moment(time: time, fingers: motion.fingers, location: motion.centroid)
         if joinerPresses {
@@ -556,13 +596,20 @@ struct RegionRecognizers {
         }
 
         // Pinch and rotate: not arena members; when one begins, tap and long press lose
-        // here, and in the other regions of the touch when this region owns it.
+        // here, and in the other regions of the touch when this region owns it. They begin
+        // only before a long press or the drag has: fingers that move together are a drag,
+        // and the turn and spread their jitter adds up to over a long stroke are no
+        // rotation or pinch (a drag may still begin once they have: a pinch's drift).
+        if motion.moving > 0 {
+            drag.moved(time: time, delta: motion.delta, surfaceDelta: motion.surfaceDelta)
+        }
         if motion.continuing >= 2 {
-            let mayBegin = !longPress.hasBegun
+            let mayBegin = !longPress.hasBegun && !drag.hasBegun && !drag.wantsToBegin(thresholds: thresholds)
             var began = false
             if roles.runs(.pinch) {
                 let pinchBegan = pinch.moved(
-                    time: time, spreadRatio: motion.spreadRatio, spreadChange: motion.spreadChange, turn: motion.turn,
+                    time: time, spread: motion.spread, spreadRatio: motion.spreadRatio, spreadChange: motion.spreadChange,
+                    turn: motion.turn,
                     mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter,
                     sink: &sink)
                 began = began || (pinchBegan && roles.exclusive.contains(.pinch))
@@ -570,7 +617,8 @@ struct RegionRecognizers {
             }
             if roles.runs(.rotate) {
                 let rotateBegan = rotate.moved(
-                    time: time, spreadRatio: motion.spreadRatio, spreadChange: motion.spreadChange, turn: motion.turn,
+                    time: time, spread: motion.spread, spreadRatio: motion.spreadRatio, spreadChange: motion.spreadChange,
+                    turn: motion.turn,
                     mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter,
                     sink: &sink)
                 began = began || (rotateBegan && roles.exclusive.contains(.rotate))
@@ -579,10 +627,7 @@ struct RegionRecognizers {
             if began { claims.append(ArenaClaim(region: index, defeats: GestureArena.Members([.tap, .longPress]))) }
         }
 
-        // Drag.
-        if motion.continuing > 0 {
-            drag.moved(time: time, delta: motion.delta, surfaceDelta: motion.surfaceDelta)
-        }
+        // Drag (its movement was added before pinch and rotate).
         if drag.wantsToBegin(thresholds: thresholds) {
             // A long press that has begun holds the touch: the drag loses.
             let verdict = longPress.hasBegun ? arena.reject(.drag) : arena.claim(.drag)
@@ -595,15 +640,18 @@ struct RegionRecognizers {
         }
 
         // Lifts.
+        finalLifts.frame(motion, time: time, window: thresholds.tapFingerWindow)
         for _ in 0..<motion.lifting {
             tap.fingerLifted(time: time, thresholds: thresholds, reporter: reporter, sink: &sink)
         }
         if motion.down < 2 && !(pinch.isIdle && rotate.isIdle) {
-            pinch.fingersBelowTwo(time: time, fingers: motion.fingers, location: motion.centroid, reporter: reporter, sink: &sink)
-            rotate.fingersBelowTwo(time: time, fingers: motion.fingers, location: motion.centroid, reporter: reporter, sink: &sink)
+            pinch.fingersBelowTwo(
+                time: time, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter, sink: &sink)
+            rotate.fingersBelowTwo(
+                time: time, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter, sink: &sink)
         }
         if motion.down == 0 {
-            drag.lastLift(time: time, fingers: motion.fingers, thresholds: thresholds, surface: surface, reporter: reporter, sink: &sink)
+            drag.lastLift(time: time, fingers: finalLifts.fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
             longPress.lastLift(time: time, fingers: motion.fingers, location: motion.centroid, reporter: reporter, sink: &sink)
             if tap.isPossible {
                 settle(arena.claim(.tap), "last-lift", at: moment, claims: &claims, sink: &sink)

@@ -18,8 +18,10 @@ struct Thresholds: Sendable {
     var swipeMinimumDistance: Length
     var swipeMinimumVelocity: Speed
     var edgeMargin: Length
+    var pinchMinimumScaleChange: Double
     var pinchMinimumSpreadChange: Length
     var rotateMinimumAngle: Angle
+    var rotateMinimumArc: Length
 
     init(_ settings: GestureSettings) {
         tapSlop = .millimetres(settings.tap.slop)
@@ -37,7 +39,9 @@ struct Thresholds: Sendable {
         swipeMinimumDistance = .millimetres(settings.swipe.minimumDistance)
         swipeMinimumVelocity = .millimetresPerSecond(settings.swipe.minimumVelocity)
         edgeMargin = .millimetres(settings.swipe.edgeMargin)
+        pinchMinimumScaleChange = settings.pinch.minimumScaleChange
         pinchMinimumSpreadChange = .millimetres(settings.pinch.minimumSpreadChange)
         rotateMinimumAngle = .degrees(settings.rotate.minimumAngle)
+        rotateMinimumArc = .millimetres(settings.rotate.minimumArc)
     }
 }

@@ -1,11 +1,14 @@
 import GestureProtocol
 
-/// pinch and rotate (one type, two instances): track two or more fingers from the moment a
-/// second finger is down; `began` once the spread changed by the minimum (pinch) or the
-/// fingers turned by the minimum angle (rotate), `changed` per frame, `ended` when fewer than
-/// two fingers remain, `cancelled` on cancel. The value is relative to the tracking start:
-/// pinch `scale` = spread now / spread then; rotate `degrees` accumulated frame by frame
-/// (clockwise positive on screen, no ±180 wrap).
+/// pinch and rotate (one type, two instances): track two or more fingers from the moment two
+/// stay down from one frame to the next; `began` once the scale changed by the minimum
+/// (and the spread by the minimum distance: pinch) or the fingers turned by the minimum
+/// angle (and along the minimum arc: rotate), `changed` per frame, `ended` when fewer than two fingers remain,
+/// `cancelled` on cancel. The value is measured from where the gesture began: pinch `scale`
+/// = spread now / spread at `began` (1 at `began`); rotate `degrees` accumulated frame by
+/// frame since `began` (0 at `began`; clockwise positive on screen, no ±180 wrap). So a view
+/// bound to it never jumps by the threshold. `velocity`: least squares over the samples of
+/// the velocity window, as the drag's.
 struct TransformRecognizer {
     /// Which of the two this instance is.
     enum Kind {
@@ -14,15 +17,18 @@ struct TransformRecognizer {
 
     private enum State {
         case idle
-        /// ≥ 2 fingers down, threshold not reached. `value`: scale or degrees; `progress`:
-        /// the thresholded quantity in the threshold's unit (spread change in millimetres, or
-        /// degrees: see `moved`).
-        case tracking(value: Double, progress: Double)
-        case active(id: UInt64, value: Double)
+        /// ≥ 2 fingers down, threshold not reached. `value`: scale or degrees since tracking
+        /// began; `distance`: how far the fingers went doing it, in millimetres (the
+        /// spread's change; the arc they turned along).
+        case tracking(value: Double, distance: Double)
+        /// `value` as in `tracking`; `origin`: its value at `began`.
+        case active(id: UInt64, value: Double, origin: Double)
     }
 
     let kind: Kind
     private var state: State = .idle
+    /// Samples of the value since tracking began (on change only, like the drag's).
+    private var velocity = VelocityTracker<Double>()
 
     init(_ kind: Kind) { self.kind = kind }
 
@@ -40,6 +46,14 @@ struct TransformRecognizer {
         }
     }
 
+    /// The value before any change: a scale of 1, 0 degrees.
+    private var identity: Double {
+        switch kind {
+        case .pinch: 1
+        case .rotate: 0
+        }
+    }
+
     /// Not tracking two fingers (nothing to end when fewer than two remain).
     var isIdle: Bool {
         switch state {
@@ -48,62 +62,105 @@ struct TransformRecognizer {
         }
     }
 
-    /// One frame with at least two fingers staying down. `spreadRatio` and `spreadChange`
-    /// compare their spread with the previous frame; `turn` is their mean turn. Returns
-    /// true when this frame began the gesture. `mayBegin` is false once a long press began.
+    /// One frame with at least two fingers staying down. `spread` is their mean distance
+    /// from their centroid; `spreadRatio` and `spreadChange` compare it with the previous
+    /// frame; `turn` is their mean turn. Returns true when this frame began the gesture.
+    /// `mayBegin` is false once a long press or the drag began (or begins in this frame).
     mutating func moved<S: GestureSink>(
-        time: Timestamp, spreadRatio: Double, spreadChange: Length, turn: Angle, mayBegin: Bool, fingers: Int, location: Point,
-        thresholds: Thresholds, reporter: Reporter, sink: inout S
+        time: Timestamp, spread: Length, spreadRatio: Double, spreadChange: Length, turn: Angle, mayBegin: Bool, fingers: Int,
+        location: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S
     ) -> Bool {
-        // The progress and its threshold are taken in one unit, side by side.
-        let (step, progressStep, threshold, ratio): (Double, Double, Double, Bool) =
-            switch kind {
-            case .pinch: (spreadRatio, spreadChange.millimetres, thresholds.pinchMinimumSpreadChange.millimetres, true)
-            case .rotate: (turn.degrees, turn.degrees, thresholds.rotateMinimumAngle.degrees, false)
-            }
+        let changed: Bool
+        let distance: Double
+        switch kind {
+        case .pinch:
+            changed = spreadRatio != 1
+            distance = spreadChange.millimetres
+        case .rotate:
+            changed = turn != .zero
+            distance = turn.degrees * (Trigonometry.pi / 180) * spread.millimetres
+        }
         switch state {
         case .idle:
-            state = .tracking(value: ratio ? 1 : 0, progress: 0)
+            velocity.reset(time: time)
+            velocity.add(time: time, value: identity)
+            state = .tracking(value: identity, distance: 0)
             reporter.transition(name, State.idle, "two-fingers", state)
             return moved(
-                time: time, spreadRatio: spreadRatio, spreadChange: spreadChange, turn: turn, mayBegin: mayBegin,
+                time: time, spread: spread, spreadRatio: spreadRatio, spreadChange: spreadChange, turn: turn, mayBegin: mayBegin,
                 fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
-        case .tracking(let value, let progress):
-            let newValue = ratio ? value * step : value + step
-            let newProgress = progress + progressStep
-            if mayBegin && abs(newProgress).reaches(threshold) {
+        case .tracking(let value, let travelled):
+            let newValue = step(value, spreadRatio: spreadRatio, turn: turn)
+            let newDistance = travelled + distance
+            if changed { velocity.add(time: time, value: newValue) }
+            if mayBegin && reachesThreshold(newValue, distance: newDistance, thresholds: thresholds) {
                 let id = reporter.newID(gestureKind, &sink)
                 let old = state
-                state = .active(id: id, value: newValue)
-                reporter.emit(details(newValue), .began, id: id, time: time, fingers: fingers, location: location, into: &sink)
+                state = .active(id: id, value: newValue, origin: newValue)
+                emit(
+                    .began, id: id, value: newValue, origin: newValue, time: time, fingers: fingers, location: location, lifting: false,
+                    thresholds: thresholds, reporter: reporter, sink: &sink)
                 reporter.transition(name, old, "threshold", state)
                 return true
             }
-            state = .tracking(value: newValue, progress: newProgress)
+            state = .tracking(value: newValue, distance: newDistance)
             return false
-        case .active(let id, let value):
-            let newValue = ratio ? value * step : value + step
-            state = .active(id: id, value: newValue)
-            if step != (ratio ? 1 : 0) {
-                reporter.emit(details(newValue), .changed, id: id, time: time, fingers: fingers, location: location, into: &sink)
+        case .active(let id, let value, let origin):
+            let newValue = step(value, spreadRatio: spreadRatio, turn: turn)
+            state = .active(id: id, value: newValue, origin: origin)
+            if changed {
+                velocity.add(time: time, value: newValue)
+                emit(
+                    .changed, id: id, value: newValue, origin: origin, time: time, fingers: fingers, location: location, lifting: false,
+                    thresholds: thresholds, reporter: reporter, sink: &sink)
             }
             return false
         }
     }
 
     /// Fewer than two fingers remain (or none: the sequence ended).
-    mutating func fingersBelowTwo<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
-        finish(.ended, "below-two-fingers", time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
+    mutating func fingersBelowTwo<S: GestureSink>(
+        time: Timestamp, fingers: Int, location: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S
+    ) {
+        finish(
+            .ended, "below-two-fingers", time: time, fingers: fingers, location: location, thresholds: thresholds, reporter: reporter,
+            sink: &sink)
     }
 
-    mutating func cancel<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S) {
-        finish(.cancelled, "cancel", time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
+    mutating func cancel<S: GestureSink>(
+        time: Timestamp, fingers: Int, location: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S
+    ) {
+        finish(
+            .cancelled, "cancel", time: time, fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
     }
 
     mutating func reset() { state = .idle }
 
+    /// `value` after one frame's spread ratio (pinch) or turn (rotate).
+    private func step(_ value: Double, spreadRatio: Double, turn: Angle) -> Double {
+        switch kind {
+        case .pinch: value * spreadRatio
+        case .rotate: value + turn.degrees
+        }
+    }
+
+    /// Pinch: the scale changed by `pinch.minimumScaleChange` and the spread by
+    /// `pinch.minimumSpreadChange`; rotate: the fingers turned by `rotate.minimumAngle`
+    /// along `rotate.minimumArc`. The distances keep the jitter of fingers close together,
+    /// a large share of their small spread, from pinching or turning.
+    private func reachesThreshold(_ value: Double, distance: Double, thresholds: Thresholds) -> Bool {
+        switch kind {
+        case .pinch:
+            abs(value - 1).reaches(thresholds.pinchMinimumScaleChange)
+                && abs(distance).reaches(thresholds.pinchMinimumSpreadChange.millimetres)
+        case .rotate:
+            abs(value).reaches(thresholds.rotateMinimumAngle.degrees) && abs(distance).reaches(thresholds.rotateMinimumArc.millimetres)
+        }
+    }
+
     private mutating func finish<S: GestureSink>(
-        _ phase: GesturePhase, _ input: StaticString, time: Timestamp, fingers: Int, location: Point, reporter: Reporter, sink: inout S
+        _ phase: GesturePhase, _ input: StaticString, time: Timestamp, fingers: Int, location: Point, thresholds: Thresholds,
+        reporter: Reporter, sink: inout S
     ) {
         let old = state
         switch state {
@@ -111,17 +168,30 @@ struct TransformRecognizer {
             return
         case .tracking:
             break
-        case .active(let id, let value):
-            reporter.emit(details(value), phase, id: id, time: time, fingers: fingers, location: location, into: &sink)
+        case .active(let id, let value, let origin):
+            emit(
+                phase, id: id, value: value, origin: origin, time: time, fingers: fingers, location: location, lifting: phase == .ended,
+                thresholds: thresholds, reporter: reporter, sink: &sink)
         }
         state = .idle
         reporter.transition(name, old, input, state)
     }
 
-    private func details(_ value: Double) -> GestureDetails {
-        switch kind {
-        case .pinch: .pinch(scale: value)
-        case .rotate: .rotate(degrees: value)
-        }
+    /// Reports the value relative to `origin`, with its velocity (zero at an end after the
+    /// fingers rested, as the drag's).
+    private func emit<S: GestureSink>(
+        _ phase: GesturePhase, id: UInt64, value: Double, origin: Double, time: Timestamp, fingers: Int, location: Point, lifting: Bool,
+        thresholds: Thresholds, reporter: Reporter, sink: inout S
+    ) {
+        guard reporter.reported.contains(gestureKind) else { return }
+        let rate =
+            lifting
+            ? velocity.velocity(window: thresholds.velocityWindow, liftingAt: time) : velocity.velocity(window: thresholds.velocityWindow)
+        let details: GestureDetails =
+            switch kind {
+            case .pinch: .pinch(scale: value / origin, velocity: rate / origin)
+            case .rotate: .rotate(degrees: value - origin, velocity: rate)
+            }
+        reporter.emit(details, phase, id: id, time: time, fingers: fingers, location: location, into: &sink)
     }
 }

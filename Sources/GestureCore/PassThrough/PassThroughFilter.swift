@@ -1,7 +1,7 @@
 import GestureProtocol
 
 /// What a pass-through device keeps for the daemon: touches that start in a reserved
-/// region, with wake-swallow the first touch after an idle period, and what the app gets of
+/// region, with wake-swallow the touches that wake the screen, and what the app gets of
 /// the others (`app-fingers`, `app-long-press`).
 public struct PassThroughPolicy: Sendable, Hashable {
     /// A region with `reserve = true`: its name (for the log) and rectangle (normalised screen space).
@@ -18,29 +18,36 @@ public struct PassThroughPolicy: Sendable, Hashable {
     public var reserved: [ReservedArea]
     /// How device coordinates map to the screen (the same mapping the regions use).
     public var geometry: DeviceGeometry
-    /// The first touch after `PassThroughFilter.idle()` is reserved too.
+    /// Wake touches are reserved too: the first touch after `PassThroughFilter.idle()`,
+    /// every touch while the display is off (`PassThroughFilter.displayPower(_:)`), and every
+    /// touch within `wakeGuard` after the display came back on.
     public var wakeSwallow: Bool
+    /// How long after the display came back on touches still belong to the same wake
+    /// (`wake-guard`).
+    public var wakeGuard: TimeSpan
     /// What the app gets of the touches that start where no region sets the app keys.
     public var app: AppTouchPolicy
 
     public init(
         reserved: [ReservedArea] = [], geometry: DeviceGeometry = DeviceGeometry(), wakeSwallow: Bool = false,
-        app: AppTouchPolicy = AppTouchPolicy()
+        wakeGuard: TimeSpan = .zero, app: AppTouchPolicy = AppTouchPolicy()
     ) {
         self.reserved = reserved
         self.geometry = geometry
         self.wakeSwallow = wakeSwallow
+        self.wakeGuard = wakeGuard
         self.app = app
     }
 
     /// The reserved regions of an engine configuration (`[[region]] reserve = true`) and its
     /// regions' app keys over the device's (`app`).
     public init(
-        engine: EngineConfiguration, geometry: DeviceGeometry, wakeSwallow: Bool, app: AppTouchSettings = AppTouchSettings()
+        engine: EngineConfiguration, geometry: DeviceGeometry, wakeSwallow: Bool, wakeGuard: TimeSpan = .zero,
+        app: AppTouchSettings = AppTouchSettings()
     ) {
         self.init(
             reserved: engine.regions.filter(\.reserve).map { ReservedArea(name: $0.name, rect: $0.rect) },
-            geometry: geometry, wakeSwallow: wakeSwallow, app: AppTouchPolicy(engine: engine, device: app))
+            geometry: geometry, wakeSwallow: wakeSwallow, wakeGuard: wakeGuard, app: AppTouchPolicy(engine: engine, device: app))
     }
 }
 
@@ -51,7 +58,8 @@ public enum PassThroughDecision: Sendable, Hashable {
     case passes
     /// It started in this reserved region.
     case reservedByRegion(String)
-    /// The first touch after an idle period (wake-swallow).
+    /// A touch that wakes the screen (wake-swallow): the first after an idle period, one
+    /// while the display is off, or one within the wake guard after it came back on.
     case reservedAsWakeTouch
     /// It began when this many fingers of its touch sequence had reached the app (`app-fingers`).
     case reservedBeyondAppFingers(Int)
@@ -145,6 +153,10 @@ public struct PassThroughFilter {
     private var resyncing = false
     /// Wake-swallow: the next touch-down is reserved.
     private var wakeArmed = false
+    /// Wake-swallow: the display as the daemon last read it, and until when touches still
+    /// belong to the last wake (the display's return plus the guard).
+    private var display = DisplayPower.unknown
+    private var wakeGuardUntil: Timestamp?
     /// `app-fingers`: the touches of the current touch sequence that were let through to the
     /// app (passed or held), counted at their touch-down.
     private var appFingersInSequence = 0
@@ -158,6 +170,9 @@ public struct PassThroughFilter {
     private var hidden = HiddenTouches.none
     /// Receives one line per decision and state change; nil: no strings are built.
     public var log: ((String) -> Void)?
+    /// How many touches were reserved as wake touches so far: the daemon tells whatever
+    /// blanked the screen of each one, since the compositor never sees it.
+    public private(set) var wakeTouchCount = 0
 
     /// `current`: the device's state now, when it is already open and may have touches
     /// down (nil: a device just opened, in its initial state). The clone is taken to be
@@ -174,6 +189,22 @@ public struct PassThroughFilter {
         slotDecisions = Array(repeating: nil, count: layout.slotCount)
         slotOrder = Array(repeating: 0, count: layout.slotCount)
         slotBegan = Array(repeating: false, count: layout.slotCount)
+    }
+
+    /// Whether the frame being read begins a touch that wake-swallow decides: the daemon
+    /// then reads the display's power and passes it (`displayPower(_:)`) before the frame's
+    /// `SYN_REPORT`. A protocol-A device matches its contacts only at `SYN_REPORT`, so any
+    /// frame with contacts asks.
+    public var wantsDisplayPower: Bool {
+        guard policy.wakeSwallow, state == .reading else { return false }
+        switch layout.mode {
+        case .slotted:
+            return working.slots.indices.contains { working.slots[$0].isDown && (slotBegan[$0] || slotDecisions[$0] == nil) }
+        case .unslotted:
+            return frameHasReports
+        case .singleTouch(let touchKey):
+            return singleDecision == nil && (layout.keys.firstIndex(of: touchKey).map { working.keys[$0] != 0 } ?? false)
+        }
     }
 
     /// Whether any touch down now is reserved.
@@ -250,7 +281,10 @@ public struct PassThroughFilter {
     public mutating func reconfigure(_ policy: PassThroughPolicy) {
         self.policy = policy
         mapper = Self.mapper(device, policy.geometry)
-        if !policy.wakeSwallow { wakeArmed = false }
+        if !policy.wakeSwallow {
+            wakeArmed = false
+            wakeGuardUntil = nil
+        }
         log?("pass-through: reconfigured, \(policy.reserved.count) reserved regions, wake-swallow \(policy.wakeSwallow)")
     }
 
@@ -259,6 +293,16 @@ public struct PassThroughFilter {
         guard policy.wakeSwallow, !wakeArmed else { return }
         wakeArmed = true
         log?("pass-through: idle, the next touch is the wake touch")
+    }
+
+    /// The display's power, read for the frame being read (`wantsDisplayPower`): touches
+    /// that begin while it is off are wake touches, and so are those within the wake guard
+    /// after `since`. Decisions already made stay.
+    public mutating func displayPower(_ power: DisplayPower) {
+        guard power != display else { return }
+        display = power
+        if case .on(let since?) = power { wakeGuardUntil = since + policy.wakeGuard }
+        log?("pass-through: display \(power)")
     }
 
     /// The clone is about to be destroyed (daemon stopping, device unplugged or no longer
@@ -474,8 +518,9 @@ public struct PassThroughFilter {
     ) -> PassThroughDecision {
         let decision: PassThroughDecision
         let point = mapper.location(x: x, y: y)
-        if wakeArmed && !hidden.contains(source) {
+        if isWakeTouch(at: time) && !hidden.contains(source) {
             decision = .reservedAsWakeTouch
+            wakeTouchCount += 1
         } else {
             // The innermost (smallest) reserved region names the decision.
             let areas = policy.reserved.filter { $0.rect.contains(point) }
@@ -485,6 +530,14 @@ public struct PassThroughFilter {
         }
         log?("pass-through: \(touch) at (\(x), \(y)) → \(decision)")
         return decision
+    }
+
+    /// Whether a touch beginning at `time` wakes the screen: the first after idle, one while
+    /// the display is off, or one within the guard of the last wake.
+    private func isWakeTouch(at time: Timestamp) -> Bool {
+        guard policy.wakeSwallow else { return false }
+        if wakeArmed || display == .off { return true }
+        return wakeGuardUntil.map { time < $0 } ?? false
     }
 
     /// What the app gets of a touch no reservation keeps (`AppTouchPolicy`): nothing beyond

@@ -71,7 +71,7 @@ extension JSONReader {
         type = name
         switch name {
         case "hello": return .hello(try object(HelloMessage(wireDefaults: ()), path: ""))
-        case "gesture": return .gesture(try object(GestureMessage.Line(wireDefaults: ()), path: "").message)
+        case "gesture": return .gesture(try object(GestureMessage.Line(wireDefaults: ()), path: "").message(self))
         case "touch": return .touch(try object(TouchMessage(wireDefaults: ()), path: ""))
         case "device": return .device(try object(DeviceMessage(wireDefaults: ()), path: ""))
         case "activity": return .activity(try object(ActivityMessage(wireDefaults: ()), path: ""))

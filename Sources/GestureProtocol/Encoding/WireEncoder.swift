@@ -6,7 +6,7 @@ public enum WireEncoder {
     /// Fraction digits for normalised locations and translations (1e-5 of the screen:
     /// below a pixel on an 8K panel).
     public static let locationDigits = 5
-    /// Fraction digits for velocities (normalised units per second).
+    /// Fraction digits for velocities (normalised units, scale or degrees per second).
     public static let velocityDigits = 4
     /// Fraction digits for pinch scale.
     public static let scaleDigits = 4

@@ -21,6 +21,8 @@ extension GestureMessage {
         var direction: SwipeDirection
         var edge: ScreenEdge?
         var drag: Drag
+        /// The drag's velocity (a point) or the pinch's or rotate's (a number): one key.
+        var velocity: WireVelocity
         var scale: Double
         var rotation: Double
 
@@ -28,7 +30,8 @@ extension GestureMessage {
         @inline(__always)
         private init(
             kind: GestureKind, _ message: consuming GestureMessage, count: Int = 0, direction: SwipeDirection = .left,
-            edge: ScreenEdge? = nil, drag: Drag = Line.still, scale: Double = 0, rotation: Double = 0
+            edge: ScreenEdge? = nil, drag: Drag = Line.still, velocity: WireVelocity = WireVelocity(point: .zero),
+            scale: Double = 0, rotation: Double = 0
         ) {
             header = message
             self.kind = kind
@@ -36,6 +39,7 @@ extension GestureMessage {
             self.direction = direction
             self.edge = edge
             self.drag = drag
+            self.velocity = velocity
             self.scale = scale
             self.rotation = rotation
         }
@@ -67,13 +71,21 @@ extension GestureMessage {
             switch details {
             case .press, .longPress: break
             case .tap(let count): self.count = count
-            case .drag(let drag): self.drag = drag
+            case .drag(let drag):
+                self.edge = drag.edge
+                self.drag = drag
+                velocity = WireVelocity(point: drag.velocity)
             case .swipe(let direction, let edge, let drag):
                 self.direction = direction
                 self.edge = edge
                 self.drag = drag
-            case .pinch(let scale): self.scale = scale
-            case .rotate(let degrees): rotation = degrees
+                velocity = WireVelocity(point: drag.velocity)
+            case .pinch(let scale, let rate):
+                self.scale = scale
+                velocity = WireVelocity(rate: rate)
+            case .rotate(let degrees, let rate):
+                rotation = degrees
+                velocity = WireVelocity(rate: rate)
             }
         }
 
@@ -92,28 +104,40 @@ extension GestureMessage {
             try v.field("localLocation", &header.localLocation, NullableCodec(location), .optional)
             try v.field("count", &count, IntegerCodec(), .requiredIf(kind == .tap))
             try v.field("direction", &direction, NameCodec(what: "swipe direction"), .requiredIf(kind == .swipe))
-            try v.field("edge", &edge, NullableCodec(NameCodec(what: "screen edge")), .requiredIf(kind == .swipe))
-            let moves: Presence = .requiredIf(kind == .drag || kind == .swipe)
-            try v.field("startLocation", &drag.startLocation, location, moves)
+            let moves = kind == .drag || kind == .swipe
+            try v.field("edge", &edge, NullableCodec(NameCodec(what: "screen edge")), .requiredIf(moves))
+            try v.field("startLocation", &drag.startLocation, location, .requiredIf(moves))
             try v.field("localStartLocation", &drag.localStartLocation, NullableCodec(location), .optional)
-            try v.field("translation", &drag.translation, location, moves)
-            try v.field("velocity", &drag.velocity, PointCodec(digits: WireEncoder.velocityDigits), moves)
-            try v.field("predictedEndLocation", &drag.predictedEndLocation, location, moves)
-            try v.field("predictedEndTranslation", &drag.predictedEndTranslation, location, moves)
+            try v.field("translation", &drag.translation, location, .requiredIf(moves))
+            try v.field("velocity", &velocity, VelocityCodec(), .requiredIf(moves || kind == .pinch || kind == .rotate))
+            try v.field("predictedEndLocation", &drag.predictedEndLocation, location, .requiredIf(moves))
+            try v.field("predictedEndTranslation", &drag.predictedEndTranslation, location, .requiredIf(moves))
             try v.field("scale", &scale, NumberCodec(digits: WireEncoder.scaleDigits), .requiredIf(kind == .pinch))
             try v.field("rotation", &rotation, NumberCodec(digits: WireEncoder.angleDigits), .requiredIf(kind == .rotate))
         }
 
-        var message: GestureMessage {
+        /// The message read; `reader` (past the line) for the error of a `velocity` of the
+        /// other shape than the gesture's (a number for a drag, a point for a pinch).
+        func message(_ reader: JSONReader) throws(ProtocolError) -> GestureMessage {
             var message = header
             switch kind {
             case .press: message.details = .press
             case .tap: message.details = .tap(count: count)
             case .longPress: message.details = .longPress
-            case .drag: message.details = .drag(drag)
-            case .swipe: message.details = .swipe(direction: direction, edge: edge, drag: drag)
-            case .pinch: message.details = .pinch(scale: scale)
-            case .rotate: message.details = .rotate(degrees: rotation)
+            case .drag, .swipe:
+                guard !velocity.isRate else {
+                    throw reader.error(.wrongType(expected: PointCodec.expected.description), field: "velocity", at: velocity.offset)
+                }
+                var drag = drag
+                drag.velocity = velocity.point
+                drag.edge = edge
+                message.details = kind == .drag ? .drag(drag) : .swipe(direction: direction, edge: edge, drag: drag)
+            case .pinch, .rotate:
+                guard velocity.isRate else {
+                    throw reader.error(.wrongType(expected: "a number"), field: "velocity", at: velocity.offset)
+                }
+                message.details =
+                    kind == .pinch ? .pinch(scale: scale, velocity: velocity.rate) : .rotate(degrees: rotation, velocity: velocity.rate)
             }
             return message
         }

@@ -257,9 +257,11 @@ struct ArrayCodec<Element: FieldCodec>: FieldCodec {
 /// A point `{"x":…,"y":…}` with `digits` fraction digits.
 struct PointCodec: FieldCodec {
     let digits: Int
+    /// What a value of another type must be instead.
+    static let expected: StaticString = "an object {\"x\":…,\"y\":…}"
     func accepts(_ kind: JSONReader.ValueKind) -> Bool { kind == .object }
     func read(_ reader: inout JSONReader, field: String) throws(ProtocolError) -> Point {
-        try ObjectCodec<PointFields>(expected: "an object {\"x\":…,\"y\":…}").read(&reader, field: field).point
+        try ObjectCodec<PointFields>(expected: Self.expected).read(&reader, field: field).point
     }
     @inline(__always)
     func write(_ value: Point, to writer: inout JSONWriter) {

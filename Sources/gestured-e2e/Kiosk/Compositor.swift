@@ -2,77 +2,29 @@ import Foundation
 import Glibc
 import SystemCalls
 
-/// The Wayland compositors the kiosk tier runs (Debian 12's, both on wlroots 0.15).
-enum CompositorKind: String, CaseIterable {
-    case cage
-    case sway
-}
-
-/// What every compositor needs, started once per boot: udevd (libinput finds and
-/// classifies devices through it, and udev rules such as a calibration matrix apply) and
-/// seatd (the seat wlroots opens the devices through). `rules` are written to
-/// `/run/udev/rules.d` before udevd starts.
-final class KioskSystem {
-    let work: String
-    private let udevd: pid_t
-    private let seatd: pid_t
-    static let seatSocket = "/run/seatd.sock"
-
-    init(work: String, rules: String) throws(CaseFailure) {
-        self.work = work
-        try? RegularFile.makeDirectory(path: "/run/udev", mode: 0o755)
-        try? RegularFile.makeDirectory(path: "/run/udev/rules.d", mode: 0o755)
-        guard FileManager.default.createFile(atPath: "/run/udev/rules.d/70-kiosk.rules", contents: Data(rules.utf8)) else {
-            throw CaseFailure("cannot write the udev rules")
-        }
-        udevd = try startUdevd(logPath: "\(work)/udevd.log", debug: false)
-        // As root: the compositors run as nobody and reach the devices through it.
-        do {
-            seatd = try spawn(
-                "/usr/sbin/seatd", ["-g", "nogroup"], environment: ["SEATD_VTBOUND=0"], logPath: "\(work)/seatd.log")
-        } catch {
-            _ = stopUdevd(udevd)
-            throw error
-        }
-        let deadline = monotonicMicroseconds() + 30_000_000
-        while !RegularFile.anythingExists(path: Self.seatSocket) {
-            if monotonicMicroseconds() >= deadline || waitForExit(seatd, timeout: 0) != nil {
-                stop()
-                throw CaseFailure("seatd did not create \(Self.seatSocket): \(tail("\(work)/seatd.log"))")
-            }
-            pause(milliseconds: 20)
-        }
-    }
-
-    func stop() {
-        Subprocess.send(SIGTERM, to: seatd)
-        if waitForExit(seatd, timeout: 5) == nil {
-            Subprocess.send(SIGKILL, to: seatd)
-            _ = waitForExit(seatd, timeout: 5)
-        }
-        _ = stopUdevd(udevd)
-    }
-}
-
-/// A compositor on a headless output (1280×720, pixman) with libinput for input, running
-/// wev (a real Wayland client that prints every `wl_touch` event) as its only client, both
-/// as `nobody` (cage refuses to run as root). wev's output reaches the driver through a
-/// FIFO (`WaylandClientLog`). Ready once wev's toplevel is `activated`: touches before that
-/// are lost.
+/// A compositor on a headless output (1280×720, pixman) with libinput for input, showing
+/// one client (`KioskClient`: wev, Chromium), both as `nobody` (cage refuses to run as
+/// root). Ready once the client is: touches before that are lost.
 final class Compositor {
     let kind: CompositorKind
     let pid: pid_t
-    let client: WaylandClientLog
     let logPath: String
-    /// The compositor's `XDG_RUNTIME_DIR` (its Wayland socket, sway's IPC socket).
+    /// The compositor's `XDG_RUNTIME_DIR` (its Wayland socket, sway's IPC socket), also the
+    /// client's `HOME` (a fresh profile for Chromium each run).
     let runtimeDirectory: String
+    /// The headless output's size in pixels (wlroots' default).
+    static let outputSize = (width: 1280.0, height: 720.0)
 
-    init(_ kind: CompositorKind, work: String) throws(CaseFailure) {
+    /// `environment`: variables added to (or replacing) the headless defaults, e.g.
+    /// `WLR_BACKENDS=drm,libinput` for a real output.
+    init(
+        _ kind: CompositorKind, setup: CompositorSetup = CompositorSetup(), client: some KioskClient, name: String, work: String,
+        environment: [String] = []
+    ) throws(CaseFailure) {
         self.kind = kind
-        logPath = "\(work)/\(kind.rawValue).log"
-        guard let nobody = getpwnam("nobody") else { throw CaseFailure("no user nobody") }
-        let (uid, gid) = (nobody.pointee.pw_uid, nobody.pointee.pw_gid)
-        let runtime = "\(work)/xdg-\(kind.rawValue)"
+        logPath = "\(work)/\(name).log"
+        let (uid, gid) = try KioskRoot.kioskUser()
+        let runtime = "\(work)/xdg-\(name)"
         runtimeDirectory = runtime
         try? RegularFile.makeDirectory(path: runtime, mode: 0o700)
         do {
@@ -80,39 +32,29 @@ final class Compositor {
         } catch {
             throw CaseFailure("chown \(runtime): \(errorText(error.errno.rawValue))")
         }
-        client = try WaylandClientLog(fifo: "\(work)/wev-\(kind.rawValue).fifo")
-        // stdbuf: wev block-buffers a pipe.
-        let wev = "exec stdbuf -oL wev > \(client.path) 2>/dev/null"
-        let command: [String]
-        switch kind {
-        case .cage:
-            command = ["cage", "--", "sh", "-c", wev]
-        case .sway:
-            let config = "\(work)/sway.conf"
-            guard FileManager.default.createFile(atPath: config, contents: Data("exec \(wev)\n".utf8)) else {
-                throw CaseFailure("cannot write \(config)")
-            }
-            _ = try? SystemCall.posixBlocking("chmod", path: config) { chmod(config, 0o644) }
-            command = ["sway", "-c", config]
-        }
+        let command = try kind.commandLine(running: client.shellCommand, setup: setup, work: work)
+        let defaults = [
+            "XDG_RUNTIME_DIR=\(runtime)", "HOME=\(runtime)", "WLR_BACKENDS=headless,libinput", "WLR_RENDERER=pixman",
+            "WLR_HEADLESS_OUTPUTS=1", "LIBSEAT_BACKEND=seatd",
+            // wlroots 0.15 refuses to start with no input device yet: they come later.
+            "WLR_LIBINPUT_NO_DEVICES=1",
+        ]
+        func key(_ entry: String) -> Substring { entry.prefix { $0 != "=" } }
+        let replaced = Set(environment.map(key))
         pid = try spawn(
-            "/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"] + command,
-            environment: [
-                "XDG_RUNTIME_DIR=\(runtime)", "HOME=\(runtime)", "WLR_BACKENDS=headless,libinput", "WLR_RENDERER=pixman",
-                "WLR_HEADLESS_OUTPUTS=1", "LIBSEAT_BACKEND=seatd",
-                // wlroots 0.15 refuses to start with no input device yet: they come later.
-                "WLR_LIBINPUT_NO_DEVICES=1",
-            ], logPath: logPath)
-        let deadline = monotonicMicroseconds() + 120_000_000
-        while !client.activated {
+            KioskRoot.setpriv, ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"] + command,
+            environment: defaults.filter { !replaced.contains(key($0)) } + environment, logPath: logPath)
+        let deadline = monotonicMicroseconds() + UInt64(client.readyTimeout * 1_000_000)
+        while !client.isReady {
             if let code = waitForExit(pid, timeout: 0) {
-                throw CaseFailure("\(kind.rawValue) exited with \(code) before its client was activated: \(tail(logPath))")
+                throw CaseFailure("\(kind.rawValue) exited with \(code) before its client was ready: \(tail(logPath)); \(client.recent)")
             }
             if monotonicMicroseconds() >= deadline {
                 stop()
-                throw CaseFailure("wev was not activated within 120 s: \(tail(logPath)); wev: \(client.recentLines.suffix(5))")
+                throw CaseFailure(
+                    "the client was not ready within \(Int(client.readyTimeout)) s: \(tail(logPath)); \(client.recent)")
             }
-            client.pump(milliseconds: 200)
+            client.pump(milliseconds: 200, alongside: nil)
         }
     }
 
@@ -126,7 +68,7 @@ final class Compositor {
         }
         let output = "\(work)/swaymsg.json"
         let pid = try spawn(
-            "/usr/bin/swaymsg", ["-s", "\(runtimeDirectory)/\(socket)", "-r", "-t", "get_inputs"], logPath: "\(work)/swaymsg.log",
+            KioskRoot.swaymsg, ["-s", "\(runtimeDirectory)/\(socket)", "-r", "-t", "get_inputs"], logPath: "\(work)/swaymsg.log",
             stdoutPath: output)
         guard waitForExit(pid, timeout: 30) == 0, let data = FileManager.default.contents(atPath: output),
             let inputs = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]

@@ -8,23 +8,33 @@ import Glibc
 import Recordings
 import SystemCalls
 
-/// The kiosk tier: gestured with `pass-through = true` between a uinput
-/// touchscreen and a real Wayland compositor (cage, sway) whose client (wev) prints every
-/// `wl_touch` event it receives. Verdicts come from what that client and a socket
-/// subscriber received, never from timing: the same input with and without gestured must
-/// give the client the same sequence and coordinates; reserved and wake touches must never
-/// reach it; no stop, kill, unplug or reload may leave it a touch down; a panel with
-/// pointer capabilities must give a touch-only clone; a udev calibration keyed on the
-/// device must apply through the clone. Latency with and without gestured is printed
-/// (`BENCH`), never asserted.
+/// The kiosk tier: gestured with `pass-through = true` between a uinput touchscreen and a
+/// real Wayland compositor (cage, sway) showing a real client: wev, which prints every
+/// `wl_touch` event it receives (the protocol level), and Chromium in kiosk mode started as
+/// docs/kiosk.md says, showing a page that logs its DOM events (`ChromiumRun`). Verdicts
+/// come from what the client and a socket subscriber received, never from timing. With
+/// wev: the same input with and without gestured must give the client the same sequence
+/// and coordinates; reserved and wake touches must never reach it; no stop, kill, unplug or
+/// reload may leave it a touch down; a panel with pointer capabilities must give a
+/// touch-only clone; a udev calibration keyed on the device must apply through the clone.
+/// Latency with and without gestured is printed (`BENCH`), never asserted.
 struct KioskCases {
     let gestured: String
+    let gesturedWeb: String
     let work: String
     let elanDescription: String
+    /// The compositors and clients to run (of the root's stacks).
     let compositors: [CompositorKind]
+    let clients: [KioskStack.Client]
+    /// The kiosk guide whose recipes the Chromium stacks run (docs/kiosk.md).
+    let guide: String
+    /// The tier's page (the directory vm/kiosk-page) and the JS client beside it (web/gestured.js).
+    let page: String
+    let jsClient: String
     /// Frames of each latency run, `interval` ms apart.
     let frames: Int
     let interval: Double
+    var daemonSocket: String { "\(work)/kiosk.sock" }
 
     /// Every device of the tier is named so; the daemon passes them all through.
     static let namePrefix = "kiosk pass"
@@ -39,31 +49,53 @@ struct KioskCases {
         """
     /// The daemon's configuration: the e2e pass-through cases' (a reserved top edge for
     /// swipes) for the tier's devices.
-    static func config(passThrough: Bool = true) -> String {
-        PassThroughCases.config(passThrough: passThrough, matchName: "\(namePrefix) *")
+    static func config(passThrough: Bool = true, deviceKeys: [String] = []) -> String {
+        PassThroughCases.config(passThrough: passThrough, matchName: "\(namePrefix) *", deviceKeys: deviceKeys)
     }
+
+    /// The keys that keep a pinch and a resting finger from the app.
+    static let appKeys = ["app-fingers = 1", "app-long-press = false"]
 
     static let wakeConfig = PassThroughCases.wakeConfig(matchName: "\(namePrefix) *")
 
     func run(_ harness: Harness) {
         var system: KioskSystem?
+        var root: KioskRoot?
         harness.run("kiosk: systemd-udevd (with a calibration rule) and seatd start", always: true) {
+            root = try KioskRoot.current()
             system = try KioskSystem(work: work, rules: Self.rules)
         }
-        guard let system else { return }
-        defer { system.stop() }
-        for kind in compositors {
-            KioskRun(kind: kind, cases: self).run(harness)
+        guard let system, let root else { return }
+        var site: ProbeSite?
+        defer {
+            site?.stop()
+            system.stop()
         }
+        for stack in root.stacks where compositors.contains(stack.compositor) && clients.contains(stack.client) {
+            switch stack.client {
+            case .wev:
+                KioskRun(kind: stack.compositor, cases: self).run(harness)
+            case .chromium:
+                if site == nil {
+                    harness.run("kiosk: gestured-web serves the page (loopback up)", always: true) {
+                        site = try ProbeSite(gesturedWeb: gesturedWeb, page: page, client: jsClient, daemonSocket: daemonSocket, work: work)
+                    }
+                }
+                guard let site else { continue }
+                ChromiumRun(kind: stack.compositor, cases: self, site: site).run(harness)
+            }
+        }
+        // A real blanker needs a real output: sway on the DRM backend.
+        if compositors.contains(.sway) { BlankingRun(cases: self).run(harness) }
     }
 }
 
-/// The cases under one compositor.
+/// The cases with wev under one compositor.
 private final class KioskRun {
     let kind: CompositorKind
     let cases: KioskCases
     var compositor: Compositor!
-    var client: WaylandClientLog { compositor.client }
+    var client: WaylandClientLog!
     var panel: TouchPanel!
     var calibrated: TouchPanel!
     var daemon: DaemonProcess?
@@ -75,16 +107,17 @@ private final class KioskRun {
         self.cases = cases
     }
 
-    func name(_ text: String) -> String { "kiosk [\(kind.rawValue)]: \(text)" }
+    var prefix: String { "kiosk [\(kind.rawValue)+wev]" }
+    func name(_ text: String) -> String { "\(prefix): \(text)" }
 
     /// Where taps land for the calibration cases: one point per quadrant's side, so that
     /// a 90° turn moves every one of them.
     let calibrationSpots = [Spot(0.25, 0.25), Spot(0.75, 0.25), Spot(0.25, 0.75)]
 
     func run(_ harness: Harness) {
-        let prefix = "kiosk [\(kind.rawValue)]"
         harness.run(name("the compositor starts, wev is activated, and touches on two touchscreens reach it"), always: true) {
-            compositor = try Compositor(kind, work: cases.work)
+            client = try WaylandClientLog(fifo: "\(cases.work)/wev-\(kind.rawValue).fifo")
+            compositor = try Compositor(kind, client: client, name: "\(kind.rawValue)-wev", work: cases.work)
             panel = try TouchPanel(descriptionFile: cases.elanDescription, name: KioskCases.panelName)
             calibrated = try TouchPanel(descriptionFile: cases.elanDescription, name: KioskCases.calibratedName)
             try probe(panel, "\(panel.name) (read by the compositor itself)")
@@ -295,7 +328,7 @@ private final class KioskRun {
     func startDaemon(config: String, double: Bool = false) throws(CaseFailure) {
         try writeConfig(config)
         let started = try DaemonProcess(
-            executable: cases.gestured, config: configPath, socketPath: "\(cases.work)/kiosk.sock",
+            executable: cases.gestured, config: configPath, socketPath: cases.daemonSocket,
             logPath: "\(cases.work)/kiosk-gestured.log")
         daemon = started
         let client = try Subscriber(socketPath: started.socketPath)
@@ -309,20 +342,8 @@ private final class KioskRun {
         _ = client.drain(quiet: 0.3)
     }
 
-    /// The node of `panel`'s clone: the device whose `phys` names the panel's node as its
-    /// original (the clone keeps the panel's name).
     func cloneNode(of panel: TouchPanel, timeout: Double = 15) throws(CaseFailure) -> String {
-        let phys = PassThroughClone.phys(cloning: panel.devnode)
-        let deadline = monotonicMicroseconds() + UInt64(timeout * 1_000_000)
-        while monotonicMicroseconds() < deadline {
-            if case .nodes(let nodes)? = try? DeviceDiscovery.scan() {
-                for node in nodes where node.path != panel.devnode {
-                    if (try? EvdevDevice(path: node.path).description)?.phys == phys { return node.path }
-                }
-            }
-            client.settle(milliseconds: 50, alongside: subscriber)
-        }
-        throw CaseFailure("no clone of \"\(panel.name)\" appeared within \(Int(timeout)) s")
+        try cloneNodeOf(panel, timeout: timeout, pumping: client, alongside: subscriber)
     }
 
     // MARK: cases
@@ -409,7 +430,7 @@ private final class KioskRun {
         let deadline = monotonicMicroseconds() + 15_000_000
         while true {
             let pid = try spawn(
-                "/bin/udevadm", ["info", "--query=property", "--name=\(node)"], environment: ["SYSTEMD_IGNORE_CHROOT=1"],
+                KioskRoot.udevadm, ["info", "--query=property", "--name=\(node)"], environment: ["SYSTEMD_IGNORE_CHROOT=1"],
                 logPath: "\(cases.work)/udevadm.log", stdoutPath: output)
             let status = waitForExit(pid, timeout: 30)
             var properties: [String: String] = [:]
@@ -503,7 +524,7 @@ private final class KioskRun {
     /// Starts gestured again with the current configuration and waits for the panel's clone.
     func restartDaemon() throws(CaseFailure) {
         let started = try DaemonProcess(
-            executable: cases.gestured, config: configPath, socketPath: "\(cases.work)/kiosk.sock",
+            executable: cases.gestured, config: configPath, socketPath: cases.daemonSocket,
             logPath: "\(cases.work)/kiosk-gestured.log")
         daemon = started
         let client = try Subscriber(socketPath: started.socketPath)

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import SystemCalls
-import SystemPackage
 
 /// One `wl_touch` event as the Wayland client (wev) printed it. Coordinates are kept as
 /// printed (wev's `%f` of a `wl_fixed`): two runs agree "to the client's precision" when
@@ -47,17 +46,12 @@ struct ClientTouch {
     }
 }
 
-/// What a Wayland client printed, read through a FIFO it writes its standard output to
-/// (`stdbuf -oL wev > FIFO`), each line stamped with CLOCK_MONOTONIC as it is read. Keeps
-/// the `wl_touch` events of the first `wl_touch` object and which touch ids the client has
-/// down (a `down` adds its id, an `up` removes it, a `cancel` clears them all).
-final class WaylandClientLog {
-    let path: String
-    private let readEnd: Int32
-    /// Held open so the FIFO never reports a hang-up when the client exits (or has not
-    /// opened it yet): a poll loop would spin.
-    private let writeEnd: Int32
-    private var buffer: [UInt8] = []
+/// What wev printed, read through a FIFO it writes its standard output to (`stdbuf -oL wev >
+/// FIFO`). Keeps the `wl_touch` events of the first `wl_touch` object and which touch ids
+/// the client has down (a `down` adds its id, an `up` removes it, a `cancel` clears them
+/// all). Ready once its toplevel is configured `activated` (wev never prints `enter`).
+final class WaylandClientLog: KioskClient {
+    private let fifo: LineFifo
     private var touchObject: Int?
     private(set) var touches: [ClientTouch] = []
     private(set) var down: Set<Int32> = []
@@ -67,51 +61,17 @@ final class WaylandClientLog {
     private(set) var recentLines: [String] = []
 
     init(fifo path: String) throws(CaseFailure) {
-        self.path = path
-        RegularFile.remove(path: path)
-        do {
-            try SystemCall.posixBlocking("mkfifo", path: path) { mkfifo(path, 0o666) }
-            try SystemCall.posixBlocking("chmod", path: path) { chmod(path, 0o666) }
-        } catch {
-            throw CaseFailure("mkfifo \(path): \(errorText(error.errno.rawValue))")
-        }
-        // Non-blocking: the read end opens with no writer yet, and then the write end with it.
-        do {
-            readEnd = try SystemCall.posixBlocking("open", path: path) { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        } catch {
-            throw CaseFailure("open \(path): \(errorText(error.errno.rawValue))")
-        }
-        do {
-            writeEnd = try SystemCall.posixBlocking("open", path: path) { open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC) }
-        } catch {
-            throw CaseFailure("open \(path): \(errorText(error.errno.rawValue))")
-        }
+        fifo = try LineFifo(path: path)
     }
 
-    deinit {
-        try? FileDescriptor(rawValue: readEnd).close()
-        try? FileDescriptor(rawValue: writeEnd).close()
-        RegularFile.remove(path: path)
-    }
+    /// stdbuf: wev block-buffers a pipe.
+    var shellCommand: String { "exec stdbuf -oL wev > \(fifo.path) 2>/dev/null" }
+    var isReady: Bool { activated }
+    let readyTimeout: Double = 120
+    var recent: String { "its last touch events: \(describe(touches.suffix(8))); its last lines: \(recentLines.suffix(5))" }
 
-    /// Waits up to `milliseconds` for output (and for `subscriber`'s socket, which is read
-    /// too so the daemon never queues for it), then reads everything available.
     func pump(milliseconds: Int32, alongside subscriber: Subscriber? = nil) {
-        var descriptors = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
-        if let subscriber { descriptors.append(pollfd(fd: subscriber.socket.rawValue, events: Int16(POLLIN), revents: 0)) }
-        _ = try? Polling.poll(&descriptors, timeoutMilliseconds: milliseconds)
-        subscriber?.receive(timeout: 0)
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            guard case .processed(let n)? = try? Polling.read(FileDescriptor(rawValue: readEnd), into: &chunk), n > 0 else { break }
-            let receivedAt = monotonicMicroseconds()
-            buffer += chunk[..<n]
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                take(line, receivedAt: receivedAt)
-            }
-        }
+        for (line, receivedAt) in fifo.read(milliseconds: milliseconds, alongside: subscriber) { take(line, receivedAt: receivedAt) }
     }
 
     private func take(_ line: String, receivedAt: UInt64) {
@@ -127,33 +87,6 @@ final class WaylandClientLog {
         case .up: if let id = touch.id { down.remove(id) }
         case .cancel: down.removeAll()
         case .motion: break
-        }
-    }
-
-    /// Reads until `condition` holds; fails after `timeout` seconds (a liveness bound: the
-    /// verdict is what arrived, never how fast).
-    func wait(_ what: String, timeout: Double = 15, alongside subscriber: Subscriber? = nil, until condition: () -> Bool)
-        throws(CaseFailure)
-    {
-        let deadline = monotonicMicroseconds() + UInt64(timeout * 1_000_000)
-        while !condition() {
-            let now = monotonicMicroseconds()
-            guard now < deadline else {
-                throw CaseFailure(
-                    "the Wayland client did not get \(what) within \(Int(timeout)) s; its last touch events: \(describe(touches.suffix(8)))"
-                )
-            }
-            pump(milliseconds: Int32(min(200, (deadline - now) / 1000 + 1)), alongside: subscriber)
-        }
-    }
-
-    /// Reads whatever arrives for `milliseconds`.
-    func settle(milliseconds: Double, alongside subscriber: Subscriber? = nil) {
-        let deadline = monotonicMicroseconds() + UInt64(milliseconds * 1000)
-        while true {
-            let now = monotonicMicroseconds()
-            guard now < deadline else { return }
-            pump(milliseconds: Int32(max(1, (deadline - now) / 1000)), alongside: subscriber)
         }
     }
 

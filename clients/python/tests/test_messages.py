@@ -173,7 +173,7 @@ def test_filters_of_the_wrong_shape_are_refused_before_sending(arguments: Dict[s
 
 def test_a_subscription_accepts_what_the_daemon_would_let_through() -> None:
     tap, drag = gc.decode(gesture_line(1)), gc.decode(gesture_line(2, gesture="drag", **{
-        "startLocation": {"x": 0, "y": 0}, "translation": {"x": 0, "y": 0}, "velocity": {"x": 0, "y": 0},
+        "edge": None, "startLocation": {"x": 0, "y": 0}, "translation": {"x": 0, "y": 0}, "velocity": {"x": 0, "y": 0},
         "predictedEndLocation": {"x": 0, "y": 0}, "predictedEndTranslation": {"x": 0, "y": 0}}))
     in_menu = gc.decode(gesture_line(3, region="menu", localLocation={"x": 0.5, "y": 0.5}))
     touch = gc.decode('{"type":"touch","phase":"began","touch":1,"seq":4,"time":1,"device":"Fake","location":{"x":0,"y":0}}')
@@ -185,3 +185,56 @@ def test_a_subscription_accepts_what_the_daemon_would_let_through() -> None:
     outside = gc.Subscribe.of(regions=[None], devices=["Fake"])
     assert [outside.accepts(m) for m in (tap, drag, in_menu, touch, device)] == [True, True, False, False, False]
     assert everything.accepts(gc.Goodbye("stopping")) and outside.accepts(gc.Overflow(3))
+
+
+PINCH: Dict[str, Any] = {
+    "type": "gesture", "gesture": "pinch", "phase": "changed", "id": 4, "seq": 12, "time": 2000000,
+    "device": "ELAN Touchscreen", "region": None, "fingers": 2, "location": {"x": 0.5, "y": 0.5},
+    "velocity": 1.25, "scale": 1.2,
+}
+
+
+def test_pinch_and_rotate_carry_their_velocity() -> None:
+    pinch = gc.decode(json.dumps(PINCH))
+    assert isinstance(pinch, gc.Pinch) and pinch.scale == 1.2 and pinch.velocity == 1.25
+    assert pinch.to_wire() == PINCH
+    rotate_line = dict(PINCH, gesture="rotate", rotation=-12.5, velocity=-90)
+    del rotate_line["scale"]
+    rotate = gc.decode(json.dumps(rotate_line))
+    assert isinstance(rotate, gc.Rotate) and rotate.rotation == -12.5 and rotate.velocity == -90.0
+    with pytest.raises(gc.ProtocolError) as raised:
+        gc.decode(with_changes(PINCH, velocity={"x": 1, "y": 0}))
+    assert 'field "velocity" of a gesture line must be a number' in raised.value.problem
+    with pytest.raises(gc.ProtocolError) as raised:
+        gc.decode(with_changes(PINCH, velocity=...))
+    assert 'a gesture line lacks the field "velocity"' in raised.value.problem
+
+
+METRICS: Dict[str, Any] = {
+    "type": "metrics", "uptime": 42, "devices": [], "clients": 1, "dropped": 0, "lastTouch": None, "gestures": [],
+    "inputs": [{"device": "ELAN Touchscreen", "touches": 4, "synDropped": 0, "filtered": {"bounce": 3, "phantom": 12}},
+               {"device": "Pad", "touches": 1, "synDropped": 2}],
+    "latency": {"buckets": [], "count": 0, "sum": 0},
+}
+
+
+def test_metrics_report_the_touches_hygiene_filtered() -> None:
+    metrics = gc.decode(json.dumps(METRICS))
+    assert isinstance(metrics, gc.Metrics)
+    assert metrics.inputs[0].filtered == {"bounce": 3, "phantom": 12}
+    assert metrics.inputs[1].filtered == {} and metrics.inputs[1].syn_dropped == 2
+    assert metrics.to_wire() == METRICS, "an empty filtered is left out, as the daemon does"
+    broken = dict(METRICS, inputs=[{"device": "d", "touches": 1, "synDropped": 0, "filtered": {"bounce": "3"}}])
+    with pytest.raises(gc.ProtocolError) as raised:
+        gc.decode(json.dumps(broken))
+    assert 'field "bounce" of "filtered" of "inputs[0]" of a metrics line must be a non-negative integer' in raised.value.problem
+
+
+def test_a_drag_carries_the_edge_it_started_from() -> None:
+    line = with_changes(SWIPE, gesture="drag", phase="changed", direction=..., edge="top")
+    drag = gc.decode(line)
+    assert isinstance(drag, gc.Drag) and drag.edge is gc.Edge.TOP
+    assert drag.to_wire() == json.loads(line)
+    with pytest.raises(gc.ProtocolError) as raised:
+        gc.decode(with_changes(SWIPE, gesture="drag", direction=..., edge=...))
+    assert 'a gesture line lacks the field "edge"' in raised.value.problem

@@ -161,6 +161,7 @@ class DeviceKind(_WireEnum):
 #: no such key then) rather than written as null. Wire names are the attribute names in
 #: camel case.
 _ABSENT_WHEN_NONE = {"omit_if_none": True}
+_ABSENT_WHEN_EMPTY = {"omit_if_empty": True}
 
 
 @dataclass(frozen=True)
@@ -277,6 +278,9 @@ class Motion(Gesture):
     """The fields :class:`Drag` and :class:`Swipe` share (``isinstance(e, Motion)``
     matches both)."""
 
+    #: The screen edge the drag started from (within the edge margin), if any: the same on
+    #: every event of the drag and on its swipe (an edge pan).
+    edge: Optional[Edge]
     start_location: Point
     #: :attr:`start_location` in the region's own space; only when :attr:`region` is set.
     local_start_location: Optional[Point] = field(metadata=_ABSENT_WHEN_NONE)
@@ -297,22 +301,24 @@ class Swipe(Motion):
     """``swipe``: a single ``ended``, right after the drag's ``ended``."""
 
     direction: Direction
-    #: The screen edge it started from, if any.
-    edge: Optional[Edge]
 
 
 @dataclass(frozen=True)
 class Pinch(Gesture):
-    """``pinch``: the fingers' spread relative to the start."""
+    """``pinch``: the fingers' spread relative to where the pinch began."""
 
     scale: float
+    #: Scale per second (UIKit's ``UIPinchGestureRecognizer.velocity``).
+    velocity: float
 
 
 @dataclass(frozen=True)
 class Rotate(Gesture):
-    """``rotate``: degrees relative to the start, clockwise positive."""
+    """``rotate``: degrees relative to where the rotation began, clockwise positive."""
 
     rotation: float
+    #: Degrees per second, clockwise positive.
+    velocity: float
 
 
 @dataclass(frozen=True)
@@ -403,11 +409,14 @@ class MetricsGestureSeries:
 
 @dataclass(frozen=True)
 class MetricsInputs:
-    """Touch-downs and ``SYN_DROPPED`` recoveries of one device."""
+    """Touch-downs, ``SYN_DROPPED`` recoveries and touches touch hygiene filtered, of one device."""
 
     device: str
     touches: int
     syn_dropped: int
+    #: Touches touch hygiene dropped or ended, by reason (``bounce``, ``repeat``,
+    #: ``too-short``, ``phantom``, ``stuck``); empty when none (the wire leaves it out).
+    filtered: Mapping[str, int] = field(default_factory=dict, hash=False, metadata=_ABSENT_WHEN_EMPTY)
 
 
 @dataclass(frozen=True)
@@ -613,6 +622,8 @@ def _encode_fields(instance: Any) -> Dict[str, Any]:
         value = getattr(instance, spec.name)
         if value is None and spec.metadata.get("omit_if_none", False):
             continue
+        if not value and spec.metadata.get("omit_if_empty", False):
+            continue
         wire[_camel(spec.name)] = _encode_value(value)
     return wire
 
@@ -719,6 +730,13 @@ class _Fields:
         except ValueError:
             return text
 
+    def counts(self, name: str) -> Dict[str, int]:
+        """An object of non-negative integer counts by name that may be absent (then empty)."""
+        if name not in self.values:
+            return {}
+        inner = self.nested(name, "an object of non-negative integer counts")
+        return {key: inner.integer(key) for key in inner.values}
+
     def objects(self, name: str, expected: str) -> List[_Fields]:
         """An array of objects, each as fields of its own."""
         items = self.values.get(name)
@@ -755,6 +773,7 @@ def _common_gesture_fields(f: _Fields) -> Dict[str, Any]:
 
 def _motion_fields(f: _Fields) -> Dict[str, Any]:
     return {
+        "edge": f.optional_enum("edge", Edge),
         "start_location": f.point("startLocation"),
         "local_start_location": f.optional_point("localStartLocation"),
         "translation": f.point("translation"),
@@ -771,10 +790,10 @@ _GESTURES: Dict[GestureKind, Tuple[Type[Gesture], Callable[[_Fields], Dict[str, 
     GestureKind.DRAG: (Drag, _motion_fields),
     GestureKind.SWIPE: (
         Swipe,
-        lambda f: {"direction": f.enum("direction", Direction), "edge": f.optional_enum("edge", Edge), **_motion_fields(f)},
+        lambda f: {"direction": f.enum("direction", Direction), **_motion_fields(f)},
     ),
-    GestureKind.PINCH: (Pinch, lambda f: {"scale": f.number("scale")}),
-    GestureKind.ROTATE: (Rotate, lambda f: {"rotation": f.number("rotation")}),
+    GestureKind.PINCH: (Pinch, lambda f: {"scale": f.number("scale"), "velocity": f.number("velocity")}),
+    GestureKind.ROTATE: (Rotate, lambda f: {"rotation": f.number("rotation"), "velocity": f.number("velocity")}),
 }
 
 
@@ -807,7 +826,9 @@ def _metrics(f: _Fields) -> Metrics:
             for series in f.objects("gestures", 'an array of {"device", "region", "counts"} objects')
         ),
         tuple(
-            MetricsInputs(inputs.string("device"), inputs.integer("touches"), inputs.integer("synDropped"))
+            MetricsInputs(
+                inputs.string("device"), inputs.integer("touches"), inputs.integer("synDropped"), inputs.counts("filtered")
+            )
             for inputs in f.objects("inputs", 'an array of {"device", "touches", "synDropped"} objects')
         ),
         Latency(

@@ -1,0 +1,424 @@
+import EvdevInput
+import Foundation
+import GestureClient
+import GestureCore
+import GestureProtocol
+import GestureTestSupport
+import Glibc
+import SystemCalls
+
+/// The cases with Chromium in kiosk mode under one compositor, started exactly as the
+/// kiosk guide (docs/kiosk.md) says for that compositor, showing the tier's page
+/// (vm/kiosk-page/probe.html). One browser start for all the cases: the page is loaded
+/// again between cases that leave it zoomed, scrolled or with a selection. Verdicts are
+/// what the page's DOM received and what a socket subscriber received, never timing.
+final class ChromiumRun {
+    let kind: CompositorKind
+    let cases: KioskCases
+    let site: ProbeSite
+    var recipe: KioskGuide.Recipe!
+    var page: ChromiumPage!
+    var compositor: Compositor!
+    var panel: TouchPanel!
+    var daemon: DaemonProcess?
+    var subscriber: Subscriber?
+    /// The page's event count when the current daemon started.
+    var daemonMark = 0
+    var configPath: String { "\(cases.work)/kiosk.toml" }
+
+    init(kind: CompositorKind, cases: KioskCases, site: ProbeSite) {
+        self.kind = kind
+        self.cases = cases
+        self.site = site
+    }
+
+    /// How long the page may take to show what a touch caused: a liveness bound, never a
+    /// verdict. Chromium under emulation on a busy host took minutes to load the page.
+    static let patience = 90.0
+
+    var prefix: String { "kiosk [\(kind.rawValue)+chromium]" }
+    func name(_ text: String) -> String { "\(prefix): \(text)" }
+
+    /// Whether the guide runs Chromium as an X11 client through Xwayland.
+    var throughXwayland: Bool { recipe.chromium.contains("--ozone-platform=x11") }
+
+    /// How far from the played point a touch may reach the page, in CSS pixels. On Wayland
+    /// the touch's own coordinates arrive (a `wl_fixed`, 1/256 px); through Xwayland they
+    /// were seen 1–1.7 px off (Xwayland's conversion of the touch into the X screen).
+    var tolerance: Double { throughXwayland ? 2.5 : 0.5 }
+
+    /// Where taps land: the middle, near each corner below the reserved top edge, and one
+    /// off any symmetry.
+    let tapSpots = [Spot(0.5, 0.5), Spot(0.08, 0.2), Spot(0.92, 0.2), Spot(0.08, 0.92), Spot(0.92, 0.92), Spot(0.33, 0.67)]
+
+    func run(_ harness: Harness) {
+        harness.run(
+            name("Chromium starts with the guide's command line and shows the page full screen; touches reach it"), always: true
+        ) {
+            recipe = try KioskGuide(path: cases.guide).recipe(for: kind)
+            page = try ChromiumPage(command: recipe.chromium, site: site, fifo: "\(cases.work)/chromium-\(kind.rawValue).fifo")
+            say("  NOTE: \(kind.rawValue) \(recipe.setup.arguments.joined(separator: " ")) running \(page.shellCommand)")
+            let started = monotonicMicroseconds()
+            compositor = try Compositor(kind, setup: recipe.setup, client: page, name: "\(kind.rawValue)-chromium", work: cases.work)
+            say("  NOTE: the page was ready \((monotonicMicroseconds() - started) / 1_000_000) s after \(kind.rawValue) started")
+            // The kiosk window is made full screen once the compositor has configured it,
+            // which may come after the page's first layout.
+            let output = Compositor.outputSize
+            try page.wait("the page to fill the \(Int(output.width))×\(Int(output.height)) output", timeout: Self.patience) {
+                let size = page.events.last { ($0.name == "ready" || $0.name == "resize") && $0.generation == page.generation }
+                return size?.w == output.width && size?.h == output.height
+            }
+            let state = try page.state(alongside: nil)
+            try expect(state.scale == 1, "the page starts at scale \(state.scale ?? 0)")
+            panel = try TouchPanel(descriptionFile: cases.elanDescription, name: KioskCases.panelName)
+            try probe("\(panel.name) (read by the compositor itself)")
+        }
+        guard compositor != nil, panel != nil else {
+            if compositor != nil { say("\(kind.rawValue) log: \(tail(compositor.logPath, lines: 15))") }
+            if let page { say("\(page.recent)") }
+            say("gestured-web log: \(tail(site.logPath, lines: 10))")
+            compositor?.stop()
+            return
+        }
+        defer {
+            daemon?.stop()
+            compositor.stop()
+            panel.unplug()
+        }
+        harness.run(name("without gestured: taps click where touched")) { try tapsClick() }
+        harness.run(name("gestured starts with pass-through; the page gets touches from the clone"), always: true) {
+            try startDaemon(config: KioskCases.config())
+        }
+        guard daemon != nil else { return }
+        harness.run(name("through gestured: taps click where touched")) { try tapsClick() }
+        harness.run(name("through gestured: a drag scrolls the page and clicks nothing")) { try dragScrolls() }
+        harness.run(
+            name("an exit swipe from the reserved edge gives the page no event and reaches it through gestured-web as a swipe")
+        ) { try reservedSwipe() }
+        harness.run(name("without app-fingers: a two-finger pinch zooms the page; a subscriber gets the pinch")) {
+            let (inputs, state) = try pinch()
+            let mostDown = inputs.compactMap(\.down).max() ?? 0
+            try expect(mostDown == 2, "the page never had two touches down: \(describe(inputs))")
+            try expect((state.scale ?? 0) > 1.05, "visualViewport.scale is \(state.scale ?? 0) after the pinch: \(describe(inputs))")
+        }
+        harness.run(name("without app-long-press: a long press opens the context menu and selects a word; a subscriber gets it")) {
+            let (before, _) = try longPress()
+            let selected = before.filter { $0.name == "selectionchange" }.compactMap(\.text).filter { !$0.isEmpty }
+            try expect(before.contains { $0.name == "contextmenu" }, "no contextmenu: \(describe(before))")
+            try expect(!selected.isEmpty, "nothing selected: \(describe(before))")
+            try expect(!before.contains { $0.name == "click" }, "the long press clicked: \(describe(before))")
+        }
+        harness.run(name("no stuck touch: SIGKILL with a finger down lifts it in the page; a tap after the restart clicks")) {
+            try killWithFingerDown()
+        }
+        harness.run(name("gestured restarts with app-fingers = 1 and app-long-press = false"), always: true) {
+            try startDaemon(config: KioskCases.config(deviceKeys: KioskCases.appKeys))
+        }
+        guard daemon != nil else { return }
+        harness.run(name("app-fingers = 1: a two-finger pinch leaves the page at scale 1; a subscriber gets the pinch")) {
+            let (inputs, state) = try pinch()
+            let mostDown = inputs.compactMap(\.down).max() ?? 0
+            let pointers = Set(inputs.filter { $0.name == "pointerdown" }.compactMap(\.id))
+            try expect(mostDown == 1 && pointers.count == 1, "the page got more than one finger: \(describe(inputs))")
+            try expect(state.scale == 1, "visualViewport.scale is \(state.scale ?? 0) after the pinch: \(describe(inputs))")
+        }
+        harness.run(
+            name("app-long-press = false: a long press gives the page no event, no menu, no selection; a subscriber gets it")
+        ) {
+            let (before, _) = try longPress()
+            try expect(!before.contains(where: \.isInput), "the page got \(describe(before.filter(\.isInput)))")
+            let selected = before.filter { $0.name == "selectionchange" }.compactMap(\.text).filter { !$0.isEmpty }
+            try expect(selected.isEmpty, "the page selected \(selected)")
+        }
+        harness.run(name("app keys: taps still click where touched")) { try tapsClick() }
+        harness.run(name("app keys: a drag still scrolls the page and clicks nothing")) { try dragScrolls() }
+        if harness.failures.contains(where: { $0.hasPrefix(prefix) }) {
+            if let daemon { say("gestured log (\(daemon.logPath)): \(tail(daemon.logPath, lines: 15))") }
+            say("\(kind.rawValue) log: \(tail(compositor.logPath, lines: 10))")
+            say(page.recent)
+            say("gestured-web log: \(tail(site.logPath, lines: 10))")
+        }
+    }
+
+    // MARK: touches
+
+    /// Where a touch at `spot` reaches the page, in CSS pixels: libinput maps the axis
+    /// range onto the output (`(value − min) × size / (max − min + 1)`), the browser fills
+    /// the output at a device scale of 1.
+    func expected(_ spot: Spot) -> (x: Double, y: Double) {
+        let writer = TouchFrameWriter(panel.description)
+        func css(_ code: UInt16, _ fraction: Double, _ size: Double) -> Double {
+            guard let info = panel.description.absInfo[code] else { return .nan }
+            return Double(writer.axis(code, fraction) - info.minimum) * size / Double(info.maximum - info.minimum + 1)
+        }
+        return (
+            css(ABS.mtPositionX, spot.x, Compositor.outputSize.width), css(ABS.mtPositionY, spot.y, Compositor.outputSize.height)
+        )
+    }
+
+    /// How far (`x`, `y`) is from where a touch at `spot` must land. `whole`: the event's
+    /// coordinates are whole CSS pixels (a mouse event's `clientX` is the touch's truncated),
+    /// so they are compared with the pixel the touch is in.
+    func offset(_ x: Double?, _ y: Double?, from spot: Spot, whole: Bool = false) -> Double {
+        guard let x, let y else { return .infinity }
+        var want = expected(spot)
+        if whole { want = (want.x.rounded(.down), want.y.rounded(.down)) }
+        return ((x - want.x) * (x - want.x) + (y - want.y) * (y - want.y)).squareRoot()
+    }
+
+    func tap(_ spot: Spot, hold: Double = 60) throws(CaseFailure) {
+        try panel.frame([0: spot])
+        page.settle(milliseconds: hold, alongside: subscriber)
+        try panel.frame([:])
+    }
+
+    /// Moves the fingers from `from` to `to` in `steps` frames `frame` ms apart (fingers not
+    /// down touch down first), reading the page meanwhile; does not lift.
+    func move(from: [Spot], to: [Spot], steps: Int, frame: Double = 16) throws(CaseFailure) {
+        try panel.frame(Dictionary(uniqueKeysWithValues: from.enumerated().map { ($0.offset, $0.element) }))
+        for step in 1...steps {
+            page.settle(milliseconds: frame, alongside: subscriber)
+            let t = Double(step) / Double(steps)
+            let spots = zip(from, to).map { Spot($0.x + ($1.x - $0.x) * t, $0.y + ($1.y - $0.y) * t) }
+            try panel.frame(Dictionary(uniqueKeysWithValues: spots.enumerated().map { ($0.offset, $0.element) }))
+        }
+    }
+
+    /// Reads the page until no input event has arrived for a second (at most 20 s): what a
+    /// stimulus caused has all arrived before the next one.
+    func quiesce() {
+        let deadline = monotonicMicroseconds() + 20_000_000
+        var count = page.events.count
+        while monotonicMicroseconds() < deadline {
+            page.settle(milliseconds: 1000, alongside: subscriber)
+            if page.events.count == count { return }
+            count = page.events.count
+        }
+    }
+
+    /// A tap until one reaches the page: the compositor opens a new device (or the daemon's
+    /// clone) some time after it appears, and touches before that are lost.
+    func probe(_ what: String, attempts: Int = 10) throws(CaseFailure) {
+        for _ in 1...attempts {
+            let mark = page.events.count
+            try tap(Spot(0.85, 0.85))
+            let reached: Void? = try? page.wait("a probe tap", timeout: 20, alongside: subscriber) {
+                page.inputs(since: mark).contains { $0.name == "touchend" || $0.name == "pointerup" }
+            }
+            if reached != nil {
+                quiesce()
+                return
+            }
+        }
+        throw CaseFailure("no tap on \(what) reached the page in \(attempts) tries; \(page.recent)")
+    }
+
+    /// A tap at `spot` after which nothing else is played: the index of its first event in
+    /// the page's log (its `pointerdown` or `touchstart`; events before it came from what
+    /// was played before). Waits for its `touchend`.
+    func markerTap(_ spot: Spot) throws(CaseFailure) -> Int {
+        let mark = page.events.count
+        try tap(spot)
+        var first: Int?
+        try page.wait("the marker tap at (\(spot.x), \(spot.y))", timeout: Self.patience, alongside: subscriber) {
+            // Its first event: Chromium dispatches the pointerdown before the touchstart.
+            first = page.events.indices.dropFirst(mark).first { index in
+                let event = page.events[index]
+                return (event.name == "touchstart" && offset(event.changed?.first?.x, event.changed?.first?.y, from: spot) <= tolerance)
+                    || (event.name == "pointerdown" && offset(event.x, event.y, from: spot) <= tolerance)
+            }
+            guard let first else { return false }
+            return page.events[first...].contains { $0.name == "touchend" }
+        }
+        quiesce()
+        return first!
+    }
+
+    // MARK: cases
+
+    /// Each tap of `tapSpots`: exactly one touchstart, one touch pointerdown and one click,
+    /// each within `tolerance` of the played point, and no context menu.
+    func tapsClick() throws(CaseFailure) {
+        var worst = 0.0
+        var emulated: [String] = []
+        for spot in tapSpots {
+            let mark = page.events.count
+            try tap(spot)
+            try page.wait("the click of the tap at (\(spot.x), \(spot.y))", timeout: Self.patience, alongside: subscriber) {
+                page.inputs(since: mark).contains { $0.name == "click" }
+            }
+            quiesce()
+            let inputs = page.inputs(since: mark)
+            let starts = inputs.filter { $0.name == "touchstart" }
+            let downs = inputs.filter { $0.name == "pointerdown" && $0.kind == "touch" }
+            let clicks = inputs.filter { $0.name == "click" }
+            let place = "the tap at (\(spot.x), \(spot.y)), CSS \(expected(spot))"
+            try expect(
+                starts.count == 1 && downs.count == 1 && clicks.count == 1 && !inputs.contains { $0.name == "contextmenu" },
+                "\(place): the page got \(describe(inputs))")
+            for (label, x, y, whole) in [
+                ("touchstart", starts[0].changed?.first?.x, starts[0].changed?.first?.y, false),
+                ("pointerdown", downs[0].x, downs[0].y, false), ("click", clicks[0].x, clicks[0].y, true),
+            ] {
+                let off = offset(x, y, from: spot, whole: whole)
+                worst = max(worst, off)
+                try expect(off <= tolerance, "\(place): its \(label) is at (\(x ?? .nan), \(y ?? .nan)), \(off) px off")
+            }
+            emulated += inputs.filter { $0.fromTouch == false }.map(\.summary)
+        }
+        say("  NOTE: \(prefix): the largest offset of a tap's touchstart, pointerdown or click: \(worst) CSS px")
+        if !emulated.isEmpty { say("  NOTE: \(prefix): mouse events not made from a touch: \(emulated)") }
+    }
+
+    func dragScrolls() throws(CaseFailure) {
+        try page.reset(alongside: subscriber)
+        let mark = page.events.count
+        try move(from: [Spot(0.5, 0.8)], to: [Spot(0.5, 0.3)], steps: 20)
+        try panel.lift()
+        try page.wait("the drag's scrollend", timeout: Self.patience, alongside: subscriber) {
+            page.events(since: mark).contains { $0.name == "scrollend" }
+        }
+        quiesce()
+        let state = try page.state(alongside: subscriber)
+        let inputs = page.inputs(since: mark)
+        try expect((state.sy ?? 0) >= 100, "the page is scrolled to \(state.sy ?? 0) px after a 360 px drag: \(describe(inputs))")
+        try expect(!inputs.contains { $0.name == "click" || $0.name == "contextmenu" }, "the drag clicked: \(describe(inputs))")
+        try page.reset(alongside: subscriber)
+    }
+
+    /// Waits until the page's gestured-web client is connected to the current daemon (its
+    /// last connection event since the daemon started is a hello).
+    func awaitPageClient() throws(CaseFailure) {
+        try page.wait("the page's gestured-web client connected to the daemon", timeout: Self.patience, alongside: subscriber) {
+            page.events(since: daemonMark).last { ["gestured-hello", "bridge-close"].contains($0.name) }?.name == "gestured-hello"
+        }
+    }
+
+    func reservedSwipe() throws(CaseFailure) {
+        guard let subscriber else { throw CaseFailure("no subscriber") }
+        try awaitPageClient()
+        _ = subscriber.drain(quiet: 0.3)
+        let mark = page.events.count
+        try panel.frame([0: Spot(0.5, 0.03)])
+        for step in 1...8 {
+            page.settle(milliseconds: 12, alongside: subscriber)
+            try panel.frame([0: Spot(0.5, 0.03 + 0.07 * Double(step))])
+        }
+        try panel.lift()
+        let swipe = try subscriber.gestures(until: "a swipe from the exit edge") { $0.gesture == .swipe && $0.phase == .ended }.last!
+        try expect(swipe.region == "exit-edge", "the subscriber's swipe came from region \(swipe.region ?? "null")")
+        try page.wait("the swipe through gestured-web", timeout: Self.patience, alongside: subscriber) {
+            page.events(since: mark).contains { $0.name == "gestured" && $0.gesture == "swipe" && $0.phase == "ended" }
+        }
+        let received = page.events(since: mark).first { $0.name == "gestured" && $0.gesture == "swipe" }!
+        try expect(received.region == "exit-edge", "the page's swipe came from region \(received.region ?? "null")")
+        let marker = try markerTap(Spot(0.65, 0.65))
+        let leaked = page.events[mark..<marker].filter(\.isInput)
+        try expect(leaked.isEmpty, "the page got DOM events from the reserved swipe: \(describe(leaked))")
+    }
+
+    /// A two-finger spread in the middle: the page's input events and its state after.
+    func pinch() throws(CaseFailure) -> (inputs: [PageEvent], state: PageEvent) {
+        guard let subscriber else { throw CaseFailure("no subscriber") }
+        let before = try page.reset(alongside: subscriber)
+        try expect(before.scale == 1, "the page is at scale \(before.scale ?? 0) before the pinch")
+        _ = subscriber.drain(quiet: 0.3)
+        let mark = page.events.count
+        try move(from: [Spot(0.42, 0.55), Spot(0.58, 0.55)], to: [Spot(0.2, 0.55), Spot(0.8, 0.55)], steps: 16, frame: 20)
+        try panel.lift()
+        try subscriber.gestures(until: "the pinch's end") { $0.gesture == .pinch && ($0.phase == .ended || $0.phase == .cancelled) }
+        try page.wait("the pinch's last lift", timeout: Self.patience, alongside: subscriber) {
+            page.inputs(since: mark).contains { ($0.name == "touchend" || $0.name == "touchcancel") && $0.down == 0 }
+        }
+        quiesce()
+        let state = try page.state(alongside: subscriber)
+        let inputs = page.inputs(since: mark)
+        // A pinch zoom is undone only by loading the page again.
+        if state.scale != 1 { try page.reload(alongside: subscriber) }
+        return (inputs, state)
+    }
+
+    /// A finger resting 1.5 s on a word, then a marker tap elsewhere: the page's events
+    /// before the marker, and the subscriber's long press.
+    func longPress() throws(CaseFailure) -> (before: [PageEvent], longPress: GestureMessage) {
+        guard let subscriber else { throw CaseFailure("no subscriber") }
+        try page.reset(alongside: subscriber)
+        _ = subscriber.drain(quiet: 0.3)
+        let mark = page.events.count
+        try panel.frame([0: Spot(0.04, 0.5)])
+        page.settle(milliseconds: 1500, alongside: subscriber)
+        try panel.lift()
+        let longPress = try subscriber.gestures(until: "the long press") { $0.gesture == .longPress }.last!
+        quiesce()
+        let marker = try markerTap(Spot(0.65, 0.65))
+        let before = Array(page.events[mark..<marker])
+        try page.reset(alongside: subscriber)
+        return (before, longPress)
+    }
+
+    func killWithFingerDown() throws(CaseFailure) {
+        guard let running = daemon else { throw CaseFailure("gestured is not running") }
+        let mark = page.events.count
+        try panel.frame([0: Spot(0.6, 0.6)])
+        page.settle(milliseconds: 30, alongside: subscriber)
+        try panel.frame([0: Spot(0.61, 0.6)])
+        try page.wait("the finger's touchstart", timeout: Self.patience, alongside: subscriber) {
+            page.inputs(since: mark).contains { $0.name == "touchstart" }
+        }
+        running.signal(SIGKILL)
+        _ = waitForExit(running.pid, timeout: 15)
+        daemon = nil
+        subscriber = nil
+        try page.wait("the finger's lift after SIGKILL", timeout: Self.patience, alongside: subscriber) {
+            page.inputs(since: mark).contains { ($0.name == "touchend" || $0.name == "touchcancel") && $0.down == 0 }
+        }
+        try panel.lift()
+        quiesce()
+        try page.reset(alongside: nil)
+        try restartDaemon()
+        let tap = page.events.count
+        try self.tap(Spot(0.4, 0.4))
+        try page.wait("a tap's click after gestured came back", timeout: Self.patience, alongside: subscriber) {
+            page.inputs(since: tap).contains { $0.name == "click" }
+        }
+        quiesce()
+    }
+
+    // MARK: the daemon
+
+    func writeConfig(_ text: String) throws(CaseFailure) {
+        guard FileManager.default.createFile(atPath: configPath, contents: Data(text.utf8)) else {
+            throw CaseFailure("cannot write \(configPath)")
+        }
+    }
+
+    /// Starts gestured with `config`, subscribes, and waits until the page takes touches
+    /// from the panel's clone.
+    func startDaemon(config: String) throws(CaseFailure) {
+        daemon?.stop()
+        daemon = nil
+        try writeConfig(config)
+        try restartDaemon()
+    }
+
+    /// Starts gestured with the configuration written last.
+    func restartDaemon() throws(CaseFailure) {
+        daemonMark = page.events.count
+        let started = try DaemonProcess(
+            executable: cases.gestured, config: configPath, socketPath: cases.daemonSocket,
+            logPath: "\(cases.work)/kiosk-gestured.log")
+        daemon = started
+        let client = try Subscriber(socketPath: started.socketPath)
+        let hello = try client.subscribe()
+        subscriber = client
+        if !hello.devices.contains(where: { $0.name == panel.name }) { try awaitDevice(client, panel.name, .added) }
+        _ = try cloneNodeOf(panel, pumping: page, alongside: client)
+        try probe("\(panel.name) through its clone")
+        _ = client.drain(quiet: 0.3)
+    }
+}
+
+/// Page events in words, for failure messages.
+func describe(_ events: some Collection<PageEvent>) -> String {
+    "[" + events.map(\.summary).joined(separator: "; ") + "]"
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The kiosk guide's recipes (docs/kiosk.md), read from the guide itself so that the tier
+/// runs exactly what the guide tells an operator to run. Each recipe is the fenced block
+/// after a marker comment `<!-- kiosk tier: COMPOSITOR -->`:
+/// - a systemd unit (cage): its `ExecStart=` line is the compositor, its flags, `--`, and
+///   the Chromium command line;
+/// - a sway configuration: its `exec` line is the Chromium command line, its other lines
+///   (not comments) the compositor's configuration.
+/// Commands are plain words (no quotes, variables or escapes), which the tier passes on as
+/// they are.
+struct KioskGuide {
+    /// A compositor's recipe: its own setup and the browser's command line.
+    struct Recipe: Equatable {
+        let setup: CompositorSetup
+        /// Program, flags and the operator's URL.
+        let chromium: [String]
+    }
+
+    let path: String
+    private let text: String
+
+    init(path: String) throws(CaseFailure) {
+        self.path = path
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw CaseFailure("cannot read \(path)") }
+        self.text = text
+    }
+
+    static func marker(_ compositor: CompositorKind) -> String { "<!-- kiosk tier: \(compositor.rawValue) -->" }
+
+    /// The recipe the guide gives for `compositor`; fails when it gives none or one the tier
+    /// cannot run as written.
+    func recipe(for compositor: CompositorKind) throws(CaseFailure) -> Recipe {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let markerLine = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == Self.marker(compositor) }),
+            let open = lines[markerLine...].firstIndex(where: { $0.hasPrefix("```") }),
+            let close = lines[(open + 1)...].firstIndex(where: { $0.hasPrefix("```") })
+        else {
+            throw CaseFailure("\(path) has no recipe for \(compositor.rawValue) (a fenced block after \(Self.marker(compositor)))")
+        }
+        let block = lines[(open + 1)..<close].map { $0.trimmingCharacters(in: .whitespaces) }
+        return try Self.recipe(block: block, compositor: compositor, path: path)
+    }
+
+    static func recipe(block: [String], compositor: CompositorKind, path: String) throws(CaseFailure) -> Recipe {
+        func words(_ line: String) throws(CaseFailure) -> [String] {
+            guard !line.contains(where: { "'\"\\$`".contains($0) }) else {
+                throw CaseFailure("\(path): the \(compositor.rawValue) recipe's line \"\(line)\" is not plain words")
+            }
+            return line.split(whereSeparator: \.isWhitespace).map(String.init)
+        }
+        if let exec = block.first(where: { $0.hasPrefix("ExecStart=") }) {
+            let command = try words(String(exec.dropFirst("ExecStart=".count)))
+            guard let program = command.first, (program as NSString).lastPathComponent == compositor.rawValue,
+                let separator = command.firstIndex(of: "--"), separator + 1 < command.count
+            else {
+                throw CaseFailure(
+                    "\(path): the \(compositor.rawValue) unit's ExecStart is not \(compositor.rawValue) [FLAGS] -- BROWSER …: \(exec)")
+            }
+            return Recipe(
+                setup: CompositorSetup(arguments: Array(command[1..<separator])), chromium: Array(command[(separator + 1)...]))
+        }
+        var configLines: [String] = []
+        var chromium: [String]?
+        for line in block where !line.isEmpty && !line.hasPrefix("#") {
+            if line.hasPrefix("exec ") {
+                guard chromium == nil else { throw CaseFailure("\(path): the \(compositor.rawValue) recipe has two exec lines") }
+                // sway splits a configuration line into commands at , and ; (outside quotes).
+                guard !line.contains(",") && !line.contains(";") else {
+                    throw CaseFailure(
+                        "\(path): the \(compositor.rawValue) recipe's exec line has , or ;, where sway ends the command: \(line)")
+                }
+                chromium = Array(try words(line).dropFirst())
+            } else {
+                configLines.append(line)
+            }
+        }
+        guard let chromium, !chromium.isEmpty else {
+            throw CaseFailure("\(path): the \(compositor.rawValue) recipe has neither an ExecStart= nor an exec line")
+        }
+        return Recipe(setup: CompositorSetup(configLines: configLines), chromium: chromium)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Glibc
+import SystemCalls
+
+/// The guest's root filesystem, and everything the kiosk tier assumes of it, in one place.
+/// Today the guest's root is the host's own `/`, shared read-only over 9p (vm/run.sh): the
+/// guest runs the host's Debian 12 programs (cage 0.1.4, sway 1.7, Chromium, Xwayland,
+/// seatd, udev; vm/test-kiosk.sh checks that they are installed). Its `/tmp` and `/run`
+/// are fresh tmpfs and the work directory (the checkout) is shared read-write, so the
+/// page and docs/kiosk.md are read from the checkout. The kernel refuses user namespaces
+/// in the chroot the guest runs in (Chromium's sandbox: `ChromiumPage.testFlags`).
+///
+/// A root with other releases (a Debian 13 image with labwc and cage 0.2.0, say) is a new
+/// entry in `roots` with the stacks that hold there, booted on its own.
+struct KioskRoot {
+    /// What `/etc/os-release` calls it (`VERSION_CODENAME`).
+    let codename: String
+    /// The compositor and client pairs run on it, in order.
+    let stacks: [KioskStack]
+
+    static let roots = [
+        KioskRoot(
+            codename: "bookworm",
+            stacks: [
+                KioskStack(compositor: .cage, client: .wev), KioskStack(compositor: .sway, client: .wev),
+                KioskStack(compositor: .sway, client: .chromium), KioskStack(compositor: .cage, client: .chromium),
+            ])
+    ]
+
+    /// The root this guest runs on, from `/etc/os-release`.
+    static func current() throws(CaseFailure) -> KioskRoot {
+        let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
+        let codename = release.split(separator: "\n").first { $0.hasPrefix("VERSION_CODENAME=") }.map {
+            String($0.dropFirst("VERSION_CODENAME=".count))
+        }
+        guard let root = roots.first(where: { $0.codename == codename }) else {
+            throw CaseFailure("the kiosk tier knows no stacks for this root (VERSION_CODENAME \(codename ?? "missing")): see KioskRoot")
+        }
+        return root
+    }
+
+    static let setpriv = "/usr/bin/setpriv"
+    static let seatd = "/usr/sbin/seatd"
+    static let udevadm = "/bin/udevadm"
+    static let swaymsg = "/usr/bin/swaymsg"
+    static let ip = "/bin/ip"
+
+    /// The kiosk user compositors and clients run as: `nobody` (cage refuses root).
+    static func kioskUser() throws(CaseFailure) -> (uid: uid_t, gid: gid_t) {
+        guard let nobody = getpwnam("nobody") else { throw CaseFailure("no user nobody") }
+        return (nobody.pointee.pw_uid, nobody.pointee.pw_gid)
+    }
+
+    /// The guest boots with no network at all, not even loopback up: the page's site
+    /// (gestured-web on 127.0.0.1) needs it.
+    static func bringUpLoopback(work: String) throws(CaseFailure) {
+        let log = "\(work)/ip.log"
+        let pid = try spawn(ip, ["link", "set", "lo", "up"], logPath: log)
+        guard waitForExit(pid, timeout: 30) == 0 else { throw CaseFailure("ip link set lo up failed: \(tail(log))") }
+    }
+}

@@ -1,0 +1,371 @@
+import GestureProtocol
+import Testing
+
+@testable import GestureCore
+
+/// Multi-finger gestures as hands make them: fingers touch down and lift 10–30 ms apart,
+/// never in one frame. On the virtual clock, on the harness's 200 × 100 mm surface, frames
+/// every 8 ms (125 Hz).
+@Suite("multi-finger gestures with staggered fingers")
+struct MultiFingerTests {
+    /// Fingers side by side 12 mm apart (vertically), centred at `(x, 0.5)`.
+    static func row(_ count: Int, x: Double) -> [Point] {
+        (0..<count).map { Point(x: x, y: 0.5 + (Double($0) - Double(count - 1) / 2) * 0.12) }
+    }
+
+    /// `count` fingers touch down `downStagger` ms apart, move right together at `speed`
+    /// mm/s for `duration` ms, and lift `liftStagger` ms apart (the first one first), each
+    /// still moving until it lifts. Returns the harness.
+    static func parallelFlick(
+        fingers count: Int, speed: Double, duration: Double = 120, downStagger: Double = 15, liftStagger: Double = 20,
+        settings: GestureSettings = GestureSettings()
+    ) -> GestureHarness {
+        var h = GestureHarness(settings: settings)
+        let start = row(count, x: 0.3)
+        let interval = 8.0
+        let perMillisecond = speed / 1000 / GestureHarness.surface.width  // normalised x per ms
+        var down = 0
+        var lifted = 0
+        let moveStart = Double(count - 1) * downStagger + interval
+        let liftStart = moveStart + duration
+        var time = 0.0
+        while lifted < count {
+            var changes: [GestureHarness.Change] = []
+            while down < count && Double(down) * downStagger <= time {
+                changes.append(.down(UInt32(down + 1), start[down].x, start[down].y))
+                down += 1
+            }
+            let travel = max(0, time - moveStart) * perMillisecond
+            for finger in lifted..<down
+            where !changes.contains(where: { if case .down(let id, _, _) = $0 { id == finger + 1 } else { false } }) {
+                if time >= liftStart + Double(finger) * liftStagger {
+                    changes.append(.up(UInt32(finger + 1)))
+                } else {
+                    changes.append(.move(UInt32(finger + 1), start[finger].x + travel, start[finger].y))
+                }
+            }
+            h.frame(at: GestureHarness.microseconds(time), changes)
+            lifted = changes.reduce(lifted) { count, change in if case .up = change { count + 1 } else { count } }
+            time += interval
+        }
+        return h
+    }
+
+    // MARK: Finger counts
+
+    @Test("a swipe and its drag report every finger however the lifts are staggered", arguments: [2, 3, 4])
+    func staggeredSwipeCountsEveryFinger(fingers: Int) {
+        for stagger in [10.0, 14, 20, 28, 30] {
+            let h = Self.parallelFlick(fingers: fingers, speed: 300, liftStagger: stagger)
+            let swipe = h.events(.swipe)
+            #expect(swipe.count == 1 && swipe.first?.fingers == fingers, "lifts \(stagger) ms apart")
+            #expect(h.events(.drag).last?.phase == .ended && h.events(.drag).last?.fingers == fingers, "lifts \(stagger) ms apart")
+            #expect(h.events(.drag).first?.fingers == fingers, "the drag began once all \(fingers) were down")
+        }
+    }
+
+    @Test func aFingerLiftedLongBeforeTheOthersLeftTheGesture() {
+        var h = GestureHarness()
+        let start = Self.row(3, x: 0.3)
+        h.frame(0, .down(1, start[0].x, start[0].y), .down(2, start[1].x, start[1].y), .down(3, start[2].x, start[2].y))
+        var time = 0.0
+        var x = 0.3
+        // Three fingers drag; one lifts, the other two drag on for 300 ms, then lift 20 ms apart.
+        for _ in 0..<10 {
+            time += 8
+            x += 0.01
+            h.frame(time, .move(1, x, start[0].y), .move(2, x, start[1].y), .move(3, x, start[2].y))
+        }
+        time += 8
+        h.frame(time, .up(3))
+        let trailing = GestureSettings().tap.fingerWindow
+        for _ in 0..<Int(300 / 8) {
+            time += 8
+            x += 0.01
+            h.frame(time, .move(1, x, start[0].y), .move(2, x, start[1].y))
+        }
+        #expect(300 > trailing)
+        h.frame(time + 8, .up(1))
+        h.frame(time + 28, .up(2))
+        #expect(h.events(.drag).first?.fingers == 3)
+        #expect(h.events(.drag).last?.fingers == 2)
+        #expect(h.events(.swipe).first?.fingers == 2)
+    }
+
+    @Test func aLiftTrailingByMoreThanTheFingerWindowDoesNotCount() {
+        var settings = GestureSettings()
+        settings.tap.fingerWindow = 25
+        let within = Self.parallelFlick(fingers: 2, speed: 300, liftStagger: 25, settings: settings)
+        #expect(within.events(.swipe).first?.fingers == 2)
+        let beyond = Self.parallelFlick(fingers: 2, speed: 300, liftStagger: 40, settings: settings)
+        #expect(beyond.events(.swipe).first?.fingers == 1)
+    }
+
+    @Test func aTrackingIdSplitIsNoSecondFinger() {
+        // The device gives a moving finger a new id mid-stroke: the old contact lifts and
+        // the new one touches down in the same frame, where it was.
+        var h = GestureHarness()
+        h.frame(0, .down(1, 0.3, 0.5))
+        h.glide(1, from: Point(x: 0.3, y: 0.5), to: Point(x: 0.4, y: 0.5), startingAt: 0, steps: 5, interval: 8)
+        h.frame(48, .up(1), .down(2, 0.4, 0.5))
+        h.glide(2, from: Point(x: 0.4, y: 0.5), to: Point(x: 0.5, y: 0.5), startingAt: 48, steps: 5, interval: 8)
+        h.frame(96, .up(2))
+        #expect(h.events(.drag).last?.phase == .ended && h.events(.drag).last?.fingers == 1)
+        #expect(h.events(.swipe).first?.fingers == 1)
+    }
+
+    @Test("a multi-finger tap with staggered touch-downs and lifts counts every finger", arguments: [2, 3, 4])
+    func staggeredTap(fingers: Int) {
+        var h = GestureHarness()
+        let points = Self.row(fingers, x: 0.5)
+        for finger in 0..<fingers {
+            h.frame(Double(finger) * 22, .down(UInt32(finger + 1), points[finger].x, points[finger].y))
+        }
+        for finger in 0..<fingers {
+            h.frame(150 + Double(finger) * 18, .up(UInt32(finger + 1)))
+        }
+        #expect(h.events(.tap).count == 1 && h.events(.tap).first?.fingers == fingers)
+        #expect(h.events(.pinch).isEmpty && h.events(.rotate).isEmpty && h.events(.drag).isEmpty)
+    }
+
+    // MARK: No phantom turns
+
+    @Test("parallel flicks report no rotate and no pinch at any speed", arguments: [2, 3])
+    func parallelFlicksNeverTurnOrPinch(fingers: Int) {
+        for speed in [100.0, 500, 750, 1500, 3000] {
+            for stagger in [0.0, 10, 20, 30] {
+                let h = Self.parallelFlick(fingers: fingers, speed: speed, liftStagger: stagger)
+                #expect(h.events(.rotate).isEmpty, "\(fingers) fingers, \(speed) mm/s, lifts \(stagger) ms apart")
+                #expect(h.events(.pinch).isEmpty, "\(fingers) fingers, \(speed) mm/s, lifts \(stagger) ms apart")
+                #expect(h.events(.swipe).count == 1)
+            }
+        }
+    }
+
+    @Test func aFingerJoiningOrLiftingMidMoveTakesNoPartInThatFrame() {
+        var h = GestureHarness()
+        h.frame(0, .down(1, 0.3, 0.4), .down(2, 0.3, 0.6))
+        // Both move right 2 mm per frame; finger 3 joins in the middle of the move.
+        h.frame(8, .move(1, 0.31, 0.4), .move(2, 0.31, 0.6))
+        h.frame(16, .move(1, 0.32, 0.4), .move(2, 0.32, 0.6), .down(3, 0.2, 0.5))
+        h.frame(24, .move(1, 0.33, 0.4), .move(2, 0.33, 0.6), .move(3, 0.21, 0.5))
+        h.frame(32, .move(1, 0.34, 0.4), .move(2, 0.34, 0.6), .move(3, 0.22, 0.5))
+        h.frame(40, .up(3), .move(1, 0.35, 0.4), .move(2, 0.35, 0.6))
+        h.frame(48, .move(1, 0.36, 0.4), .move(2, 0.36, 0.6))
+        h.frame(56, .up(1), .up(2))
+        #expect(h.events(.rotate).isEmpty && h.events(.pinch).isEmpty)
+        let end = try! #require(h.events(.drag).last?.drag)
+        #expect(abs(end.translation.x - 0.06) < 1e-9 && abs(end.translation.y) < 1e-9, "only the fingers' common movement")
+    }
+
+    @Test func aPinchEndsWithTheScaleOfItsLastFrameWithBothFingersDown() {
+        var h = GestureHarness()
+        h.frame(0, .down(1, 0.45, 0.5), .down(2, 0.55, 0.5))  // 20 mm apart
+        for step in 1...10 {
+            let d = 0.05 + Double(step) * 0.005
+            h.frame(Double(step) * 8, .move(1, 0.5 - d, 0.5), .move(2, 0.5 + d, 0.5))
+        }
+        // Finger 1 lifts while finger 2 keeps spreading fast: that frame is not the pinch's.
+        h.frame(88, .up(1), .move(2, 0.62, 0.5))
+        h.frame(108, .up(2))
+        let pinch = h.events(.pinch)
+        let lastChanged = try! #require(pinch.last { $0.phase == .changed })
+        #expect(pinch.last?.phase == .ended)
+        #expect(pinch.last?.scale == lastChanged.scale)
+        #expect(pinch.last?.time == 88_000)
+    }
+
+    // MARK: Velocity
+
+    @Test func pinchVelocityIsScalePerSecond() {
+        var h = GestureHarness()
+        // Fingers 20 mm apart spreading by 1 mm (both sides) every 10 ms: 100 mm/s of radius
+        // on 10 mm: 10 per second of the touch-down's spread.
+        h.frame(0, .down(1, 0.45, 0.5), .down(2, 0.55, 0.5))
+        for step in 1...20 {
+            let radius = 10 + Double(step) * 1
+            h.frame(Double(step) * 10, .move(1, 0.5 - radius / 200, 0.5), .move(2, 0.5 + radius / 200, 0.5))
+        }
+        let pinch = h.events(.pinch)
+        let began = try! #require(pinch.first)
+        #expect(began.phase == .began && began.scale == 1)
+        // Began at radius 11 (10 %, 1 mm); the scale since is radius / 11, growing 100/11 per s.
+        let last = try! #require(pinch.last)
+        #expect(abs(try! #require(last.transformVelocity) - 100.0 / 11) < 1e-6)
+        // Resting 50 ms before the lift: nothing thrown.
+        h.frame(250, .up(1), .up(2))
+        #expect(h.events(.pinch).last?.phase == .ended && h.events(.pinch).last?.transformVelocity == 0)
+    }
+
+    @Test func rotateVelocityIsDegreesPerSecond() {
+        var h = GestureHarness()
+        let (a0, b0) = TransformTests.fingers(radius: 15, degrees: 0)
+        h.frame(0, .down(1, a0.x, a0.y), .down(2, b0.x, b0.y))
+        for step in 1...20 {
+            let (a, b) = TransformTests.fingers(radius: 15, degrees: Double(step) * 1.5)  // 150°/s clockwise
+            h.frame(Double(step) * 10, .move(1, a.x, a.y), .move(2, b.x, b.y))
+        }
+        h.frame(210, .up(1), .up(2))
+        let rotate = h.events(.rotate)
+        #expect(rotate.first?.phase == .began && rotate.first?.rotation == 0)
+        #expect(rotate.last?.phase == .ended)
+        let velocity = try! #require(rotate.last?.transformVelocity)
+        #expect(abs(velocity - 150) < 1e-3, "\(velocity)")
+        #expect(abs(try! #require(rotate.last?.rotation) - (30 - 6)) < 1e-6, "began at 6°")
+    }
+
+    // MARK: Thresholds and continuity
+
+    @Test func pinchBeginsAtItsScaleChangeWithoutAJump() {
+        // Fingers 40 mm apart (radius 20): 4 % is not a pinch, 5 % is (spread change 1 mm too).
+        func spread(to radius: Double, settings: GestureSettings = GestureSettings()) -> GestureHarness {
+            var h = GestureHarness(settings: settings)
+            h.frame(0, .down(1, 0.4, 0.5), .down(2, 0.6, 0.5))
+            for step in 1...10 {
+                let r = 20 + (radius - 20) * Double(step) / 10
+                h.frame(Double(step) * 10, .move(1, 0.5 - r / 200, 0.5), .move(2, 0.5 + r / 200, 0.5))
+            }
+            return h
+        }
+        #expect(spread(to: 20.8).events(.pinch).isEmpty)
+        let pinching = spread(to: 22)
+        let pinch = pinching.events(.pinch)
+        #expect(pinch.first?.phase == .began && pinch.first?.scale == 1)
+        // No jump: each value differs from the one before by one frame's change at most.
+        let scales = pinch.compactMap(\.scale)
+        for (before, after) in zip(scales, scales.dropFirst()) { #expect(abs(after - before) < 0.011) }
+        #expect(abs(try! #require(scales.last) - 22 / 21) < 1e-9)
+        var strict = GestureSettings()
+        strict.pinch.minimumScaleChange = 0.2
+        #expect(spread(to: 22, settings: strict).events(.pinch).isEmpty, "per-region threshold")
+    }
+
+    @Test func fingersCloseTogetherNeedTheMinimumSpreadChangeToo() {
+        // Fingers 6 mm apart: 0.8 mm of jitter is 13 % of the spread, but no pinch.
+        var h = GestureHarness()
+        h.frame(0, .down(1, 0.485, 0.5), .down(2, 0.515, 0.5))
+        h.frame(10, .move(1, 0.483, 0.5), .move(2, 0.517, 0.5))
+        h.frame(20, .move(1, 0.483, 0.5), .move(2, 0.517, 0.5))
+        h.frame(30, .up(1), .up(2))
+        #expect(h.events(.pinch).isEmpty)
+        #expect(h.events(.tap).first?.fingers == 2)
+    }
+
+    @Test func rotateBeginsAtItsAngleWithoutAJump() {
+        func turn(by degrees: Double, settings: GestureSettings = GestureSettings()) -> GestureHarness {
+            var h = GestureHarness(settings: settings)
+            let (a0, b0) = TransformTests.fingers(radius: 20, degrees: 0)
+            h.frame(0, .down(1, a0.x, a0.y), .down(2, b0.x, b0.y))
+            for step in 1...10 {
+                let (a, b) = TransformTests.fingers(radius: 20, degrees: degrees * Double(step) / 10)
+                h.frame(Double(step) * 10, .move(1, a.x, a.y), .move(2, b.x, b.y))
+            }
+            return h
+        }
+        #expect(turn(by: 4.5).events(.rotate).isEmpty)
+        let rotate = turn(by: 8).events(.rotate)
+        #expect(rotate.first?.phase == .began && rotate.first?.rotation == 0)
+        let angles = rotate.compactMap(\.rotation)
+        for (before, after) in zip(angles, angles.dropFirst()) { #expect(abs(after - before) < 0.81) }
+        #expect(abs(try! #require(angles.last) - (8 - 5.6)) < 1e-6, "began at the 7th step, 5.6°")
+        var strict = GestureSettings()
+        strict.rotate.minimumAngle = 10
+        #expect(turn(by: 8, settings: strict).events(.rotate).isEmpty, "per-region threshold")
+    }
+
+    // MARK: Edge pan
+
+    @Test func aSlowDragFromTheEdgeCarriesItsEdgeOnEveryEvent() {
+        var h = GestureHarness()
+        h.frame(0, .down(1, 0.5, 0.02))  // 2 mm from the top edge
+        h.glide(1, from: Point(x: 0.5, y: 0.02), to: Point(x: 0.5, y: 0.4), startingAt: 0, steps: 40, interval: 20)
+        h.frame(900, .up(1))  // rested: no swipe
+        let drag = h.events(.drag)
+        #expect(drag.count > 2 && h.events(.swipe).isEmpty)
+        #expect(drag.allSatisfy { $0.drag?.edge == .top })
+        var middle = GestureHarness()
+        middle.frame(0, .down(1, 0.5, 0.5))
+        middle.glide(1, from: Point(x: 0.5, y: 0.5), to: Point(x: 0.5, y: 0.8), startingAt: 0, steps: 20, interval: 20)
+        middle.frame(500, .up(1))
+        #expect(!middle.events(.drag).isEmpty && middle.events(.drag).allSatisfy { $0.drag?.edge == nil })
+    }
+
+    @Test func aFastSwipeFromTheEdgeCarriesItOnTheDragAndTheSwipe() {
+        var h = GestureHarness()
+        h.frame(0, .down(1, 0.99, 0.5))  // 2 mm from the right edge
+        h.glide(1, from: Point(x: 0.99, y: 0.5), to: Point(x: 0.7, y: 0.5), startingAt: 0, steps: 8, interval: 8)
+        h.frame(72, .up(1))
+        #expect(h.events(.drag).allSatisfy { $0.drag?.edge == .right })
+        guard case .swipe(.left, .right, let values)? = h.events(.swipe).first?.details else {
+            Issue.record("no swipe left from the right edge: \(h.summary)")
+            return
+        }
+        #expect(values.edge == .right)
+    }
+
+    // MARK: Slow taps
+
+    @Test func withoutLongPressAPressHeldLongStillTaps() {
+        var settings = GestureSettings()
+        settings.enabled.remove(.longPress)
+        var h = GestureHarness(settings: settings)
+        h.frame(0, .down(1, 0.5, 0.5))
+        h.advance(to: 3000)
+        h.frame(3000, .move(1, 0.505, 0.5))  // 1 mm: within the slop
+        h.frame(3500, .up(1))
+        #expect(h.events(.tap).count == 1 && h.events(.tap).first?.time == 3_500_000)
+        // Beyond the slop it is still no tap.
+        var moved = GestureHarness(settings: settings)
+        moved.frame(0, .down(1, 0.5, 0.5))
+        moved.frame(2000, .move(1, 0.52, 0.5))
+        moved.frame(2500, .up(1))
+        #expect(moved.events(.tap).isEmpty)
+    }
+
+    @Test func aSlowTwoFingerTapWithoutLongPressCountsBothFingers() {
+        var settings = GestureSettings()
+        settings.enabled.remove(.longPress)
+        var h = GestureHarness(settings: settings)
+        h.frame(0, .down(1, 0.45, 0.5))
+        h.frame(25, .down(2, 0.55, 0.5))
+        h.frame(1500, .up(2))
+        h.frame(1520, .up(1))
+        #expect(h.events(.tap).first?.fingers == 2)
+    }
+
+    @Test func whereALongPressIsEnabledTapAndLongPressStayExclusive() {
+        // Top level: long press on.
+        var h = GestureHarness()
+        h.frame(0, .down(1, 0.5, 0.5))
+        h.frame(800, .up(1))
+        #expect(h.events(.tap).isEmpty && h.events(.longPress).count == 2)
+        // A button with only press and tap on a page that long-presses: the page's long
+        // press ends the button's tap.
+        var button = GestureSettings()
+        button.enabled = [.press, .tap]
+        let configuration = EngineConfiguration(regions: [
+            Region(name: "button", rect: Rect(x: 0.4, y: 0.4, width: 0.2, height: 0.2), settings: button),
+            Region(name: "page", rect: .unit),
+        ])
+        var nested = GestureHarness(configuration)
+        nested.frame(0, .down(1, 0.5, 0.5))
+        nested.frame(800, .up(1))
+        #expect(nested.events(.tap).isEmpty)
+        #expect(nested.events(.longPress).map(\.region) == ["page", "page"])
+        // The same button on a page (and a top level) without long press: the slow tap is
+        // the button's.
+        var page = GestureSettings()
+        page.enabled.remove(.longPress)
+        let quiet = EngineConfiguration(
+            defaults: page,
+            regions: [
+                Region(name: "button", rect: Rect(x: 0.4, y: 0.4, width: 0.2, height: 0.2), settings: button),
+                Region(name: "page", rect: .unit, settings: page),
+            ])
+        var slow = GestureHarness(quiet)
+        slow.frame(0, .down(1, 0.5, 0.5))
+        slow.frame(800, .up(1))
+        #expect(slow.events(.tap).map(\.region) == ["button"])
+        #expect(slow.events(.longPress).isEmpty)
+    }
+}
