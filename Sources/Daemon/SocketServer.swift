@@ -88,7 +88,7 @@ final class SocketServer: ClientConnectionOwner {
         state.metrics.count(event, device: device)
         var line: EventLine? = nil
         for client in clients.values where client.subscription.accepts(event, device: device) {
-            if line == nil { line = EventLine(event, device: device) }
+            if line == nil { line = EventLine(GestureMessage(event, device: device)) }
             client.enqueue(line!)
         }
     }

@@ -15,7 +15,7 @@ struct ReplayLineSink: GestureSink {
 
     mutating func emit(_ event: GestureEvent) {
         lastSeq += 1
-        WireEncoder.append(event, device: device, seq: lastSeq, to: &lines)
+        WireEncoder.append(GestureMessage(event, device: device, seq: lastSeq), to: &lines)
     }
 }
 

@@ -44,7 +44,16 @@ struct CheckConfigCommand: ParsableCommand {
             if !device.enabled {
                 line += "ignored"
             } else {
-                line += device.grab ? "grabbed, " : ""
+                if device.passThrough {
+                    let keys = [
+                        device.wakeSwallow ? "wake-swallow" : nil,
+                        device.app.fingers.map { "app-fingers \($0)" },
+                        device.app.longPress == false ? "app-long-press false" : nil,
+                    ].compactMap { $0 }
+                    line += keys.isEmpty ? "pass-through, " : "pass-through (\(keys.joined(separator: ", "))), "
+                } else {
+                    line += device.grab ? "grabbed, " : ""
+                }
                 line += device.engine.map(describe) ?? "top-level gestures and regions"
                 let touch = device.touch.applied(to: configuration.touch)
                 if touch != configuration.touch { line += "; touch hygiene: \(describe(touch))" }
@@ -66,8 +75,15 @@ struct CheckConfigCommand: ParsableCommand {
         return parts.isEmpty ? "off" : parts.joined(separator: ", ")
     }
 
+    /// `2 regions (exit, page)`; a region that sets app keys names them: `page: app-fingers 1`.
     private static func describe(_ engine: EngineConfiguration) -> String {
-        let regions = engine.regions.map(\.name)
+        let regions = engine.regions.map { region in
+            let keys = [
+                region.app.fingers.map { "app-fingers \($0)" },
+                region.app.longPress.map { "app-long-press \($0)" },
+            ].compactMap { $0 }
+            return keys.isEmpty ? region.name : "\(region.name): \(keys.joined(separator: ", "))"
+        }
         let count = regions.count == 1 ? "1 region" : "\(regions.count) regions"
         return regions.isEmpty ? "no regions" : "\(count) (\(regions.joined(separator: ", ")))"
     }

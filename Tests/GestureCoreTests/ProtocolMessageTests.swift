@@ -57,61 +57,6 @@ import Testing
                         predictedEndLocation: .zero, predictedEndTranslation: .zero)))
     }
 
-    /// Every kind of event, at the top level and in a region, in `phase`.
-    private func everyKind(phase: GesturePhase = .changed) -> [GestureEvent] {
-        let values = DragValues(
-            startLocation: Point(x: 0.5, y: 0.6), translation: Point(x: 0.125, y: -0.25),
-            velocity: Point(x: 1.5, y: -0.0625), predictedEndLocation: Point(x: 1.099, y: 0.6),
-            predictedEndTranslation: Point(x: 0.599, y: 0))
-        let details: [GestureDetails] = [
-            .press, .tap(count: 2), .longPress, .drag(values), .swipe(direction: .up, edge: .bottom, drag: values),
-            .swipe(direction: .left, edge: nil, drag: values), .pinch(scale: 1.2345, velocity: 0.5), .rotate(degrees: -12.5, velocity: -30),
-        ]
-        return details.flatMap { details in
-            [(nil, nil), ("page", Rect(x: 0, y: 0.2, width: 1, height: 0.8))].map { (region: String?, rect: Rect?) in
-                GestureEvent(
-                    details, phase: phase, id: 12, time: 1_234_567_890, region: region, fingers: 3,
-                    location: Point(x: 0.3, y: 0.7), regionRect: rect)
-            }
-        }
-    }
-
-    /// `WireEncoder.append(_:device:seq:to:)` encodes an event without building its
-    /// `GestureMessage`: every kind, at the top level and in a region, writes the bytes the
-    /// message's line has, after what the buffer already held.
-    @Test func anEventEncodedDirectlyIsItsMessagesLine() {
-        for event in everyKind() {
-            var direct = Array("before\n".utf8)
-            WireEncoder.append(event, device: "ELAN \"Touch\"", seq: 77, to: &direct)
-            var viaMessage = Array("before\n".utf8)
-            WireEncoder.append(.gesture(GestureMessage(event, device: "ELAN \"Touch\"", seq: 77)), to: &viaMessage)
-            #expect(
-                String(decoding: direct, as: UTF8.self) == String(decoding: viaMessage, as: UTF8.self),
-                "\(event.details) in \(event.region ?? "no region")")
-        }
-    }
-
-    /// `EventLine(_:device:)` (what the daemon broadcasts) makes a gesture line without
-    /// building its `GestureMessage`: for every kind and phase, at the top level and in a
-    /// region, its bytes with a seq in the slot are those of `EventLine(GestureMessage(...))`,
-    /// and so is its input time.
-    @Test func anEventLineMadeDirectlyIsItsMessagesLine() {
-        for phase in GesturePhase.allCases {
-            for event in everyKind(phase: phase) {
-                let direct = EventLine(event, device: "ELAN \"Touch\"")
-                let viaMessage = EventLine(GestureMessage(event, device: "ELAN \"Touch\""))
-                var directBytes = Array("before\n".utf8)
-                direct.append(seq: 18_446_744_073_709_551_615, to: &directBytes)
-                var viaMessageBytes = Array("before\n".utf8)
-                viaMessage.append(seq: 18_446_744_073_709_551_615, to: &viaMessageBytes)
-                let what = "\(event.details) \(phase) in \(event.region ?? "no region")"
-                #expect(String(decoding: directBytes, as: UTF8.self) == String(decoding: viaMessageBytes, as: UTF8.self), "\(what)")
-                #expect(direct.inputTime == viaMessage.inputTime, "\(what)")
-                #expect(direct.byteCount == viaMessage.byteCount, "\(what)")
-            }
-        }
-    }
-
     @Test func aContactBecomesATouchLine() {
         let contact = Contact(id: 4, phase: .moved, location: Point(x: 0.25, y: 0.5), surfaceLocation: .zero)
         let touch = TouchMessage(contact, time: 1_000_016_000, device: "ELAN Touchscreen", seq: 9)

@@ -38,6 +38,27 @@ import Testing
         }
     }
 
+    /// `gestured check-config` names a pass-through device's keys and a region's app keys.
+    @Test func checkConfigNamesWhatTheAppGets() throws {
+        let directory = TemporaryDirectory()
+        let config = directory.file("app.toml")
+        try """
+        [[device]]
+        match-name = "ELAN*"
+        pass-through = true
+        app-fingers = 1
+        [[device.region]]
+        name = "page"
+        rect = [0, 0, 1, 1]
+        app-long-press = false
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let checked = try runToCompletion("gestured", ["check-config", config])
+        #expect(checked.status == 0, "\(checked.error)")
+        #expect(
+            checked.output.contains("device #1 (name \"ELAN*\"): pass-through (app-fingers 1), 1 region (page: app-long-press false)"),
+            "\(checked.output)")
+    }
+
     /// "region gesture.phase" for every line.
     static func summary(_ lines: [GestureMessage], _ filter: (String) -> Bool = { _ in true }) -> [String] {
         lines.compactMap { line in

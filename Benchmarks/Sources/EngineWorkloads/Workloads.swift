@@ -120,7 +120,7 @@ public struct EncodingSink: CountedSink {
 
     public mutating func emit(_ event: GestureEvent) {
         seq += 1
-        WireEncoder.append(event, device: device, seq: seq, to: &buffer)
+        WireEncoder.append(GestureMessage(event, device: device, seq: seq), to: &buffer)
         if buffer.count >= 1 << 15 { flush() }
     }
 

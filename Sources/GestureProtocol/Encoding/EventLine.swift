@@ -14,24 +14,6 @@ public struct EventLine: Sendable {
         self.init(GestureMessage.Line(message), inputTime: message.time)
     }
 
-    /// The gesture line of these fields: what `init(_: GestureMessage)` makes for the message
-    /// of the same fields, without that message built first. For the engine's events
-    /// (`GestureCore`'s `EventLine(_:device:)`, what the daemon broadcasts).
-    package init(
-        gesturePhase phase: GesturePhase, id: UInt64, time: Timestamp, device: String, region: String?, fingers: Int,
-        location: Point, localLocation: Point?, details: borrowing GestureMessage.Details
-    ) {
-        // The header built here, as `WireEncoder.appendGesture` builds it: through an
-        // initialiser of the line shared by both, the encoder's line cost 42 instructions more.
-        self.init(
-            GestureMessage.Line(
-                header: GestureMessage(
-                    phase: phase, id: id, seq: 0, time: time, device: device, region: region, fingers: fingers,
-                    location: location, localLocation: localLocation, details: .press),
-                details: details),
-            inputTime: time)
-    }
-
     /// A touch line (`message.seq` is not written: the slot is).
     public init(_ message: TouchMessage) {
         self.init(message, inputTime: message.time)

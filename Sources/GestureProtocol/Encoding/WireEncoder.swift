@@ -18,9 +18,7 @@ public enum WireEncoder {
     public static func append(_ message: consuming ServerMessage, to line: inout [UInt8]) {
         switch consume message {
         case .hello(var hello): append(&hello, to: &line)
-        case .gesture(let gesture):
-            var fields = GestureMessage.Line(gesture)
-            append(&fields, to: &line)
+        case .gesture(let gesture): append(gesture, to: &line)
         case .touch(var touch): append(&touch, to: &line)
         case .device(var device): append(&device, to: &line)
         case .activity(var activity): append(&activity, to: &line)
@@ -49,19 +47,11 @@ public enum WireEncoder {
         }
     }
 
-    /// Appends the gesture line of these fields to `line`: the line `append(.gesture(message),
-    /// to:)` writes for the message of the same fields, without that message built, wrapped
-    /// and copied first. For the engine's events (`GestureCore`'s
-    /// `WireEncoder.append(_:device:seq:to:)`).
-    package static func appendGesture(
-        phase: GesturePhase, id: UInt64, seq: UInt64, time: Timestamp, device: String, region: String?, fingers: Int,
-        location: Point, localLocation: Point?, details: borrowing GestureMessage.Details, to line: inout [UInt8]
-    ) {
-        var fields = GestureMessage.Line(
-            header: GestureMessage(
-                phase: phase, id: id, seq: seq, time: time, device: device, region: region, fingers: fingers, location: location,
-                localLocation: localLocation, details: .press),
-            details: details)
+    /// Appends the gesture line of `gesture` to `line`: what `append(.gesture(gesture), to:)`
+    /// writes, without the message wrapped in a `ServerMessage` and switched back out (each
+    /// engine event of `gestured replay` and the engine benchmark is encoded through it).
+    public static func append(_ gesture: consuming GestureMessage, to line: inout [UInt8]) {
+        var fields = GestureMessage.Line(gesture)
         append(&fields, to: &line)
     }
 

@@ -62,7 +62,7 @@ extension GestureMessage {
         }
 
         /// The line of `header`'s common fields with `details` (`header.details` is not
-        /// read; `WireEncoder.appendGesture` builds a header without them). The header is
+        /// read). The header is
         /// moved in once, before the switch: consumed in each case, it was copied and the
         /// original destroyed.
         @inline(__always)
