@@ -21,29 +21,67 @@
 # libraries, and a daemon run as root must not look for them first in the directory it was
 # installed to (`run.sh --prefix` may name one its user can write).
 #
-#   scripts/build-release.sh [PRODUCT...]     (default: gestured gesturectl gestured-web)
+#   scripts/build-release.sh [--arch arm64] [PRODUCT...]
+#                                  (default: this machine's architecture;
+#                                   gestured gesturectl gestured-web)
+#
+# --arch arm64 cross-compiles for aarch64 with Debian sid's swiftlang in a build root and a
+# Debian 12 arm64 sysroot (scripts/arm64-toolchain.sh makes and caches both; needs root), in
+# .build/aarch64, with the same link options and packaging/arm64/glibc-compat.c linked in
+# (docs/packaging.md "The arm64 package").
 #
 # Every release build of this package should go through here: `swift build -c release`
 # with other flags relinks the same binaries in .build/release differently.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-static_cxx=.build/static-libstdc++
-toolchain_clang=$(dirname "$(readlink -f "$(command -v swift)")")/clang
-archive=$("$toolchain_clang" -print-file-name=libstdc++.a)
+arch=$(dpkg --print-architecture)
+if [[ ${1:-} == --arch ]]; then
+    [[ $# -ge 2 ]] || { echo "build-release.sh: --arch needs an architecture" >&2; exit 2; }
+    [[ $2 == "$arch" || $2 == arm64 ]] || { echo "build-release.sh: cannot build for $2 (only $arch or arm64)" >&2; exit 2; }
+    arch=$2
+    shift 2
+fi
+products=("$@")
+[[ ${#products[@]} -gt 0 ]] || products=(gestured gesturectl gestured-web)
+
+if [[ $arch == "$(dpkg --print-architecture)" ]]; then
+    swift=(swift)
+    static_cxx=.build/static-libstdc++
+    toolchain_clang=$(dirname "$(readlink -f "$(command -v swift)")")/clang
+    archive=$("$toolchain_clang" -print-file-name=libstdc++.a)
+    cross=()
+else
+    source scripts/arm64-toolchain.sh
+    arm64_prepare
+    swift=(arm64_in_build_root env "PKG_CONFIG_PATH=$arm64_sysroot/usr/lib/aarch64-linux-gnu/pkgconfig"
+        "PKG_CONFIG_SYSROOT_DIR=$arm64_sysroot" swift)
+    static_cxx=.build/aarch64-static-libstdc++
+    archive=$(ls "$arm64_sysroot"/usr/lib/gcc/aarch64-linux-gnu/*/libstdc++.a 2>/dev/null | head -n 1)
+    mkdir -p .build/aarch64
+    compat=.build/aarch64/glibc-compat.o
+    if [[ ! -f $compat || packaging/arm64/glibc-compat.c -nt $compat ]]; then
+        arm64_in_build_root "$arm64_clang" --target=aarch64-linux-gnu "--sysroot=$arm64_sysroot" -O2 -fPIC \
+            -ffunction-sections -c packaging/arm64/glibc-compat.c -o "$compat" >&2
+    fi
+    # -sdk for the Swift frontend too (else Glibc's module map is looked up on the build
+    # machine); the resource directory is the static runtime's (an explicit lib/swift makes
+    # --static-swift-stdlib look for a file the driver does not have).
+    cross=(--scratch-path .build/aarch64 --triple "$arm64_triple" --sdk "$arm64_sysroot"
+        -Xswiftc -sdk -Xswiftc "$arm64_sysroot" -Xswiftc -resource-dir -Xswiftc "$arm64_sysroot/usr/lib/swift_static"
+        -Xlinker "$PWD/$compat")
+fi
 [[ $archive == /* && -f $archive ]] || { echo "build-release.sh: no static libstdc++ (libstdc++-12-dev)" >&2; exit 1; }
 mkdir -p "$static_cxx"
 ln -sfn "$archive" "$static_cxx/libstdc++.a"
 flags=(-c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
     -Xswiftc "-L$PWD/$static_cxx" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
     -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
-    -Xlinker "--symbol-ordering-file=$PWD/packaging/gestured.order" -Xlinker --no-warn-symbol-ordering)
-products=("$@")
-[[ ${#products[@]} -gt 0 ]] || products=(gestured gesturectl gestured-web)
-bin_path=$(swift build "${flags[@]}" --show-bin-path)
+    -Xlinker "--symbol-ordering-file=$PWD/packaging/gestured.order" -Xlinker --no-warn-symbol-ordering "${cross[@]}")
+bin_path=$("${swift[@]}" build "${flags[@]}" --show-bin-path)
 for product in "${products[@]}"; do
     # SwiftPM does not know the order file: a binary older than it is linked again.
     [[ packaging/gestured.order -nt "$bin_path/$product" ]] && rm -f "$bin_path/$product"
-    swift build "${flags[@]}" --product "$product" >&2
+    "${swift[@]}" build "${flags[@]}" --product "$product" >&2
 done
 echo "$bin_path"

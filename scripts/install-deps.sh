@@ -3,7 +3,7 @@
 # nothing when everything is present. Needs root (or sudo) only when something is missing.
 #
 #   scripts/install-deps.sh [--with-vm] [--with-kiosk] [--with-package] [--with-lintian]
-#                           [--with-python] [--with-chromium]
+#                           [--with-python] [--with-chromium] [--with-arm64]
 #
 #   --with-vm       the VM tier (qemu and what vm/setup.sh assembles the guest from)
 #   --with-kiosk    the kiosk VM tier (vm/test-kiosk.sh): the compositors, their clients (wev,
@@ -12,6 +12,7 @@
 #   --with-lintian  checking the .deb (scripts/test-deb.sh)
 #   --with-python   the Python client's tests (clients/python/test.sh works in a venv)
 #   --with-chromium the live view's browser test (web/test.sh: headless Chromium, a venv)
+#   --with-arm64    the arm64 package and its checks (scripts/arm64-toolchain.sh)
 set -euo pipefail
 
 packages=(libevdev-dev libudev-dev pkg-config evemu-tools socat)
@@ -27,6 +28,9 @@ for option in "$@"; do
         # swayidle blanks the screen in the wake cases.
         --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools chromium iproute2 swayidle) ;;
         --with-package) packages+=(dpkg-dev binutils) ;;
+        # The arm64 package (scripts/arm64-toolchain.sh): the build root and the sysroot, an
+        # aarch64 strip, running arm64 programs (man pages, the corpus check) under qemu-user.
+        --with-arm64) packages+=(debootstrap binutils-aarch64-linux-gnu qemu-user-static dpkg-dev binutils) ;;
         --with-lintian) packages+=(lintian) ;;
         --with-python) packages+=(python3 python3-venv) ;;
         --with-chromium) packages+=(chromium python3 python3-venv) ;;

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Builds the Debian package gestured_<version>_<arch>.deb (docs/packaging.md).
 #
-#   scripts/package-deb.sh [--bin-path DIR] [--output DIR]
+#   scripts/package-deb.sh [--arch arm64] [--bin-path DIR] [--output DIR]
 #
+#   --arch arm64    the package for arm64 (Raspberry Pi OS, Debian 12 and 13): the binaries
+#                   cross-compiled by scripts/build-release.sh --arch arm64, the man pages
+#                   made by running them under qemu-user, Depends computed against the
+#                   Debian 12 arm64 sysroot (docs/packaging.md "The arm64 package"; needs
+#                   root; about 1.4 GB downloaded once into /var/cache/gestured-build)
 #   --bin-path DIR  take gestured, gesturectl and gestured-web from DIR, as printed by
 #                   scripts/build-release.sh (so a test run builds once); without it, this
 #                   script runs scripts/build-release.sh
@@ -23,12 +28,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 absolute() { [[ "$1" == /* ]] && echo "$1" || echo "$PWD/$1"; }
 
 bin_path=""
+arch=$(dpkg --print-architecture)
 output="$root/.build/deb"
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --bin-path) bin_path=$(absolute "$2"); shift ;;
         --output) output=$(absolute "$2"); shift ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        --arch) arch=$2; shift ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
         *) echo "package-deb.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -39,13 +46,31 @@ cd "$root"
 source scripts/packaging.sh
 
 ./scripts/install-deps.sh --with-package >&2
+host_arch=$(dpkg --print-architecture)
+[[ $arch == "$host_arch" || $arch == arm64 ]] || fail "cannot package for $arch (only $host_arch or arm64)"
+# swift runs where the package's binaries are built (for arm64, in the build root);
+# strip and dpkg-shlibdeps read the target's binaries and libraries.
+swift=(swift)
+run_in_build_place=()
+strip=strip
+shlibdeps_options=()
+if [[ $arch != "$host_arch" ]]; then
+    source scripts/arm64-toolchain.sh
+    arm64_prepare
+    swift=(arm64_in_build_root swift)
+    run_in_build_place=(arm64_in_build_root)
+    strip=aarch64-linux-gnu-strip
+    # The sysroot's libraries and the symbols files of their Debian 12 packages
+    # (scripts/arm64-toolchain.sh), in aarch64's multiarch directories.
+    shlibdeps_options=("-S$arm64_sysroot")
+    export DEB_HOST_ARCH=$arch
+fi
 
 version=$(gestured_version)
 [[ -n "$version" ]] || fail "no gesturedVersion in Sources/GestureCore/Version.swift"
 changelog_version=$(dpkg-parsechangelog -l packaging/deb/changelog -S Version)
 [[ "$changelog_version" == "$version" ]] ||
     fail "packaging/deb/changelog starts with $changelog_version, but gesturedVersion is $version: add a changelog entry"
-arch=$(dpkg --print-architecture)
 # Every timestamp in the package is the changelog's date, so the same binaries pack to the
 # same bytes (dpkg-deb also reads SOURCE_DATE_EPOCH).
 SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l packaging/deb/changelog -S Timestamp)
@@ -53,7 +78,7 @@ export SOURCE_DATE_EPOCH
 
 if [[ -z "$bin_path" ]]; then
     say "building a release (scripts/build-release.sh)"
-    bin_path=$(scripts/build-release.sh gestured gesturectl gestured-web)
+    bin_path=$(scripts/build-release.sh --arch "$arch" gestured gesturectl gestured-web)
 fi
 binaries=(gestured gesturectl gestured-web)
 units=(gestured.service gestured.socket gestured-web.service gestured-web.socket)
@@ -78,7 +103,7 @@ say "staging version $version for $arch from $bin_path"
 for binary in "${binaries[@]}"; do
     # As dh_strip does: no symbol table or debug information (the Swift metadata sections
     # the runtime reads are allocated and stay).
-    strip --remove-section=.comment --remove-section=.note --strip-unneeded \
+    "$strip" --remove-section=.comment --remove-section=.note --strip-unneeded \
         -o "$package/usr/bin/$binary" "$bin_path/$binary"
     chmod 0755 "$package/usr/bin/$binary"
 done
@@ -107,21 +132,42 @@ gzip -9n <packaging/deb/changelog >"$package/usr/share/doc/gestured/changelog.gz
 
 # Manual pages from the commands' own help (swift-argument-parser's generate-manual, built
 # from the checkout SwiftPM resolved; the same tool its `generate-manual` plugin runs).
-if [[ ! -d .build/checkouts/swift-argument-parser ]]; then
-    swift package resolve >&2
+# For arm64 it is built in the build root and runs the arm64 binaries under qemu-user, each
+# through a script of the binary's name (the page's title) in a directory of the clone's
+# .build (the build root sees the clone, not this script's temporary directory).
+scratch=.build
+manual_scratch=.build/generate-manual
+if [[ $arch != "$host_arch" ]]; then
+    scratch=.build/aarch64
+    manual_scratch=.build/aarch64-generate-manual
 fi
-manual_tool=.build/generate-manual/debug/generate-manual
-say "building swift-argument-parser's generate-manual (log: .build/generate-manual.log)"
+if [[ ! -d $scratch/checkouts/swift-argument-parser ]]; then
+    "${swift[@]}" package resolve --scratch-path "$scratch" >&2
+fi
+manual_tool=$manual_scratch/debug/generate-manual
+say "building swift-argument-parser's generate-manual (log: $manual_scratch.log)"
 # Its own warnings (it is the root package of this build) are not ours: they go to the log.
-swift build --package-path .build/checkouts/swift-argument-parser --scratch-path .build/generate-manual \
-    --product generate-manual >.build/generate-manual.log 2>&1 ||
-    { cat .build/generate-manual.log >&2; fail "building generate-manual failed"; }
+"${swift[@]}" build --package-path "$scratch/checkouts/swift-argument-parser" --scratch-path "$manual_scratch" \
+    --product generate-manual >"$manual_scratch.log" 2>&1 ||
+    { cat "$manual_scratch.log" >&2; fail "building generate-manual failed"; }
 manual_date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)
+manual_work=$root/$manual_scratch/pages
+rm -rf "$manual_work"
+mkdir -p "$manual_work/bin"
 for binary in "${binaries[@]}"; do
-    "$manual_tool" "$package/usr/bin/$binary" --section 1 --date "$manual_date" \
-        --authors "gestured developers" --output-directory "$stage" >&2
-    gzip -9n <"$stage/$binary.1" >"$package/usr/share/man/man1/$binary.1.gz"
+    command=$package/usr/bin/$binary
+    if [[ $arch != "$host_arch" ]]; then
+        cp "$package/usr/bin/$binary" "$manual_work/$binary"
+        printf '#!/bin/sh\nexec qemu-aarch64-static -L %s %s "$@"\n' "$arm64_sysroot" "$manual_work/$binary" \
+            >"$manual_work/bin/$binary"
+        chmod 0755 "$manual_work/bin/$binary"
+        command=$manual_work/bin/$binary
+    fi
+    "${run_in_build_place[@]}" "$manual_tool" "$command" --section 1 --date "$manual_date" \
+        --authors "gestured developers" --output-directory "$manual_work" >&2
+    gzip -9n <"$manual_work/$binary.1" >"$package/usr/share/man/man1/$binary.1.gz"
 done
+rm -rf "$manual_work"
 
 # Depends: the shared libraries the binaries load (dpkg-shlibdeps reads the shlibs/symbols
 # files of the installed packages that provide them: libevdev2, libudev1, libc6, …),
@@ -130,7 +176,7 @@ done
 # installed) and /bin/kill for ExecReload= (procps).
 mkdir -p "$stage/shlibs/debian"
 printf 'Source: gestured\n\nPackage: gestured\nArchitecture: any\n' >"$stage/shlibs/debian/control"
-shlibs=$(cd "$stage/shlibs" && dpkg-shlibdeps -O "${binaries[@]/#/$package/usr/bin/}" |
+shlibs=$(cd "$stage/shlibs" && dpkg-shlibdeps "${shlibdeps_options[@]}" -O "${binaries[@]/#/$package/usr/bin/}" |
     sed -n 's/^shlibs:Depends=//p')
 [[ -n "$shlibs" ]] || fail "dpkg-shlibdeps found no library dependencies"
 # Packed relative relocations (scripts/build-release.sh) need glibc 2.36's loader, which the

@@ -1,5 +1,5 @@
-# Shell functions shared by scripts/package-deb.sh, scripts/test-deb.sh and scripts/run.sh
-# (sourced, not run).
+# Shell functions shared by scripts/package-deb.sh, scripts/test-deb.sh, scripts/test-arm64.sh
+# and scripts/run.sh (sourced, not run).
 
 # unit_for_prefix PREFIX UNIT_FILE: prints UNIT_FILE with every /usr/local/bin/ replaced by
 # PREFIX/bin/. The units in systemd/ are the source of truth and name the binaries under
@@ -29,3 +29,24 @@ swift_runtime_needs() {
     objdump -p "$1" | awk '$1 == "NEEDED" || $1 == "RUNPATH" || $1 == "RPATH" { print $2 }' |
         grep -E 'swift|Foundation|dispatch|BlocksRuntime|/opt/' || true
 }
+
+# check DESCRIPTION COMMAND...: runs COMMAND and prints "ok - DESCRIPTION" or "FAIL - ...",
+# counting in `passed` and `failed`; COMMAND's output is shown only when it fails.
+passed=0
+failed=0
+check() {
+    local description=$1 output
+    shift
+    if output=$("$@" 2>&1); then
+        passed=$((passed + 1))
+        echo "ok - $description"
+    else
+        failed=$((failed + 1))
+        echo "FAIL - $description"
+        [[ -z "$output" ]] || sed 's/^/    /' <<<"$output"
+    fi
+}
+# same FILE_A FILE_B: the files are identical (a diff when not).
+same() { diff -u "$1" "$2"; }
+# contains TEXT NEEDLE: TEXT contains NEEDLE (says what it got when not).
+contains() { [[ "$1" == *"$2"* ]] || { echo "'$2' not in: $1"; return 1; }; }

@@ -21,25 +21,6 @@ source scripts/packaging.sh
 [[ -n "$deb" ]] || deb=$(scripts/package-deb.sh | tail -n 1)
 [[ -f "$deb" ]] || { echo "test-deb: no package at $deb" >&2; exit 1; }
 
-passed=0
-failed=0
-# check DESCRIPTION COMMAND...: runs COMMAND; its output is shown only when it fails.
-check() {
-    local description=$1 output
-    shift
-    if output=$("$@" 2>&1); then
-        passed=$((passed + 1))
-        echo "ok - $description"
-    else
-        failed=$((failed + 1))
-        echo "FAIL - $description"
-        [[ -z "$output" ]] || sed 's/^/    /' <<<"$output"
-    fi
-}
-# same FILE_A FILE_B: the files are identical (a diff when not).
-same() { diff -u "$1" "$2"; }
-# contains TEXT NEEDLE: TEXT contains NEEDLE (says what it got when not).
-contains() { [[ "$1" == *"$2"* ]] || { echo "'$2' not in: $1"; return 1; }; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

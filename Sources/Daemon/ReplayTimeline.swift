@@ -33,7 +33,13 @@ public struct ReplayTimeline: Sendable, Equatable {
 
     /// The pipeline time of recorded time `t` in the current pass.
     public func pipelineTime(recorded t: Timestamp) -> Timestamp {
-        t >= firstRecordedTime ? passStart + (t - firstRecordedTime) : passStart - (firstRecordedTime - t)
+        // Spelled out: inside a ternary, Swift 6.2 picks another `-` overload than 6.3 does.
+        if t >= firstRecordedTime {
+            let sinceFirst: TimeSpan = t - firstRecordedTime
+            return passStart + sinceFirst
+        }
+        let beforeFirst: TimeSpan = firstRecordedTime - t
+        return passStart - beforeFirst
     }
 
     /// The monotonic time at which pipeline time `t` plays (rounded up: never early).

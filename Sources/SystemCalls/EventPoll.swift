@@ -56,9 +56,11 @@ public final class EventPoll {
     /// `SystemCall` does for every call: a signal this process handles is forwarded to a pipe
     /// the loop watches (`SignalForwarding`), so the restarted wait returns at once.
     public func wait(timeoutMilliseconds: Int32, _ body: (_ token: UInt64, _ events: UInt32) -> Void) throws(SystemError) -> Int {
+        // `ready` is never empty (`init`), so its base address is not nil: glibc 2.41's
+        // <sys/epoll.h> declares the buffer non-null, older ones optional; both take this.
         let capacity = Int32(ready.count)
         let count = try SystemCall.posixBlocking("epoll_wait") {
-            ready.withUnsafeMutableBufferPointer { epoll_wait(descriptor.rawValue, $0.baseAddress, capacity, timeoutMilliseconds) }
+            ready.withUnsafeMutableBufferPointer { epoll_wait(descriptor.rawValue, $0.baseAddress!, capacity, timeoutMilliseconds) }
         }
         for index in 0..<Int(count) {
             body(ready[index].data.u64, ready[index].events)

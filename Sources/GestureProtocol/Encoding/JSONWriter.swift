@@ -25,16 +25,32 @@ struct JSONWriter {
 
     /// Lets `body` write at most `bound` bytes onto the end of `bytes`; returns what `body`
     /// returns.
+    ///
+    /// Swift 6.3's standard library appends into uninitialized capacity (`OutputSpan`); an
+    /// older compiler (Debian's `swiftlang` 6.2, which builds the arm64 package) appends
+    /// `bound` zeros, writes over them and drops what was not written: the same bytes, one
+    /// pass of zeroing more.
     static func append<Result>(to bytes: inout [UInt8], bound: Int, _ body: (inout JSONWriter) -> Result) -> Result {
-        var result: Result?
-        bytes.append(addingCapacity: bound) { span in
-            span.withUnsafeMutableBufferPointer { buffer, initialized in
-                var writer = JSONWriter(buffer)
-                result = body(&writer)
-                initialized = writer.count
+        #if compiler(>=6.3)
+            var result: Result?
+            bytes.append(addingCapacity: bound) { span in
+                span.withUnsafeMutableBufferPointer { buffer, initialized in
+                    var writer = JSONWriter(buffer)
+                    result = body(&writer)
+                    initialized = writer.count
+                }
             }
-        }
-        return result!
+            return result!
+        #else
+            let end = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: bound))
+            let (result, written) = bytes.withUnsafeMutableBufferPointer { all in
+                var writer = JSONWriter(UnsafeMutableBufferPointer(rebasing: all[end...]))
+                return (body(&writer), writer.count)
+            }
+            bytes.removeLast(bound - written)
+            return result
+        #endif
     }
 
     // MARK: Structure

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Checks the arm64 package on this amd64 machine (docs/packaging.md "The arm64 package"):
+#
+#   scripts/test-arm64.sh [--deb DEB] [--amd64-bin DIR] [--only CHECK[,CHECK...]]
+#
+#   --deb DEB        the arm64 .deb (default: made with scripts/package-deb.sh --arch arm64)
+#   --amd64-bin DIR  where this machine's release gestured is, as printed by
+#                    scripts/build-release.sh (default: built with it)
+#   --only ...       some of: package (control fields, what the binaries are and need),
+#                    compat (packaging/arm64/glibc-compat.c against its specification),
+#                    corpus, depends, lintian
+#
+# package: the file's name and Architecture; each binary is AArch64, needs no glibc newer
+# than 2.36 (Debian 12) and no Swift runtime, has no RUNPATH, and prints the version under
+# qemu-user. compat: packaging/arm64/glibc-compat-test.c, built for arm64 with the shim
+# against the Debian 12 sysroot, passes under qemu-user. corpus: the arm64 `gestured replay`
+# under qemu-user (with the Debian 12 sysroot's libraries) prints the same bytes on standard
+# output and standard error, and exits with the same status, as this machine's on every
+# recording of the corpus. depends: apt resolves installing the .deb against Debian 12's and
+# Debian 13's arm64 package lists (downloaded and cached; apt-get --simulate, from nothing
+# installed). lintian: no error and no warning. Ends with "N passed, N failed"; exit 1 on a
+# failure. Needs root (the cross toolchain's build root, scripts/arm64-toolchain.sh).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+absolute() { [[ "$1" == /* ]] && echo "$1" || echo "$PWD/$1"; }
+deb=""
+amd64_bin=""
+only=package,compat,corpus,depends,lintian
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --deb) deb=$(absolute "$2"); shift ;;
+        --amd64-bin) amd64_bin=$(absolute "$2"); shift ;;
+        --only) only=$2; shift ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+        *) echo "test-arm64.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+wants() { [[ ",$only," == *",$1,"* ]]; }
+cd "$root"
+source scripts/packaging.sh
+source scripts/arm64-toolchain.sh
+source vm/corpus.sh
+started=$SECONDS
+
+./scripts/install-deps.sh --with-arm64 --with-package --with-lintian
+[[ -n "$deb" ]] || deb=$(scripts/package-deb.sh --arch arm64 | tail -n 1)
+[[ -f "$deb" ]] || { echo "test-arm64: no package at $deb" >&2; exit 1; }
+arm64_prepare
+sysroot=$arm64_sysroot
+on_arm64() { qemu-aarch64-static -L "$sysroot" "$@"; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tree="$work/tree"
+dpkg-deb --extract "$deb" "$tree"
+version=$(gestured_version)
+echo "test-arm64: $deb"
+
+if wants package; then
+    check "the file is named gestured_<version>_arm64.deb" [ "$(basename "$deb")" = "gestured_${version}_arm64.deb" ]
+    check "Architecture: arm64" [ "$(dpkg-deb --field "$deb" Architecture)" = arm64 ]
+    for binary in gestured gesturectl gestured-web; do
+        file="$tree/usr/bin/$binary"
+        check "$binary is an AArch64 executable (readelf -h)" bash -c 'readelf -h "$1" | grep -Eq "Machine: +AArch64"' _ "$file"
+        # Debian 12's glibc is 2.36; the shim keeps the static Swift runtime's 2.38 calls out.
+        check "$binary needs no glibc version newer than 2.36 (readelf -V)" bash -c '
+            newest=$(readelf -V --wide "$1" | grep -o "GLIBC_2\.[0-9]*" | sort -uV | tail -n 1)
+            echo "newest: $newest"; [ "$(printf "%s\n" "$newest" GLIBC_2.36 | sort -V | tail -n 1)" = GLIBC_2.36 ]' _ "$file"
+        check "$binary needs no Swift library and has no RUNPATH (readelf -d)" bash -c \
+            '! readelf -d "$1" | grep -E "RUNPATH|RPATH|NEEDED.*(swift|Foundation|dispatch|BlocksRuntime)"' _ "$file"
+        check "$binary --version prints $version (qemu-user)" [ "$(on_arm64 "$file" --version)" = "$version" ]
+    done
+fi
+
+if wants compat; then
+    # Built in the clone's .build: the build root sees the clone, not this temporary directory.
+    mkdir -p .build/aarch64
+    compat_test=.build/aarch64/glibc-compat-test
+    arm64_in_build_root "$arm64_clang" --target=aarch64-linux-gnu "--sysroot=$sysroot" -O2 -fuse-ld=lld \
+        packaging/arm64/glibc-compat-test.c packaging/arm64/glibc-compat.c -o "$compat_test"
+    check "glibc-compat-test needs no glibc version newer than 2.36 (it calls the shim's)" bash -c \
+        '! readelf -V --wide "$1" | grep -E "GLIBC_2\.(3[7-9]|[4-9][0-9])"' _ "$compat_test"
+    check "packaging/arm64/glibc-compat.c meets its specification (glibc-compat-test, qemu-user)" on_arm64 "$compat_test"
+    on_arm64 "$compat_test" | sed 's/^/    /' || true
+fi
+
+if wants corpus; then
+    [[ -n "$amd64_bin" ]] || amd64_bin=$(scripts/build-release.sh gestured)
+    # The recordings, as the corpus tests choose them (Recordings' RecordingFileKind).
+    mapfile -t recordings < <(cd "$corpus" && find . -type f -printf '%P\n' | grep -viE '(^|/)(readme|license|copying)[^/]*$' |
+        grep -iE '\.(events|event|evemu|dat|txt|yml|yaml)$' | LC_ALL=C sort)
+    mkdir -p "$work/amd64" "$work/arm64"
+    # replay_all OUTPUT COMMAND...: replays every recording with COMMAND, two at a time,
+    # keeping standard output, standard error and the exit status of each under OUTPUT.
+    replay_all() {
+        local output=$1
+        shift
+        printf '%s\0' "${recordings[@]}" | xargs -0 -P 2 -I{} bash -c '
+            output=$1 corpus=$2 file=$3; shift 3
+            name=$(printf %s "$file" | tr / _)
+            status=0
+            "$@" replay "$corpus/$file" >"$output/$name.out" 2>"$output/$name.err" || status=$?
+            echo "$status" >"$output/$name.status"' _ "$output" "$corpus" {} "$@"
+    }
+    corpus_started=$SECONDS
+    replay_all "$work/amd64" "$amd64_bin/gestured"
+    replay_all "$work/arm64" qemu-aarch64-static -L "$sysroot" "$tree/usr/bin/gestured"
+    check "${#recordings[@]} corpus recordings replayed (the corpus has 187)" [ "${#recordings[@]}" -ge 187 ]
+    check "the arm64 gestured replay's output, errors and exit status equal this machine's on every recording" \
+        diff -r "$work/amd64" "$work/arm64"
+    check "the replays printed gesture lines (the comparison compares something)" \
+        bash -c 'cat "$1"/*.out | grep -q "\"type\""' _ "$work/amd64"
+    echo "    corpus: ${#recordings[@]} recordings, $((SECONDS - corpus_started)) s"
+fi
+
+if wants depends; then
+    # resolves SUITE: apt, from nothing installed, finds everything the .deb needs in
+    # SUITE's arm64 lists (what it would install of the package's own dependencies is shown).
+    resolves() {
+        local output
+        output=$(arm64_apt "$1" arm64 install --simulate --no-install-recommends "$deb" 2>&1) || { echo "$output"; return 1; }
+        grep -E "^Inst (gestured|libc6|libevdev2|libudev1|procps) " <<<"$output"
+        grep -q "^Inst gestured " <<<"$output"
+    }
+    for suite in bookworm trixie; do
+        check "apt resolves installing the .deb on Debian $suite arm64 (apt-get install --simulate)" resolves "$suite"
+        resolves "$suite" | sed 's/^/    /' || true
+    done
+fi
+
+if wants lintian; then
+    if lintian --display-info --fail-on error,warning "$deb" >"$work/lintian.txt" 2>&1; then lintian_status=0; else lintian_status=$?; fi
+    grep -E '^[EWI]: ' "$work/lintian.txt" | awk '{ print $1, $3 }' | sort | uniq -c | sed 's/^ */    lintian: /' || true
+    check "lintian reports no error and no warning on the arm64 .deb" bash -c 'exit "$1"' _ "$lintian_status"
+fi
+
+echo "test-arm64: $((SECONDS - started)) s"
+echo "test-arm64: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
