@@ -39,16 +39,35 @@ scripts/check-issue-numbers.sh
 # Every relative link and #anchor of the documentation resolves; its own fixtures first.
 scripts/check-doc-links.py --self-test
 scripts/check-doc-links.py
-swift build --build-tests
-swift test --skip-build
-./scripts/test-asan.sh
-GESTURED_BIN="$(swift build --show-bin-path)/gestured" clients/python/test.sh
-GESTURED_BIN_DIR="$(swift build --show-bin-path)" web/test.sh
+# No merge left half done: conflict markers at the start of a line anywhere in the tree.
+if git grep -nE '^(<<<<<<<|>>>>>>>)( |$)' -- .; then
+    echo "scripts/test.sh: merge conflict markers above" >&2
+    exit 1
+fi
 
+# Each tier's wall-clock time, printed as it ends and again at the end (docs/testing.md).
+tier_times=()
+tier() {
+    local name=$1 began=$SECONDS
+    shift
+    "$@"
+    tier_times+=("$name $((SECONDS - began)) s")
+    echo "suite: $name took $((SECONDS - began)) s"
+}
+
+tier "swift build" swift build --build-tests
+tier "swift test" swift test --skip-build
+tier "ASan" ./scripts/test-asan.sh
+tier "Python client" env GESTURED_BIN="$(swift build --show-bin-path)/gestured" clients/python/test.sh
+tier "browser" env GESTURED_BIN_DIR="$(swift build --show-bin-path)" web/test.sh
+
+began=$SECONDS
 release_bin=$(scripts/build-release.sh)
 deb=$(scripts/package-deb.sh --bin-path "$release_bin" | tail -n 1)
-scripts/test-deb.sh "$deb"
+tier_times+=("release build and package $((SECONDS - began)) s")
+tier "package checks" scripts/test-deb.sh "$deb"
 
-vm/test.sh
-vm/test-kiosk.sh
-vm/test-systemd.sh --deb "$deb"
+tier "e2e VM" vm/test.sh
+tier "kiosk VM" vm/test-kiosk.sh
+tier "systemd VM" vm/test-systemd.sh --deb "$deb"
+echo "suite: tier times: $(printf '%s; ' "${tier_times[@]}")total $SECONDS s"
