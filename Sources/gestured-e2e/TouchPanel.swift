@@ -77,6 +77,18 @@ final class TouchPanel {
     }
 
     func lift() throws(CaseFailure) { try frame([:]) }
+
+    /// One finger down at the top edge's middle (3 % of the height), down to 59 % in eight
+    /// frames, then lifted: a swipe from the kiosk tier's reserved top band. `between` runs
+    /// before each move (a client's reader kept going while the stroke plays).
+    func swipeDownFromTopEdge(between: () -> Void) throws(CaseFailure) {
+        try frame([0: Spot(0.5, 0.03)])
+        for step in 1...8 {
+            between()
+            try frame([0: Spot(0.5, 0.03 + 0.07 * Double(step))])
+        }
+        try lift()
+    }
 }
 
 /// The driver's own reader of a device node (libevdev, CLOCK_MONOTONIC): the events exactly

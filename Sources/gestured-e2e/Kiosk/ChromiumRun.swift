@@ -315,12 +315,7 @@ final class ChromiumRun {
         try awaitPageClient()
         _ = subscriber.drain(quiet: 0.3)
         let mark = page.events.count
-        try panel.frame([0: Spot(0.5, 0.03)])
-        for step in 1...8 {
-            page.settle(milliseconds: 12, alongside: subscriber)
-            try panel.frame([0: Spot(0.5, 0.03 + 0.07 * Double(step))])
-        }
-        try panel.lift()
+        try panel.swipeDownFromTopEdge { page.settle(milliseconds: 12, alongside: subscriber) }
         let swipe = try subscriber.gestures(until: "a swipe from the exit edge") { $0.gesture == .swipe && $0.phase == .ended }.last!
         try expect(swipe.region == "exit-edge", "the subscriber's swipe came from region \(swipe.region ?? "null")")
         try page.wait("the swipe through gestured-web", timeout: Self.patience, alongside: subscriber) {

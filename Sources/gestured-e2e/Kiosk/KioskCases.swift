@@ -352,12 +352,7 @@ private final class KioskRun {
         guard let subscriber else { throw CaseFailure("no subscriber") }
         _ = subscriber.drain(quiet: 0.3)
         let mark = client.touches.count
-        try panel.frame([0: Spot(0.5, 0.03)])
-        for step in 1...8 {
-            client.settle(milliseconds: 12, alongside: subscriber)
-            try panel.frame([0: Spot(0.5, 0.03 + 0.07 * Double(step))])
-        }
-        try panel.lift()
+        try panel.swipeDownFromTopEdge { client.settle(milliseconds: 12, alongside: subscriber) }
         let swipe = try subscriber.gestures(until: "a swipe from the exit edge") { $0.gesture == .swipe && $0.phase == .ended }.last!
         try expect(swipe.region == "exit-edge", "the swipe came from region \(swipe.region ?? "null")")
         // Two marker taps at one spot, after the swipe on the same device: the client must
