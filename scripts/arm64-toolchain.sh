@@ -30,9 +30,11 @@ arm64_triple=aarch64-unknown-linux-gnu
 arm64_clang=/usr/libexec/swift/bin/clang
 # What the sysroot is unpacked from (Debian 12, so that the binaries start on Debian 12 and
 # later): the C library, the C++ runtime that the static Swift runtime needs, and the
-# libraries gestured links (libevdev, libudev).
+# libraries gestured links (libevdev, libudev, libsystemd, with the libraries libsystemd0
+# depends on, which lld reads to check libsystemd.so's own symbols).
 arm64_sysroot_packages=(libc6 libc6-dev libgcc-s1 libgcc-12-dev libstdc++6 libstdc++-12-dev libatomic1
-    libevdev2 libevdev-dev libudev1 libudev-dev linux-libc-dev)
+    libevdev2 libevdev-dev libudev1 libudev-dev linux-libc-dev
+    libsystemd0 libsystemd-dev libcap2 libgcrypt20 libgpg-error0 liblz4-1 liblzma5 libzstd1)
 
 arm64_say() { echo "arm64-toolchain: $*" >&2; }
 arm64_fail() { echo "arm64-toolchain: $*" >&2; exit 1; }
@@ -174,9 +176,16 @@ arm64_make_build_root() {
     mv "$partial" "$arm64_build_root"
 }
 
+# arm64_sysroot_ready: whether the cached sysroot was made for the build root's swiftlang
+# from today's package list (a library added to the list makes it again).
+arm64_sysroot_ready() {
+    [[ -f "$arm64_sysroot/.gestured-ready" ]] &&
+        [[ $(cat "$arm64_sysroot/.gestured-ready") == "$(cat "$arm64_build_root/.gestured-ready" 2>/dev/null) ${arm64_sysroot_packages[*]}" ]]
+}
+
 # arm64_make_sysroot: the Debian 12 arm64 sysroot with the Swift runtime, once.
 arm64_make_sysroot() {
-    [[ -f "$arm64_sysroot/.gestured-ready" ]] && return 0
+    arm64_sysroot_ready && return 0
     local partial="$arm64_sysroot.partial" debs="$arm64_cache/debs"
     local version
     version=$(cat "$arm64_build_root/.gestured-ready")
@@ -225,7 +234,7 @@ arm64_make_sysroot() {
         [[ ! -f "$partial.control/shlibs" ]] || cat "$partial.control/shlibs" >>"$partial/DEBIAN/shlibs"
     done
     rm -rf "$partial.control"
-    echo "$version" >"$partial/.gestured-ready"
+    echo "$version ${arm64_sysroot_packages[*]}" >"$partial/.gestured-ready"
     rm -rf "$arm64_sysroot"
     mv "$partial" "$arm64_sysroot"
 }
@@ -237,7 +246,7 @@ arm64_prepare() {
     [[ $(id -u) -eq 0 ]] || arm64_fail "the arm64 build needs root (debootstrap, chroot, mounts)"
     ./scripts/install-deps.sh --with-arm64 >&2
     arm64_lock -s
-    [[ -f "$arm64_build_root/.gestured-ready" && -f "$arm64_sysroot/.gestured-ready" ]] && return 0
+    [[ -f "$arm64_build_root/.gestured-ready" ]] && arm64_sysroot_ready && return 0
     exec 9>&-
     arm64_lock -x
     arm64_make_build_root

@@ -47,15 +47,14 @@ public enum ServiceManager {
     public static func listenDescriptors() throws(SystemError) -> [PassedDescriptor] {
         let variables = ["LISTEN_PID", "LISTEN_FDS"].compactMap { name in Environment.value(name).map { "\(name)=\($0)" } }
         var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
-        let count = sd_listen_fds_with_names(1, &names)
+        let count = try SystemCall.negatedErrnoBlocking("sd_listen_fds_with_names (\(variables.joined(separator: " ")))") {
+            sd_listen_fds_with_names(1, &names)
+        }
         defer {
             if let names {
-                for index in 0..<max(0, Int(count)) { free(names[index]) }
+                for index in 0..<Int(count) { free(names[index]) }
                 free(names)
             }
-        }
-        guard count >= 0 else {
-            throw SystemError(Errno(rawValue: -count), call: "sd_listen_fds_with_names (\(variables.joined(separator: " ")))")
         }
         return (0..<Int(count)).map { index in
             PassedDescriptor(
@@ -78,11 +77,10 @@ extension ServiceManager {
     /// variables, when either is not a positive number (libsystemd's rule): a watchdog asked
     /// for and silently not kept would get the service killed.
     public static func watchdogInterval() throws(SystemError) -> Duration? {
+        let variables = ["WATCHDOG_USEC", "WATCHDOG_PID"].compactMap { name in Environment.value(name).map { "\(name)=\($0)" } }
         var microseconds: UInt64 = 0
-        let enabled = sd_watchdog_enabled(0, &microseconds)
-        guard enabled >= 0 else {
-            let variables = ["WATCHDOG_USEC", "WATCHDOG_PID"].compactMap { name in Environment.value(name).map { "\(name)=\($0)" } }
-            throw SystemError(Errno(rawValue: -enabled), call: "sd_watchdog_enabled (\(variables.joined(separator: " ")))")
+        let enabled = try SystemCall.negatedErrnoBlocking("sd_watchdog_enabled (\(variables.joined(separator: " ")))") {
+            sd_watchdog_enabled(0, &microseconds)
         }
         return enabled > 0 ? .microseconds(microseconds) : nil
     }
