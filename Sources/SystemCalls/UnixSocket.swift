@@ -171,16 +171,6 @@ public enum UnixSocket {
         }
     }
 
-    /// `sendto(2)` of one datagram (`MSG_NOSIGNAL`) to `address` from an unconnected
-    /// datagram socket; the datagram goes whole or not at all.
-    public static func sendDatagram(_ socket: FileDescriptor, _ bytes: [UInt8], to address: UnixSocketAddress) throws(SystemError) {
-        try address.withSockaddr { (sockaddr, length) throws(SystemError) in
-            try SystemCall.posixBlocking("sendto", path: address.description) {
-                bytes.withUnsafeBytes { Glibc.sendto(socket.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), sockaddr, length) }
-            }
-        }
-    }
-
     /// What kind of socket `descriptor` is (`SO_DOMAIN`, `SO_TYPE`, `SO_ACCEPTCONN`), nil
     /// when it is not a socket (or not open).
     public static func kind(of descriptor: FileDescriptor) -> SocketKind? {
