@@ -14,6 +14,7 @@ import SystemCalls
 /// what the page's DOM received and what a socket subscriber received, never timing.
 final class ChromiumRun {
     let kind: CompositorKind
+    let output: KioskStack.Output
     let cases: KioskCases
     let site: ProbeSite
     var recipe: KioskGuide.Recipe!
@@ -26,8 +27,9 @@ final class ChromiumRun {
     var daemonMark = 0
     var configPath: String { "\(cases.work)/kiosk.toml" }
 
-    init(kind: CompositorKind, cases: KioskCases, site: ProbeSite) {
+    init(kind: CompositorKind, output: KioskStack.Output, cases: KioskCases, site: ProbeSite) {
         self.kind = kind
+        self.output = output
         self.cases = cases
         self.site = site
     }
@@ -59,14 +61,15 @@ final class ChromiumRun {
             page = try ChromiumPage(command: recipe.chromium, site: site, fifo: "\(cases.work)/chromium-\(kind.rawValue).fifo")
             say("  NOTE: \(kind.rawValue) \(recipe.setup.arguments.joined(separator: " ")) running \(page.shellCommand)")
             let started = monotonicMicroseconds()
-            compositor = try Compositor(kind, setup: recipe.setup, client: page, name: "\(kind.rawValue)-chromium", work: cases.work)
+            compositor = try Compositor(
+                kind, setup: recipe.setup, client: page, name: "\(kind.rawValue)-chromium", work: cases.work, output: output)
             say("  NOTE: the page was ready \((monotonicMicroseconds() - started) / 1_000_000) s after \(kind.rawValue) started")
             // The kiosk window is made full screen once the compositor has configured it,
             // which may come after the page's first layout.
-            let output = Compositor.outputSize
-            try page.wait("the page to fill the \(Int(output.width))×\(Int(output.height)) output", timeout: Self.patience) {
+            let screen = compositor.outputSize
+            try page.wait("the page to fill the \(Int(screen.width))×\(Int(screen.height)) output", timeout: Self.patience) {
                 let size = page.events.last { ($0.name == "ready" || $0.name == "resize") && $0.generation == page.generation }
-                return size?.w == output.width && size?.h == output.height
+                return size?.w == screen.width && size?.h == screen.height
             }
             let state = try page.state(alongside: nil)
             try expect(state.scale == 1, "the page starts at scale \(state.scale ?? 0)")
@@ -139,6 +142,13 @@ final class ChromiumRun {
         }
         harness.run(name("app keys: taps still click where touched")) { try tapsClick() }
         harness.run(name("app keys: a drag still scrolls the page and clicks nothing")) { try dragScrolls() }
+        if blanks {
+            harness.run(
+                name(
+                    "wake-swallow against swayidle (DRM): a tap on the dark screen gives the page no DOM event and turns the output on; a subscriber gets it; the next tap clicks where touched"
+                )
+            ) { try blankAndWake() }
+        }
         if harness.failures.contains(where: { $0.hasPrefix(prefix) }) {
             if let daemon { say("gestured log (\(daemon.logPath)): \(tail(daemon.logPath, lines: 15))") }
             say("\(kind.rawValue) log: \(tail(compositor.logPath, lines: 10))")
@@ -159,7 +169,7 @@ final class ChromiumRun {
             return Double(writer.axis(code, fraction) - info.minimum) * size / Double(info.maximum - info.minimum + 1)
         }
         return (
-            css(ABS.mtPositionX, spot.x, Compositor.outputSize.width), css(ABS.mtPositionY, spot.y, Compositor.outputSize.height)
+            css(ABS.mtPositionX, spot.x, compositor.outputSize.width), css(ABS.mtPositionY, spot.y, compositor.outputSize.height)
         )
     }
 
@@ -258,25 +268,34 @@ final class ChromiumRun {
             }
             quiesce()
             let inputs = page.inputs(since: mark)
-            let starts = inputs.filter { $0.name == "touchstart" }
-            let downs = inputs.filter { $0.name == "pointerdown" && $0.kind == "touch" }
-            let clicks = inputs.filter { $0.name == "click" }
-            let place = "the tap at (\(spot.x), \(spot.y)), CSS \(expected(spot))"
-            try expect(
-                starts.count == 1 && downs.count == 1 && clicks.count == 1 && !inputs.contains { $0.name == "contextmenu" },
-                "\(place): the page got \(describe(inputs))")
-            for (label, x, y, whole) in [
-                ("touchstart", starts[0].changed?.first?.x, starts[0].changed?.first?.y, false),
-                ("pointerdown", downs[0].x, downs[0].y, false), ("click", clicks[0].x, clicks[0].y, true),
-            ] {
-                let off = offset(x, y, from: spot, whole: whole)
-                worst = max(worst, off)
-                try expect(off <= tolerance, "\(place): its \(label) is at (\(x ?? .nan), \(y ?? .nan)), \(off) px off")
-            }
+            worst = max(worst, try expectOneTap(inputs, at: spot, "the tap"))
             emulated += inputs.filter { $0.fromTouch == false }.map(\.summary)
         }
         say("  NOTE: \(prefix): the largest offset of a tap's touchstart, pointerdown or click: \(worst) CSS px")
         if !emulated.isEmpty { say("  NOTE: \(prefix): mouse events not made from a touch: \(emulated)") }
+    }
+
+    /// `inputs` are one tap at `spot`: exactly one touchstart, one touch pointerdown and one
+    /// click, each within `tolerance` of the point, and no context menu. Returns the
+    /// largest offset, in CSS pixels. `what` names the stimulus in a failure.
+    func expectOneTap(_ inputs: [PageEvent], at spot: Spot, _ what: String) throws(CaseFailure) -> Double {
+        let starts = inputs.filter { $0.name == "touchstart" }
+        let downs = inputs.filter { $0.name == "pointerdown" && $0.kind == "touch" }
+        let clicks = inputs.filter { $0.name == "click" }
+        let place = "\(what) at (\(spot.x), \(spot.y)), CSS \(expected(spot))"
+        try expect(
+            starts.count == 1 && downs.count == 1 && clicks.count == 1 && !inputs.contains { $0.name == "contextmenu" },
+            "\(place): the page got \(describe(inputs))")
+        var worst = 0.0
+        for (label, x, y, whole) in [
+            ("touchstart", starts[0].changed?.first?.x, starts[0].changed?.first?.y, false),
+            ("pointerdown", downs[0].x, downs[0].y, false), ("click", clicks[0].x, clicks[0].y, true),
+        ] {
+            let off = offset(x, y, from: spot, whole: whole)
+            worst = max(worst, off)
+            try expect(off <= tolerance, "\(place): its \(label) is at (\(x ?? .nan), \(y ?? .nan)), \(off) px off")
+        }
+        return worst
     }
 
     func dragScrolls() throws(CaseFailure) {
@@ -408,17 +427,11 @@ final class ChromiumRun {
     /// Starts gestured with the configuration written last.
     func restartDaemon() throws(CaseFailure) {
         daemonMark = page.events.count
-        let started = try DaemonProcess(
-            executable: cases.gestured, config: configPath, socketPath: cases.daemonSocket,
-            logPath: "\(cases.work)/kiosk-gestured.log")
-        daemon = started
-        let client = try Subscriber(socketPath: started.socketPath)
-        let hello = try client.subscribe()
-        subscriber = client
-        if !hello.devices.contains(where: { $0.name == panel.name }) { try awaitDevice(client, panel.name, .added) }
-        _ = try cloneNodeOf(panel, pumping: page, alongside: client)
+        let started = try startKioskDaemon(cases, config: configPath, panels: [panel], pumping: page)
+        daemon = started.daemon
+        subscriber = started.subscriber
         try probe("\(panel.name) through its clone")
-        _ = client.drain(quiet: 0.3)
+        _ = started.subscriber.drain(quiet: 0.3)
     }
 }
 
