@@ -63,7 +63,9 @@ final class ChromiumRun {
             let started = monotonicMicroseconds()
             compositor = try Compositor(
                 kind, setup: recipe.setup, client: page, name: "\(kind.rawValue)-chromium", work: cases.work, output: output)
-            say("  NOTE: the page was ready \((monotonicMicroseconds() - started) / 1_000_000) s after \(kind.rawValue) started")
+            say(
+                "  NOTE: the page was ready \((monotonicMicroseconds() - started) / 1_000_000) s after \(kind.rawValue) started (\(output), output \(Int(compositor.outputSize.width))×\(Int(compositor.outputSize.height)))"
+            )
             // The kiosk window is made full screen once the compositor has configured it,
             // which may come after the page's first layout.
             let screen = compositor.outputSize
