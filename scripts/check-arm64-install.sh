@@ -98,7 +98,7 @@ for suite in $suites; do
     }
     installed() { [ "$(in_root "$work" dpkg-query -W -f='${Status} ${Version}' gestured)" = "install ok installed $version" ]; }
     check "apt-get install $package on Debian $suite arm64" installs
-    grep -E '^(Setting up|The following NEW)' "$log" | sed 's/^/    /' || true
+    awk '/^The following NEW/ { print; getline; print } /^Setting up/' "$log" | sed 's/^/    /' || true
     check "dpkg: gestured $version is installed ($suite)" installed
     check "gestured --version prints $version ($suite)" [ "$(in_root "$work" gestured --version)" = "$version" ]
     check "the group gestured exists ($suite)" in_root "$work" getent group gestured
