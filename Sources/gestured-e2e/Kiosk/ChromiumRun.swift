@@ -95,6 +95,11 @@ final class ChromiumRun {
         harness.run(
             name("an exit swipe from the reserved edge gives the page no event and reaches it through gestured-web as a swipe")
         ) { try reservedSwipe() }
+        // Before the pinch: a zoomed page is loaded again, and through Xwayland the first
+        // touches after a reload reach the page late or as mouse events (see probe).
+        harness.run(name("no stuck touch: SIGKILL with a finger down lifts it in the page; a tap after the restart clicks")) {
+            try killWithFingerDown()
+        }
         harness.run(name("without app-fingers: a two-finger pinch zooms the page; a subscriber gets the pinch")) {
             let (inputs, state) = try pinch()
             let mostDown = inputs.compactMap(\.down).max() ?? 0
@@ -114,9 +119,6 @@ final class ChromiumRun {
                 try expect(!selected.isEmpty, "nothing selected: \(describe(before))")
                 try expect(!before.contains { $0.name == "click" }, "the long press clicked: \(describe(before))")
             }
-        }
-        harness.run(name("no stuck touch: SIGKILL with a finger down lifts it in the page; a tap after the restart clicks")) {
-            try killWithFingerDown()
         }
         harness.run(name("gestured restarts with app-fingers = 1 and app-long-press = false"), always: true) {
             try startDaemon(config: KioskCases.config(deviceKeys: KioskCases.appKeys))
@@ -204,14 +206,16 @@ final class ChromiumRun {
         }
     }
 
-    /// A tap until one reaches the page: the compositor opens a new device (or the daemon's
-    /// clone) some time after it appears, and touches before that are lost.
+    /// A tap until one reaches the page as a touch: the compositor opens a new device (or the
+    /// daemon's clone) some time after it appears, and touches before that are lost; through
+    /// Xwayland, after the page loaded again, the first touches reached it as mouse events
+    /// only or not at all (a finger held 90 s gave no event), and later ones as touches.
     func probe(_ what: String, attempts: Int = 10) throws(CaseFailure) {
         for _ in 1...attempts {
             let mark = page.events.count
             try tap(Spot(0.85, 0.85))
             let reached: Void? = try? page.wait("a probe tap", timeout: 20, alongside: subscriber) {
-                page.inputs(since: mark).contains { $0.name == "touchend" || $0.name == "pointerup" }
+                page.inputs(since: mark).contains { $0.name == "touchend" }
             }
             if reached != nil {
                 quiesce()
@@ -338,7 +342,10 @@ final class ChromiumRun {
         let state = try page.state(alongside: subscriber)
         let inputs = page.inputs(since: mark)
         // A pinch zoom is undone only by loading the page again.
-        if state.scale != 1 { try page.reload(alongside: subscriber) }
+        if state.scale != 1 {
+            try page.reload(alongside: subscriber)
+            try probe("the page loaded again")
+        }
         return (inputs, state)
     }
 
@@ -361,6 +368,16 @@ final class ChromiumRun {
     }
 
     func killWithFingerDown() throws(CaseFailure) {
+        do {
+            try killWithFingerResting()
+        } catch {
+            // A finger left down would keep the next daemon from grabbing the panel.
+            try? panel.lift()
+            throw error
+        }
+    }
+
+    private func killWithFingerResting() throws(CaseFailure) {
         guard let running = daemon else { throw CaseFailure("gestured is not running") }
         let mark = page.events.count
         try panel.frame([0: Spot(0.6, 0.6)])
