@@ -9,7 +9,7 @@
 #   --suites ...  the Debian releases to install on (default: bookworm trixie)
 #
 # Each root is made once with `debootstrap --arch=arm64` (its second stage runs emulated:
-# about 8 minutes each on 2 cores) and cached as $GESTURED_BUILD_CACHE/roots/SUITE-arm64
+# 8 minutes each on 2 quiet cores, 20 to 50 on a busy machine) and cached as $GESTURED_BUILD_CACHE/roots/SUITE-arm64
 # (about 300 MB each); every run works on a copy. In the copy: `apt-get install ./DEB` (the
 # dependencies from the suite's archive; services are not started: policy-rc.d), then dpkg's
 # state of the package, `gestured --version`, the group, the units as systemd-analyze verify
@@ -54,7 +54,7 @@ for suite in $suites; do
         done
         rm -rf "$pristine.partial"
         mkdir -p "$arm64_cache/roots"
-        arm64_say "debootstrap --arch=arm64 $suite into $pristine (about 8 minutes; log: $pristine.log)"
+        arm64_say "debootstrap --arch=arm64 $suite into $pristine (8 to 50 minutes, as busy as the machine is; log: $pristine.log)"
         suite_started=$SECONDS
         debootstrap --arch=arm64 "$suite" "$pristine.partial" "$arm64_mirror" >"$pristine.log" 2>&1 ||
             { tail -n 20 "$pristine.log" >&2; arm64_fail "debootstrap of $suite arm64 failed"; }
