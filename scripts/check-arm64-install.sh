@@ -9,8 +9,8 @@
 #   --suites ...  the Debian releases to install on (default: bookworm trixie)
 #
 # Each root is made once with `debootstrap --arch=arm64` (its second stage runs emulated:
-# 8 minutes each on 2 quiet cores, 20 to 50 on a busy machine) and cached as $GESTURED_BUILD_CACHE/roots/SUITE-arm64
-# (about 300 MB each); every run works on a copy. In the copy: `apt-get install ./DEB` (the
+# 8 minutes each on 2 quiet cores, 20 to 50 on a busy machine) and cached as
+# $GESTURED_BUILD_CACHE/roots/SUITE-arm64 (about 300 MB each); every run works on a copy. In the copy: `apt-get install ./DEB` (the
 # dependencies from the suite's archive; services are not started: policy-rc.d), then dpkg's
 # state of the package, `gestured --version`, the group, the units as systemd-analyze verify
 # and systemctl is-enabled see them, `gestured check-config` of the installed configuration,
