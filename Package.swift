@@ -16,13 +16,13 @@ import PackageDescription
 /// - Recordings: readers for evemu, `libinput record`, evtest and `getevent -lt` text.
 /// - ConfigFile: the TOML reader.
 /// - CEvdev / EvdevInput: the only place libevdev is touched.
-/// - Systemd: a service's systemd integration (notifications, the listening sockets systemd
-///   passes, journald logging), shared by `gestured` and `gestured-web`; systemd's
-///   documented protocols spoken over SystemCalls, without libsystemd.
+/// - CSystemd / Systemd: a service's systemd integration (notifications, the watchdog, the
+///   listening sockets systemd passes, journald logging) through libsystemd, shared by
+///   `gestured` and `gestured-web`; Systemd is the only target that imports CSystemd.
 /// - CUdev: libudev, used only by Daemon's UdevMonitor.swift (hot-plug) and
 ///   UdevDatabase.swift (a node's udev properties).
 /// - Daemon: event loop (epoll, through SystemCalls), hot-plug (libudev or inotify), socket,
-///   broadcaster. Nothing links libsystemd (docs/architecture.md, "No libsystemd").
+///   broadcaster; systemd's protocols through Systemd (docs/architecture.md, "libsystemd").
 /// - gestured, gesturectl: the executables; `gestured` joins Recordings and Daemon for
 ///   `run --replay`.
 /// - GestureTestSupport: what tests, the end-to-end driver, the benchmarks and the fuzzers
@@ -85,14 +85,16 @@ let package = Package(
                 "CEvdev", "GestureCore", "GestureProtocol", "SystemCalls", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        /// Notifications (`READY=1`, `STATUS=`, `RELOADING=1`, `STOPPING=1`), the listening
-        /// sockets systemd passes (`LISTEN_FDS`) and the journald log handler: what both
-        /// `gestured` and `gestured-web` need of systemd, without the daemon, libevdev or
-        /// libsystemd.
+        /// libsystemd (sd-daemon, sd-journal), used only by Systemd.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        /// Notifications (`READY=1`, `STATUS=`, `RELOADING=1`, `STOPPING=1`, `WATCHDOG=1`), the
+        /// listening sockets systemd passes (`LISTEN_FDS`) and the journald log handler, through
+        /// libsystemd: what both `gestured` and `gestured-web` need of systemd, without the
+        /// daemon or libevdev.
         .target(
             name: "Systemd",
             dependencies: [
-                "GestureCore", "SystemCalls",
+                "CSystemd", "GestureCore", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -15,7 +15,7 @@
 #   --with-arm64    the arm64 package and its checks (scripts/arm64-toolchain.sh)
 set -euo pipefail
 
-packages=(libevdev-dev libudev-dev pkg-config evemu-tools socat)
+packages=(libevdev-dev libudev-dev libsystemd-dev pkg-config evemu-tools socat)
 for option in "$@"; do
     case "$option" in
         # udev: the VM tier starts its systemd-udevd in the guest (hot-plug through libudev);

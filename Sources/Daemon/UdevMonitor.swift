@@ -6,7 +6,7 @@ import SystemCalls
 import SystemPackage
 
 // libudev is used here and in UdevDatabase.swift only; why libudev and not sd-device:
-// docs/architecture.md, "No libsystemd".
+// docs/architecture.md, "libsystemd".
 
 /// udev's device events for subsystem `input`, from udevd's netlink group (`udev`: after its
 /// rules ran), watched on the daemon's loop; only `/dev/input/eventN` nodes are reported.

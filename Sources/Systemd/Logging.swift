@@ -1,45 +1,40 @@
+import CSystemd
 import GestureCore
+import Glibc
 import Logging
 import SystemCalls
 import SystemPackage
 
-/// Sends log records to the systemd journal with structured fields: `MESSAGE`,
-/// `PRIORITY`, `SYSLOG_IDENTIFIER` (the program's name, as `sd_journal_send` sets it:
-/// `journalctl -t gestured-web` finds the bridge's records), `LOGGER`, and each metadata key upper-cased
-/// (`client` → `CLIENT`). Each record is one datagram of journald's native protocol
-/// (`JournalEntry`) on `/run/systemd/journal/socket`, as `sd_journal_sendv` sends it, without
-/// libsystemd (docs/architecture.md, "No libsystemd").
+/// Sends log records to the systemd journal with structured fields through libsystemd's
+/// `sd_journal_sendv`: `MESSAGE`, `PRIORITY`, `SYSLOG_IDENTIFIER` (the program's name:
+/// `journalctl -t gestured-web` finds the bridge's records), `LOGGER`, `CODE_FILE`,
+/// `CODE_LINE`, `CODE_FUNC` (the logging call's) and each metadata key upper-cased (`client`
+/// → `CLIENT`).
 public struct JournalLogHandler: MetadataHolding {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
     private let label: String
-    private let identifier: String
-    private let socket: UnixSocketAddress
-
-    /// journald's socket for native-protocol datagrams.
-    static let socketPath = "/run/systemd/journal/socket"
 
     public init(label: String, level: Logger.Level) {
-        self.init(label: label, level: level, socket: try! UnixSocketAddress(Self.socketPath))
-    }
-
-    /// A handler that sends to `socket` instead (the tests' own journal), its records
-    /// identified as `identifier`.
-    init(label: String, level: Logger.Level, socket: UnixSocketAddress, identifier: String = programName) {
         self.label = label
-        self.identifier = identifier
         logLevel = level
-        self.socket = socket
     }
 
     public func log(event: LogEvent) {
+        // Best effort, as every caller of sd_journal_sendv: a record journald cannot take has
+        // nowhere else to go.
+        _ = JournalLogHandler.send(fields(of: event))
+    }
+
+    /// The journal fields of one record, in the order they are sent.
+    func fields(of event: LogEvent) -> [(name: String, value: String)] {
         let merged = mergedMetadata(event.metadata)
         // MESSAGE carries the metadata too: `journalctl -u gestured` shows only MESSAGE, and an
         // operator must see which device and why without `-o verbose`.
         var fields = [
             ("MESSAGE", LogRecord.text(message: event.message, metadata: merged)),
             ("PRIORITY", "\(JournalLogHandler.priority(event.level))"),
-            ("SYSLOG_IDENTIFIER", identifier),
+            ("SYSLOG_IDENTIFIER", JournalLogHandler.programName),
             ("LOGGER", label),
             ("CODE_FILE", event.file),
             ("CODE_LINE", "\(event.line)"),
@@ -48,13 +43,30 @@ public struct JournalLogHandler: MetadataHolding {
         for (key, value) in merged {
             fields.append((JournalLogHandler.fieldName(key), DisplayText.escaped("\(value)")))
         }
-        // Best effort, as sd_journal_sendv: a record journald cannot take has nowhere else to go.
-        guard let descriptor = journalDescriptor else { return }
-        try? UnixSocket.sendDatagram(descriptor, JournalEntry.datagram(fields), to: socket)
+        return fields
     }
 
-    /// The running program's name (`gestured`, `gestured-web`), what libsystemd's
-    /// `sd_journal_send` sends as `SYSLOG_IDENTIFIER` (glibc's `program_invocation_short_name`).
+    /// Sends one record (`NAME=value` per field; a value may hold newlines, libsystemd encodes
+    /// it) with `sd_journal_sendv`; returns its result: 0, or a negative errno.
+    static func send(_ fields: [(name: String, value: String)]) -> Int32 {
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for (name, value) in fields {
+            let start = bytes.count
+            bytes.append(contentsOf: name.utf8)
+            bytes.append(UInt8(ascii: "="))
+            bytes.append(contentsOf: value.utf8)
+            ranges.append(start..<bytes.count)
+        }
+        return bytes.withUnsafeMutableBytes { buffer in
+            let vectors = ranges.map { range in iovec(iov_base: buffer.baseAddress! + range.lowerBound, iov_len: range.count) }
+            return vectors.withUnsafeBufferPointer { sd_journal_sendv($0.baseAddress, Int32($0.count)) }
+        }
+    }
+
+    /// The running program's name (`gestured`, `gestured-web`), sent as `SYSLOG_IDENTIFIER`
+    /// as syslog(3) sends it (glibc's `program_invocation_short_name`): `sd_journal_sendv`
+    /// sends only the fields it is given.
     static let programName = shortName(ofProgram: CommandLine.arguments.first ?? "")
 
     /// The last path component of `argv[0]`; "gestured" when there is none.
@@ -96,37 +108,6 @@ public struct JournalLogHandler: MetadataHolding {
         let parts = stream.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let streamDevice = UInt64(parts[0]), let streamInode = UInt64(parts[1]) else { return false }
         return streamDevice == device && streamInode == inode
-    }
-}
-
-/// The process's one socket to journald, opened on first use and kept (as sd-journal keeps
-/// its own); nil when no socket could be made. Sending on it is thread-safe (gestured-web
-/// logs from several threads).
-private let journalDescriptor: FileDescriptor? = try? UnixSocket.make(.datagram)
-
-/// One record in journald's native protocol (systemd's "Native Journal Protocol"): each
-/// field `NAME=value\n`, or, for a value with a newline, `NAME\n`, its length as a 64-bit
-/// little-endian integer, the value and `\n`. Each value is cut at `maximumValueBytes` so a
-/// record always fits one datagram (sd-journal would pass a larger one in a memfd).
-enum JournalEntry {
-    /// 16 KiB: far above any record the daemon writes, far below a datagram's limit.
-    static let maximumValueBytes = 16 * 1024
-
-    static func datagram(_ fields: [(name: String, value: String)]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for (name, value) in fields {
-            let valueBytes = value.utf8.prefix(maximumValueBytes)
-            bytes.append(contentsOf: name.utf8)
-            if valueBytes.contains(UInt8(ascii: "\n")) {
-                bytes.append(UInt8(ascii: "\n"))
-                withUnsafeBytes(of: UInt64(valueBytes.count).littleEndian) { bytes.append(contentsOf: $0) }
-            } else {
-                bytes.append(UInt8(ascii: "="))
-            }
-            bytes.append(contentsOf: valueBytes)
-            bytes.append(UInt8(ascii: "\n"))
-        }
-        return bytes
     }
 }
 

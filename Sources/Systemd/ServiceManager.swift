@@ -1,41 +1,20 @@
+import CSystemd
+import Glibc
 import SystemCalls
 import SystemPackage
 
-/// What a service tells systemd and takes from it: notifications (`sd_notify(3)`'s
-/// protocol, all no-ops without `NOTIFY_SOCKET`) and the listening sockets of socket
-/// activation (`sd_listen_fds(3)`'s). Shared by `gestured` and `gestured-web`; each message
-/// has one function here, so no caller writes `READY=1` by hand.
-///
-/// Both protocols are spoken here directly, over `SystemCalls`, not through libsystemd
-/// (docs/architecture.md, "No libsystemd"). They are systemd's documented, stable
-/// interface (systemd's "Interface Portability and Stability" promise).
+/// What a service tells systemd and takes from it, through libsystemd: notifications
+/// (`sd_notify(3)`, no-ops without `NOTIFY_SOCKET`), the watchdog interval
+/// (`sd_watchdog_enabled(3)`) and the listening sockets of socket activation
+/// (`sd_listen_fds_with_names(3)`, none without `LISTEN_FDS`). Shared by `gestured` and
+/// `gestured-web`; each message has one function here, so no caller writes `READY=1` by hand.
 public enum ServiceManager {
-    /// The first descriptor socket activation passes (`SD_LISTEN_FDS_START`).
-    public static let firstListenDescriptor: Int32 = 3
-
-    /// Sends raw `KEY=value` lines to the manager named by `NOTIFY_SOCKET`; returns whether
-    /// one received them.
+    /// Sends `KEY=value` lines to the manager named by `NOTIFY_SOCKET` (`sd_notify`); returns
+    /// whether one received them: false without `NOTIFY_SOCKET`, for a value libsystemd does
+    /// not take (a relative path), or when the datagram could not go.
     @discardableResult
     static func notify(_ state: String) -> Bool {
-        notify(state, socket: Environment.value("NOTIFY_SOCKET"))
-    }
-
-    /// Sends `state` as one datagram to `socket` (a `NOTIFY_SOCKET` value): false without
-    /// one, for a value systemd would not set, or when the datagram could not go.
-    static func notify(_ state: String, socket: String?) -> Bool {
-        guard let socket, let address = notifyAddress(socket) else { return false }
-        guard let descriptor = try? UnixSocket.make(.datagram) else { return false }
-        defer { try? descriptor.close() }
-        return (try? UnixSocket.sendDatagram(descriptor, Array(state.utf8), to: address)) != nil
-    }
-
-    /// The address a `NOTIFY_SOCKET` value names: an absolute path, or `@name` in the
-    /// abstract namespace; nil for anything else (a relative path, an empty value, or a
-    /// `vsock:` address, which systemd only sets for virtual machines).
-    static func notifyAddress(_ value: String) -> UnixSocketAddress? {
-        if value.hasPrefix("/") { return try? UnixSocketAddress(value) }
-        if value.hasPrefix("@") { return try? UnixSocketAddress(abstractName: String(value.dropFirst())) }
-        return nil
+        sd_notify(0, state) > 0
     }
 
     /// `READY=1` with a status line: startup is complete, or a reload (`reloading()`) is.
@@ -48,7 +27,8 @@ public enum ServiceManager {
         notify("STATUS=\(text)")
     }
 
-    /// `RELOADING=1` with the monotonic timestamp systemd ≥ 253 requires for `Type=notify-reload`.
+    /// `RELOADING=1` with the monotonic timestamp systemd ≥ 253 requires for `Type=notify-reload`
+    /// (libsystemd 252 does not add it).
     public static func reloading() {
         notify("RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds())")
     }
@@ -58,43 +38,29 @@ public enum ServiceManager {
         notify("STOPPING=1")
     }
 
-    /// The listening sockets passed by socket activation (`LISTEN_FDS` descriptors from 3
-    /// on, when `LISTEN_PID` is this process), made close-on-exec, with `LISTEN_PID`,
-    /// `LISTEN_FDS` and `LISTEN_FDNAMES` unset so children do not take them for theirs.
-    /// Throws `EINVAL` for variables systemd would not set.
-    public static func listenDescriptors() throws(SystemError) -> [FileDescriptor] {
-        try listenDescriptors(startingAt: firstListenDescriptor)
-    }
-
-    /// `listenDescriptors()` with the descriptors numbered from `first` (the tests' own).
-    static func listenDescriptors(startingAt first: Int32) throws(SystemError) -> [FileDescriptor] {
-        let count = try listenDescriptorCount(
-            pid: Environment.value("LISTEN_PID"), fds: Environment.value("LISTEN_FDS"), ownPID: Subprocess.currentID)
-        for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { Environment.unset(name) }
-        let descriptors = (0..<count).map { FileDescriptor(rawValue: first + Int32($0)) }
-        for descriptor in descriptors { try Subprocess.setCloseOnExec(descriptor) }
-        return descriptors
-    }
-
-    /// How many descriptors `LISTEN_PID` and `LISTEN_FDS` pass to the process `ownPID`: none
-    /// when `LISTEN_PID` is unset or names another process (a parent's variables inherited),
-    /// `EINVAL` when either is not a decimal number or the count is out of range.
-    static func listenDescriptorCount(pid: String?, fds: String?, ownPID: Int32) throws(SystemError) -> Int {
-        guard let pid else { return 0 }
-        guard try pidVariable("LISTEN_PID", pid, names: ownPID) else { return 0 }
-        guard let fds else { return 0 }
-        guard let count = Int(fds), count >= 0, count <= Int(Int32.max - firstListenDescriptor) else {
-            throw SystemError(.invalidArgument, call: "LISTEN_FDS")
+    /// The sockets passed by socket activation (`LISTEN_FDS` descriptors from 3 on, when
+    /// `LISTEN_PID` is this process), each with its `FileDescriptorName=` (`LISTEN_FDNAMES`;
+    /// "unknown" without one), made close-on-exec, with `LISTEN_PID`, `LISTEN_FDS` and
+    /// `LISTEN_FDNAMES` unset so children do not take them for theirs; none when not
+    /// activated. Throws (`EINVAL`, `ERANGE`: libsystemd's rules, `LISTEN_FDS` a positive
+    /// number) for variables systemd would not set, naming them.
+    public static func listenDescriptors() throws(SystemError) -> [PassedDescriptor] {
+        let variables = ["LISTEN_PID", "LISTEN_FDS"].compactMap { name in Environment.value(name).map { "\(name)=\($0)" } }
+        var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
+        let count = try SystemCall.negatedErrnoBlocking("sd_listen_fds_with_names (\(variables.joined(separator: " ")))") {
+            sd_listen_fds_with_names(1, &names)
         }
-        return count
-    }
-
-    /// Whether the value of systemd's `variable` (`LISTEN_PID`, `WATCHDOG_PID`) names the
-    /// process `ownPID`; `EINVAL`, naming the variable and its value, when it is not a
-    /// positive decimal pid.
-    static func pidVariable(_ variable: String, _ value: String, names ownPID: Int32) throws(SystemError) -> Bool {
-        guard let pid = Int32(value), pid > 0 else { throw SystemError(.invalidArgument, call: "\(variable)=\(value)") }
-        return pid == ownPID
+        defer {
+            if let names {
+                for index in 0..<Int(count) { free(names[index]) }
+                free(names)
+            }
+        }
+        return (0..<Int(count)).map { index in
+            PassedDescriptor(
+                descriptor: FileDescriptor(rawValue: SD_LISTEN_FDS_START + Int32(index)),
+                name: names?[index].map { String(cString: $0) } ?? "unknown")
+        }
     }
 
     /// Whether `fd` is a listening `AF_UNIX` `SOCK_STREAM` socket.
@@ -105,28 +71,18 @@ public enum ServiceManager {
 
 // The systemd watchdog (`WatchdogSec=`), as sd_watchdog_enabled(3) and sd_notify(3) document it.
 extension ServiceManager {
-    /// The watchdog interval systemd asks this process to keep (`WATCHDOG_USEC`); nil when it
-    /// asks for none (the variable unset, or `WATCHDOG_PID` naming another process). The
-    /// variables stay set (as with `sd_watchdog_enabled(0, …)`). Throws `EINVAL`, naming the
-    /// variable, when either is set to something that is not a positive number (as
-    /// `sd_watchdog_enabled` fails): a watchdog asked for and silently not kept would get the
-    /// service killed.
+    /// The watchdog interval systemd asks this process to keep (`WATCHDOG_USEC`,
+    /// `sd_watchdog_enabled`); nil when it asks for none (the variable unset, or `WATCHDOG_PID`
+    /// naming another process). The variables stay set. Throws `EINVAL`, naming the
+    /// variables, when either is not a positive number (libsystemd's rule): a watchdog asked
+    /// for and silently not kept would get the service killed.
     public static func watchdogInterval() throws(SystemError) -> Duration? {
-        try watchdogInterval(
-            microseconds: Environment.value("WATCHDOG_USEC"), pid: Environment.value("WATCHDOG_PID"), ownPID: Subprocess.currentID)
-    }
-
-    /// The pure rule of `watchdogInterval()`: `microseconds` and `pid` are the variables'
-    /// values (nil: unset), `ownPID` this process's pid.
-    public static func watchdogInterval(microseconds: String?, pid: String?, ownPID: Int32) throws(SystemError) -> Duration? {
-        guard let text = microseconds else { return nil }
-        guard let value = UInt64(text), value > 0, value < UInt64.max else {
-            throw SystemError(.invalidArgument, call: "WATCHDOG_USEC=\(text)")
+        let variables = ["WATCHDOG_USEC", "WATCHDOG_PID"].compactMap { name in Environment.value(name).map { "\(name)=\($0)" } }
+        var microseconds: UInt64 = 0
+        let enabled = try SystemCall.negatedErrnoBlocking("sd_watchdog_enabled (\(variables.joined(separator: " ")))") {
+            sd_watchdog_enabled(0, &microseconds)
         }
-        if let pid {
-            guard try pidVariable("WATCHDOG_PID", pid, names: ownPID) else { return nil }
-        }
-        return .microseconds(value)
+        return enabled > 0 ? .microseconds(microseconds) : nil
     }
 
     /// `WATCHDOG=1`: the service is alive; due at least once per `watchdogInterval()`.

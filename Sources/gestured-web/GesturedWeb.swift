@@ -86,7 +86,7 @@ struct GesturedWeb: ParsableCommand {
         let socket = DaemonSocket.path(explicit: socket, environment: Environment.value)
         let inherited: [Int32]
         do {
-            inherited = try ServiceManager.listenDescriptors().map(\.rawValue)
+            inherited = try ServiceManager.listenDescriptors().map(\.descriptor.rawValue)
         } catch {
             printError("gestured-web: cannot take the listening sockets from systemd: \(error)")
             throw ExitCode.failure

@@ -151,12 +151,12 @@ struct RunCommand: ParsableCommand {
     /// The socket systemd passed, else a new one at the configured path.
     private func makeListener(_ settings: DaemonSettings, logger: Logger) throws -> UnixListener {
         let passed = try ServiceManager.listenDescriptors()
-        if let fd = passed.first {
-            guard ServiceManager.isListeningUnixStream(fd) else {
-                throw ValidationError("the socket passed by systemd is not a listening Unix stream socket")
+        if let socket = passed.first {
+            guard ServiceManager.isListeningUnixStream(socket.descriptor) else {
+                throw ValidationError("the socket passed by systemd (\(socket.name)) is not a listening Unix stream socket")
             }
-            logger.info("using the socket passed by systemd")
-            return UnixListener(adopting: fd)
+            logger.info("using the socket passed by systemd", metadata: ["name": "\(socket.name)"])
+            return UnixListener(adopting: socket.descriptor)
         }
         var group: gid_t? = nil
         if let name = settings.socketGroup {

@@ -165,7 +165,8 @@ final class DaemonProcess {
     func socketActivationUsesThePassedSocketAndLeavesItsFile() throws {
         let directory = TemporaryDirectory()
         let activated = directory.file("activated.sock")
-        let daemon = try DaemonProcess(wrapper: ["/usr/bin/systemd-socket-activate", "-l", activated, "-E", "NOTIFY_SOCKET"])
+        let daemon = try DaemonProcess(
+            wrapper: ["/usr/bin/systemd-socket-activate", "-l", activated, "--fdname=gestured-test.socket", "-E", "NOTIFY_SOCKET"])
         // systemd-socket-activate listens first and starts gestured on the first connection.
         var client: LineClient? = nil
         for _ in 0..<1000 where client == nil {
@@ -176,6 +177,7 @@ final class DaemonProcess {
         _ = try connected.readMessage(\.hello)
         _ = try daemon.notify.wait(for: "READY=1")
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the --socket path is not bound under activation")
+        #expect(daemon.log.contains("using the socket passed by systemd name=gestured-test.socket"), "\(daemon.log)")
         daemon.signal(SIGTERM)
         #expect(try connected.readMessage().goodbye != nil)
         #expect(try daemon.waitForExit() == 0)

@@ -22,6 +22,66 @@ import Testing
         #expect(daemon.log.contains("watchdog enabled"))
     }
 
+    /// Watchdog variables systemd would not set stop the daemon at start with an error
+    /// naming them (sd_watchdog_enabled's verdict), rather than a watchdog silently not kept.
+    @Test(arguments: [
+        ["WATCHDOG_USEC": "0"], ["WATCHDOG_USEC": "12x"], ["WATCHDOG_USEC": "-5"], ["WATCHDOG_USEC": "18446744073709551615"],
+        ["WATCHDOG_USEC": "200000", "WATCHDOG_PID": "forty-two"], ["WATCHDOG_USEC": "200000", "WATCHDOG_PID": "0"],
+    ])
+    func malformedWatchdogVariablesStopTheDaemon(variables: [String: String]) throws {
+        let daemon = try DaemonProcess(environment: variables)
+        #expect(try daemon.waitForExit() != 0)
+        let log = daemon.log
+        #expect(log.contains("WATCHDOG_USEC=\(variables["WATCHDOG_USEC"]!)"), "\(log)")
+        #expect(daemon.notify.drain().allSatisfy { !$0.contains("READY=1") })
+    }
+
+    /// Whether this process may mount in a mount namespace of its own (root, `unshare`): what
+    /// `journalRecordsReachTheJournalThroughLibsystemd` needs to give `gestured` a journald
+    /// socket of the test's own.
+    static let canMountPrivately: Bool = {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
+        let probe = try? runToCompletion(
+            "/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", "mount -t tmpfs tmpfs /run"])
+        return probe?.status == 0
+    }()
+
+    /// Under systemd (`JOURNAL_STREAM` naming its stderr) the daemon's records reach journald
+    /// through libsystemd's `sd_journal_sendv`, one native-protocol datagram each, with their
+    /// fields: here journald's socket, `/run/systemd/journal/socket` (libsystemd's fixed
+    /// path), is a link to a socket of the test's own, in a mount namespace of the daemon's.
+    @Test(.enabled(if: canMountPrivately))
+    func journalRecordsReachTheJournalThroughLibsystemd() throws {
+        let directory = TemporaryDirectory()
+        let journal = try NotifySocket(path: directory.file("journal.socket"))
+        let stderr = Pipe.closingOnExec()
+        var info = stat()
+        #expect(fstat(stderr.fileHandleForWriting.fileDescriptor, &info) == 0)
+        let namespace = """
+            mount -t tmpfs tmpfs /run && mkdir -p /run/systemd/journal && ln -s "$JOURNAL" /run/systemd/journal/socket && exec "$0" "$@"
+            """
+        let daemon = try DaemonProcess(
+            wrapper: ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", namespace],
+            environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)", "JOURNAL": journal.path], stderr: stderr)
+        _ = try daemon.notify.wait(for: "READY=1")
+        let record = try journal.wait(for: "MESSAGE=ready")
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+        let fields = Dictionary(
+            record.split(separator: "\n").map { line in
+                let parts = line.split(separator: "=", maxSplits: 1)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            }, uniquingKeysWith: { first, _ in first })
+        #expect(fields["MESSAGE"]?.hasPrefix("ready status=") == true, "\(record)")
+        #expect(fields["PRIORITY"] == "6")
+        #expect(fields["SYSLOG_IDENTIFIER"] == "gestured")
+        #expect(fields["LOGGER"] == "gestured")
+        #expect(fields["STATUS"] == "0 devices, 0 clients")
+        #expect(fields["CODE_FILE"]?.hasSuffix("Daemon.swift") == true, "\(record)")
+        #expect(fields["CODE_LINE"].flatMap { Int($0) } != nil)
+        #expect(!daemon.log.contains("gestured: info:"), "logged to stderr too: \(daemon.log)")
+    }
+
     /// The same through a real daemon: a hostile request line ends up escaped on stderr.
     @Test func aHostileRequestCannotForgeLogLines() throws {
         let daemon = try DaemonProcess()

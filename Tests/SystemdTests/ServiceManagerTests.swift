@@ -62,16 +62,13 @@ import Testing
         #expect(ServiceManager.isListeningUnixStream(stream))
     }
 
-    /// `NOTIFY_SOCKET` is a path or `@abstract`; anything else is not systemd's and is not used.
-    @Test func notifySocketValues() throws {
-        #expect(ServiceManager.notifyAddress("/run/systemd/notify") == (try UnixSocketAddress("/run/systemd/notify")))
-        let abstract = try #require(ServiceManager.notifyAddress("@gestured/test"))
-        #expect(abstract.isAbstract && abstract.path == "gestured/test" && abstract.description == "@gestured/test")
-        for value in ["", "@", "run/notify", "vsock:2:1234", "/" + String(repeating: "x", count: 200)] {
-            #expect(ServiceManager.notifyAddress(value) == nil, "\(value)")
+    /// `NOTIFY_SOCKET` is a path or `@abstract`; libsystemd sends nothing for anything else.
+    @Test func notifySocketValuesSystemdWouldNotSetAreRefused() throws {
+        for value in ["", "@", "run/notify"] {
+            setenv("NOTIFY_SOCKET", value, 1)
+            #expect(!ServiceManager.notify("STATUS=refused"), "\(value)")
         }
-        #expect(!ServiceManager.notify("READY=1", socket: "relative/path"))
-        #expect(!ServiceManager.notify("READY=1", socket: nil))
+        unsetenv("NOTIFY_SOCKET")
     }
 
     /// systemd may name an abstract socket (`@…`, as in a container's manager): the
@@ -81,7 +78,9 @@ import Testing
         let receiver = try UnixSocket.make(.datagram, nonBlocking: true)
         defer { try? receiver.close() }
         try UnixSocketAddress(abstractName: name).bind(receiver)
-        #expect(ServiceManager.notify("STATUS=abstract", socket: "@" + name))
+        setenv("NOTIFY_SOCKET", "@" + name, 1)
+        defer { unsetenv("NOTIFY_SOCKET") }
+        ServiceManager.status("abstract")
         #expect(waitReadable(receiver, milliseconds: defaultWaitMilliseconds))
         var buffer = [UInt8](repeating: 0, count: 64)
         guard case .processed(let count) = try UnixSocket.receive(receiver, into: &buffer) else {
@@ -91,40 +90,37 @@ import Testing
         #expect(String(decoding: buffer[..<count], as: UTF8.self) == "STATUS=abstract")
     }
 
-    /// sd_listen_fds(3)'s rules: descriptors only for the process `LISTEN_PID` names.
-    @Test func listenVariables() throws {
-        #expect(try ServiceManager.listenDescriptorCount(pid: nil, fds: "2", ownPID: 40) == 0, "not activated")
-        #expect(try ServiceManager.listenDescriptorCount(pid: "41", fds: "2", ownPID: 40) == 0, "a parent's, inherited")
-        #expect(try ServiceManager.listenDescriptorCount(pid: "40", fds: "2", ownPID: 40) == 2)
-        #expect(try ServiceManager.listenDescriptorCount(pid: "40", fds: "0", ownPID: 40) == 0)
-        #expect(try ServiceManager.listenDescriptorCount(pid: "40", fds: nil, ownPID: 40) == 0)
-        for (pid, fds) in [("x", "1"), ("0", "1"), ("-40", "1"), ("40", "-1"), ("40", "two"), ("40", ""), ("40", "99999999999")] {
-            #expect(throws: SystemError.self, "LISTEN_PID=\(pid) LISTEN_FDS=\(fds)") {
-                try ServiceManager.listenDescriptorCount(pid: pid, fds: fds, ownPID: 40)
-            }
+    /// Sets the socket-activation variables for one `listenDescriptors()` call.
+    func listenDescriptors(pid: String?, fds: String?) throws(SystemError) -> [PassedDescriptor] {
+        for (name, value) in [("LISTEN_PID", pid), ("LISTEN_FDS", fds), ("LISTEN_FDNAMES", "gestured.socket")] {
+            if let value { setenv(name, value, 1) } else { unsetenv(name) }
         }
+        return try ServiceManager.listenDescriptors()
     }
 
-    /// Activated: the descriptors systemd passed are returned close-on-exec, and the variables
-    /// are gone so a child does not take them for its own.
-    @Test func listenDescriptorsAreTakenOnce() throws {
-        let directory = TemporaryDirectory()
-        let listener = try UnixSocket.bind(.stream, to: directory.file("listen"))
-        defer { try? listener.close() }
-        #expect(Glibc.listen(listener.rawValue, 1) == 0)
-        // Numbered from the test's own descriptor: descriptor 3, where systemd puts the first,
-        // belongs to whatever else runs in this process.
-        #expect(Glibc.fcntl(listener.rawValue, F_SETFD, 0) == 0, "inherited: not close-on-exec")
-        setenv("LISTEN_PID", "\(Subprocess.currentID)", 1)
-        setenv("LISTEN_FDS", "1", 1)
-        setenv("LISTEN_FDNAMES", "gestured.socket", 1)
-        let descriptors = try ServiceManager.listenDescriptors(startingAt: listener.rawValue)
-        #expect(descriptors == [listener])
-        #expect(ServiceManager.isListeningUnixStream(listener))
-        #expect(Glibc.fcntl(listener.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+    /// sd_listen_fds(3)'s rules: descriptors only for the process `LISTEN_PID` names; the
+    /// variables are unset after the first look, whatever it found, so a child does not take
+    /// them for its own. (Descriptors passed for real, from 3 on: IntegrationTests run
+    /// `gestured` and `gestured-web` under `systemd-socket-activate`.)
+    @Test func listenVariablesForNoneOrAnotherProcess() throws {
+        #expect(try listenDescriptors(pid: nil, fds: "2").isEmpty, "not activated")
+        #expect(try listenDescriptors(pid: "\(Subprocess.currentID + 1)", fds: "2").isEmpty, "a parent's, inherited")
         #expect(Environment.value("LISTEN_PID") == nil && Environment.value("LISTEN_FDS") == nil)
         #expect(Environment.value("LISTEN_FDNAMES") == nil)
-        #expect(try ServiceManager.listenDescriptors().isEmpty, "a second call finds none")
+        #expect(try listenDescriptors(pid: "\(Subprocess.currentID)", fds: nil).isEmpty)
+    }
+
+    /// Values systemd would not set are an error naming them, and are unset all the same.
+    @Test(arguments: [
+        ("x", "1"), ("0", "1"), ("-40", "1"), ("self", "-1"), ("self", "two"), ("self", ""), ("self", "0"), ("self", "99999999999"),
+    ])
+    func malformedListenVariables(pid: String, fds: String) throws {
+        let pid = pid == "self" ? "\(Subprocess.currentID)" : pid
+        let error = #expect(throws: SystemError.self) { try listenDescriptors(pid: pid, fds: fds) }
+        let refusals: Set<Errno> = [.invalidArgument, .outOfRange]
+        #expect(error.map { refusals.contains($0.errno) } == true, "\(String(describing: error))")
+        #expect(error?.call.contains("LISTEN_PID=\(pid) LISTEN_FDS=\(fds)") == true, "\(String(describing: error))")
+        #expect(Environment.value("LISTEN_PID") == nil && Environment.value("LISTEN_FDS") == nil)
     }
 
     /// Without `LISTEN_FDS` there are no sockets from systemd.

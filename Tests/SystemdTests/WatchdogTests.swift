@@ -3,38 +3,21 @@ import SystemCalls
 import Systemd
 import Testing
 
-/// `WATCHDOG_USEC` and `WATCHDOG_PID` as sd_watchdog_enabled(3) reads them.
-@Suite struct WatchdogTests {
-    @Test(arguments: [
-        (microseconds: "200000", pid: String?.none, interval: Duration?.some(.milliseconds(200))),
-        ("3000000", "42", .seconds(3)),
-        ("1", nil, .microseconds(1)),
-        ("200000", "43", nil),
-    ])
-    func interval(microseconds: String, pid: String?, interval: Duration?) throws {
-        #expect(try ServiceManager.watchdogInterval(microseconds: microseconds, pid: pid, ownPID: 42) == interval)
-    }
-
-    @Test func unsetMeansNoWatchdog() throws {
-        #expect(try ServiceManager.watchdogInterval(microseconds: nil, pid: nil, ownPID: 42) == nil)
-        #expect(try ServiceManager.watchdogInterval(microseconds: nil, pid: "42", ownPID: 42) == nil)
-    }
-
-    /// Malformed values are an error naming the variable, as `sd_watchdog_enabled` fails,
-    /// not a watchdog silently left unpinged.
-    @Test(arguments: [
-        (microseconds: "0", pid: String?.none, variable: "WATCHDOG_USEC=0"),
-        ("-5", nil, "WATCHDOG_USEC=-5"),
-        ("12x", nil, "WATCHDOG_USEC=12x"),
-        ("", nil, "WATCHDOG_USEC="),
-        ("18446744073709551615", nil, "WATCHDOG_USEC=18446744073709551615"),
-        ("200000", "", "WATCHDOG_PID="),
-        ("200000", "forty-two", "WATCHDOG_PID=forty-two"),
-        ("200000", "0", "WATCHDOG_PID=0"),
-    ])
-    func malformed(microseconds: String, pid: String?, variable: String) {
-        #expect(throws: SystemError(.invalidArgument, call: variable)) {
-            try ServiceManager.watchdogInterval(microseconds: microseconds, pid: pid, ownPID: 42)
-        }
+/// `WATCHDOG_USEC` and `WATCHDOG_PID` as sd_watchdog_enabled(3) reads them, for the cases
+/// that enable no watchdog (in-process daemons of other suites read the same variables: a
+/// watchdog enabled here would be theirs too). An enabled watchdog and malformed values:
+/// IntegrationTests' ServiceTests, in a `gestured` process of their own.
+@Suite(.serialized) struct WatchdogTests {
+    @Test func unsetOrAnotherProcessMeansNoWatchdog() throws {
+        unsetenv("WATCHDOG_USEC")
+        unsetenv("WATCHDOG_PID")
+        #expect(try ServiceManager.watchdogInterval() == nil)
+        setenv("WATCHDOG_PID", "\(Subprocess.currentID)", 1)
+        #expect(try ServiceManager.watchdogInterval() == nil, "WATCHDOG_PID alone")
+        setenv("WATCHDOG_PID", "\(Subprocess.currentID + 1)", 1)
+        setenv("WATCHDOG_USEC", "200000", 1)
+        #expect(try ServiceManager.watchdogInterval() == nil, "a parent's, inherited")
+        unsetenv("WATCHDOG_USEC")
+        unsetenv("WATCHDOG_PID")
     }
 }

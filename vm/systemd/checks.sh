@@ -163,6 +163,16 @@ journal_names_device() {
 }
 check "a uinput touchscreen created after start is picked up (udev, group input)" device_picked_up
 check "journalctl -u gestured names the device, without -o verbose" journal_names_device
+# Sent by libsystemd's sd_journal_sendv (stderr is the journal: JOURNAL_STREAM), so the
+# record has its own fields, not a stderr line's.
+journal_record_has_fields() {
+    local record
+    record=$(journalctl -u gestured.service -o verbose --no-pager -n 1 DEVICE="ELAN Touchscreen")
+    for field in "_TRANSPORT=journal" "SYSLOG_IDENTIFIER=gestured" "PRIORITY=" "CODE_FILE=" "CODE_LINE=" "LOGGER=gestured"; do
+        grep -q "^ *$field" <<<"$record" || fail "no $field in: $record" || return 1
+    done
+}
+check "its journal records come through libsystemd with their fields (DEVICE=, CODE_FILE=, _TRANSPORT=journal)" journal_record_has_fields
 
 # --- clients before activation, while running, after a restart ---------------------------
 stopped_socket_listens() {
@@ -194,6 +204,7 @@ systemctl stop gestured.service
 check "systemctl stop gestured.service: the socket still listens, nothing runs" stopped_socket_listens
 before_pid=$(subscribe before)
 check "a client's connection starts the service (socket activation)" wait_for 60 is_active gestured.service
+check "it took the socket by its name (sd_listen_fds_with_names)" wait_for 30 journal_has "using the socket passed by systemd name=gestured.socket"
 wait_for 30 has_hello "$work/before.jsonl"
 wait_for 30 has_device
 during_pid=$(subscribe during)
