@@ -31,7 +31,8 @@ arm64_clang=/usr/libexec/swift/bin/clang
 # What the sysroot is unpacked from (Debian 12, so that the binaries start on Debian 12 and
 # later): the C library, the C++ runtime that the static Swift runtime needs, and the
 # libraries gestured links (libevdev, libudev, libsystemd, with the libraries libsystemd0
-# depends on, which lld reads to check libsystemd.so's own symbols).
+# depends on, which lld reads to check libsystemd.so's own symbols). A package added here is
+# unpacked into a sysroot already cached (arm64_make_sysroot).
 arm64_sysroot_packages=(libc6 libc6-dev libgcc-s1 libgcc-12-dev libstdc++6 libstdc++-12-dev libatomic1
     libevdev2 libevdev-dev libudev1 libudev-dev linux-libc-dev
     libsystemd0 libsystemd-dev libcap2 libgcrypt20 libgpg-error0 liblz4-1 liblzma5 libzstd1)
@@ -176,44 +177,80 @@ arm64_make_build_root() {
     mv "$partial" "$arm64_build_root"
 }
 
-# arm64_sysroot_ready: whether the cached sysroot was made for the build root's swiftlang
-# from today's package list (a library added to the list makes it again).
-arm64_sysroot_ready() {
-    [[ -f "$arm64_sysroot/.gestured-ready" ]] &&
-        [[ $(cat "$arm64_sysroot/.gestured-ready") == "$(cat "$arm64_build_root/.gestured-ready" 2>/dev/null) ${arm64_sysroot_packages[*]}" ]]
+# arm64_sysroot_missing: prints the packages of arm64_sysroot_packages not yet unpacked in
+# the sysroot (its .packages lists those that are).
+arm64_sysroot_missing() {
+    local package
+    for package in "${arm64_sysroot_packages[@]}"; do
+        grep -qxF "$package" "$arm64_sysroot/.packages" 2>/dev/null || echo "$package"
+    done
 }
 
-# arm64_make_sysroot: the Debian 12 arm64 sysroot with the Swift runtime, once.
+# arm64_sysroot_unpack SYSROOT PACKAGE...: unpacks the Debian 12 arm64 PACKAGEs (downloaded
+# into the cache) into SYSROOT as an installed merged-/usr system has them, then writes the
+# symbols and shlibs files of all arm64_sysroot_packages where dpkg-shlibdeps -S looks for
+# those of a library it found there (scripts/package-deb.sh --arch arm64).
+arm64_sysroot_unpack() {
+    local sysroot=$1 debs="$arm64_cache/debs/bookworm-arm64" package
+    shift
+    arm64_download bookworm arm64 "$debs" "$@"
+    # Each package is unpacked apart and its lib/ moved to usr/lib (dpkg-deb -x makes a real
+    # lib/, which would replace the sysroot's lib -> usr/lib).
+    local staging="$sysroot.staging"
+    for package in "$@"; do
+        rm -rf "$staging"
+        mkdir -p "$staging/usr/lib"
+        dpkg-deb -x "$(ls "$debs/${package}_"*_{arm64,all}.deb 2>/dev/null | head -n 1)" "$staging"
+        if [[ -d "$staging/lib" ]]; then
+            cp -a "$staging/lib/." "$staging/usr/lib/"
+            rm -rf "$staging/lib"
+        fi
+        cp -a "$staging/." "$sysroot/"
+    done
+    rm -rf "$staging"
+    [[ -e "$sysroot/lib" ]] || ln -s usr/lib "$sysroot/lib"
+    # Absolute links (libm.so -> /lib/aarch64-linux-gnu/libm.so.6) would point at the build
+    # machine's files: lld then silently takes libm.a. Made relative to the sysroot.
+    local link target
+    while IFS= read -r -d '' link; do
+        target=$(readlink "$link")
+        [[ $target == /* ]] && ln -sfnr "$sysroot$target" "$link"
+    done < <(find "$sysroot" -type l -print0)
+    mkdir -p "$sysroot/DEBIAN" "$sysroot.control"
+    : >"$sysroot/DEBIAN/symbols"
+    : >"$sysroot/DEBIAN/shlibs"
+    for package in "${arm64_sysroot_packages[@]}"; do
+        rm -rf "$sysroot.control"/*
+        dpkg-deb -e "$(ls "$debs/${package}_"*_{arm64,all}.deb 2>/dev/null | head -n 1)" "$sysroot.control"
+        [[ ! -f "$sysroot.control/symbols" ]] || cat "$sysroot.control/symbols" >>"$sysroot/DEBIAN/symbols"
+        [[ ! -f "$sysroot.control/shlibs" ]] || cat "$sysroot.control/shlibs" >>"$sysroot/DEBIAN/shlibs"
+    done
+    rm -rf "$sysroot.control"
+    printf '%s\n' "$@" >>"$sysroot/.packages"
+}
+
+# arm64_make_sysroot: the Debian 12 arm64 sysroot with the Swift runtime, once; afterwards
+# only the packages added to arm64_sysroot_packages since are unpacked into it.
 arm64_make_sysroot() {
-    arm64_sysroot_ready && return 0
+    if [[ -f "$arm64_sysroot/.gestured-ready" ]]; then
+        local missing
+        mapfile -t missing < <(arm64_sysroot_missing)
+        [[ ${#missing[@]} -eq 0 ]] && return 0
+        arm64_say "adding ${missing[*]} to the arm64 sysroot"
+        arm64_sysroot_unpack "$arm64_sysroot" "${missing[@]}"
+        return 0
+    fi
     local partial="$arm64_sysroot.partial" debs="$arm64_cache/debs"
     local version
     version=$(cat "$arm64_build_root/.gestured-ready")
     # The runtime must be the compiler's own version: the arm64 package of the same one.
     [[ $(arm64_candidate sid arm64 swiftlang) == "$version" ]] ||
         arm64_fail "Debian sid's arm64 swiftlang is not $version, the build root's"
-    arm64_download bookworm arm64 "$debs/bookworm-arm64" "${arm64_sysroot_packages[@]}"
     arm64_download sid arm64 "$debs/sid-arm64" "swiftlang=$version"
     rm -rf "$partial"
     mkdir -p "$partial/usr/lib"
     arm64_say "unpacking the arm64 sysroot into $partial"
-    local package
-    for package in "${arm64_sysroot_packages[@]}"; do
-        dpkg-deb -x "$(ls "$debs/bookworm-arm64/${package}_"*_{arm64,all}.deb 2>/dev/null | head -n 1)" "$partial"
-    done
-    # Merged /usr, as on an installed system (dpkg-deb -x makes a real lib/).
-    if [[ -d "$partial/lib" && ! -L "$partial/lib" ]]; then
-        cp -a "$partial/lib/." "$partial/usr/lib/"
-        rm -rf "$partial/lib"
-    fi
-    ln -s usr/lib "$partial/lib"
-    # Absolute links (libm.so -> /lib/aarch64-linux-gnu/libm.so.6) would point at the build
-    # machine's files: lld then silently takes libm.a. Made relative to the sysroot.
-    local link target
-    while IFS= read -r -d '' link; do
-        target=$(readlink "$link")
-        [[ $target == /* ]] && ln -sfnr "$partial$target" "$link"
-    done < <(find "$partial" -type l -print0)
+    arm64_sysroot_unpack "$partial" "${arm64_sysroot_packages[@]}"
     # The static Swift runtime and clang's resource directory, where swift-driver looks for
     # them (usr/lib of the SDK).
     local resources=usr/libexec/swift/lib
@@ -222,19 +259,7 @@ arm64_make_sysroot() {
         arm64_fail "the arm64 swiftlang has no $resources/swift_static or $resources/clang"
     mv "$partial/$resources/swift_static" "$partial/$resources/clang" "$partial/usr/lib/"
     rm -rf "$partial/usr/libexec"
-    # The symbols and shlibs files of the sysroot's libraries, where dpkg-shlibdeps -S looks
-    # for those of a library it found there (scripts/package-deb.sh --arch arm64).
-    mkdir -p "$partial/DEBIAN" "$partial.control"
-    : >"$partial/DEBIAN/symbols"
-    : >"$partial/DEBIAN/shlibs"
-    for package in "${arm64_sysroot_packages[@]}"; do
-        rm -rf "$partial.control"/*
-        dpkg-deb -e "$(ls "$debs/bookworm-arm64/${package}_"*_{arm64,all}.deb 2>/dev/null | head -n 1)" "$partial.control"
-        [[ ! -f "$partial.control/symbols" ]] || cat "$partial.control/symbols" >>"$partial/DEBIAN/symbols"
-        [[ ! -f "$partial.control/shlibs" ]] || cat "$partial.control/shlibs" >>"$partial/DEBIAN/shlibs"
-    done
-    rm -rf "$partial.control"
-    echo "$version ${arm64_sysroot_packages[*]}" >"$partial/.gestured-ready"
+    echo "$version" >"$partial/.gestured-ready"
     rm -rf "$arm64_sysroot"
     mv "$partial" "$arm64_sysroot"
 }
@@ -246,7 +271,8 @@ arm64_prepare() {
     [[ $(id -u) -eq 0 ]] || arm64_fail "the arm64 build needs root (debootstrap, chroot, mounts)"
     ./scripts/install-deps.sh --with-arm64 >&2
     arm64_lock -s
-    [[ -f "$arm64_build_root/.gestured-ready" ]] && arm64_sysroot_ready && return 0
+    [[ -f "$arm64_build_root/.gestured-ready" && -f "$arm64_sysroot/.gestured-ready" && -z $(arm64_sysroot_missing) ]] &&
+        return 0
     exec 9>&-
     arm64_lock -x
     arm64_make_build_root

@@ -9,13 +9,15 @@
 #   --suites ...  the Debian releases to install on (default: bookworm trixie)
 #
 # Each root is made once with `debootstrap --arch=arm64` (its second stage runs emulated:
-# about 8 minutes each on 2 cores) and cached as $GESTURED_BUILD_CACHE/roots/SUITE-arm64
-# (about 300 MB each); every run works on a copy. In the copy: `apt-get install ./DEB` (the
+# 8 minutes each on 2 quiet cores, 20 to 50 on a busy machine) and cached as
+# $GESTURED_BUILD_CACHE/roots/SUITE-arm64 (about 300 MB each); every run works on a copy. In the copy: `apt-get install ./DEB` (the
 # dependencies from the suite's archive; services are not started: policy-rc.d), then dpkg's
-# state of the package, `gestured --version`, and `gestured replay demo/demo.events`, whose
-# output must equal this machine's build's. Not part of scripts/test.sh (the time);
-# scripts/test-arm64.sh checks the same Depends against both suites' lists there. Ends with
-# "N passed, N failed"; exit 1 on a failure. Needs root.
+# state of the package, `gestured --version`, the group, the units as systemd-analyze verify
+# and systemctl is-enabled see them, `gestured check-config` of the installed configuration,
+# and `gestured replay demo/demo.events`, whose output must equal this machine's build's.
+# Not part of scripts/test.sh (the time); scripts/test-arm64.sh checks the same Depends
+# against both suites' lists there. Ends with "N passed, N failed"; exit 1 on a failure.
+# Needs root.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 absolute() { [[ "$1" == /* ]] && echo "$1" || echo "$PWD/$1"; }
@@ -25,7 +27,7 @@ while [[ $# -gt 0 ]]; do
     case "$1" in
         --deb) deb=$(absolute "$2"); shift ;;
         --suites) suites=$2; shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) echo "check-arm64-install.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -45,9 +47,14 @@ for suite in $suites; do
     [[ -f "$pristine/.gestured-ready" ]] && continue
     arm64_lock -x roots.lock
     if [[ ! -f "$pristine/.gestured-ready" ]]; then
+        # A debootstrap that was killed leaves its /proc (and more) mounted in the partial
+        # root: unmounted first, deepest first, so that rm does not walk into them.
+        findmnt -rn -o TARGET | grep -F "$pristine.partial/" | sort -r | while read -r mounted; do
+            umount -l "$mounted"
+        done
         rm -rf "$pristine.partial"
         mkdir -p "$arm64_cache/roots"
-        arm64_say "debootstrap --arch=arm64 $suite into $pristine (about 8 minutes; log: $pristine.log)"
+        arm64_say "debootstrap --arch=arm64 $suite into $pristine (8 to 50 minutes, as busy as the machine is; log: $pristine.log)"
         suite_started=$SECONDS
         debootstrap --arch=arm64 "$suite" "$pristine.partial" "$arm64_mirror" >"$pristine.log" 2>&1 ||
             { tail -n 20 "$pristine.log" >&2; arm64_fail "debootstrap of $suite arm64 failed"; }
@@ -91,10 +98,26 @@ for suite in $suites; do
     }
     installed() { [ "$(in_root "$work" dpkg-query -W -f='${Status} ${Version}' gestured)" = "install ok installed $version" ]; }
     check "apt-get install $package on Debian $suite arm64" installs
-    grep -E '^(Setting up|The following NEW)' "$log" | sed 's/^/    /' || true
+    awk '/^The following NEW/ { print; getline; print } /^Setting up/' "$log" | sed 's/^/    /' || true
     check "dpkg: gestured $version is installed ($suite)" installed
     check "gestured --version prints $version ($suite)" [ "$(in_root "$work" gestured --version)" = "$version" ]
     check "the group gestured exists ($suite)" in_root "$work" getent group gestured
+    # The units as installed: systemd-analyze of the suite's own systemd (emulated) loads
+    # them with the packaged binaries; postinst enabled the sockets and the service
+    # (deb-systemd-helper; nothing is started in a chroot). The roots have no man-db (not an
+    # important package), so the manual pages the units' Documentation= names are looked for
+    # as files instead of through man.
+    check "systemd-analyze verify accepts the installed units ($suite)" in_root "$work" systemd-analyze verify --man=no \
+        /lib/systemd/system/gestured.service /lib/systemd/system/gestured.socket \
+        /lib/systemd/system/gestured-web.service /lib/systemd/system/gestured-web.socket
+    for page in gestured gesturectl gestured-web; do
+        check "the manual page $page(1) is installed ($suite)" [ -f "$work/usr/share/man/man1/$page.1.gz" ]
+    done
+    for unit in gestured.socket gestured.service gestured-web.socket; do
+        check "$unit is enabled ($suite)" [ "$(in_root "$work" systemctl is-enabled "$unit")" = enabled ]
+    done
+    check "gestured check-config accepts the installed configuration ($suite)" \
+        in_root "$work" gestured check-config /etc/gestured/gestured.toml
     check "gestured replay demo/demo.events prints what this machine's build prints ($suite)" \
         same "$host_replay" <(in_root "$work" gestured replay /tmp/demo.events)
     echo "    replay: $(wc -l <"$host_replay") lines, libc6 $(in_root "$work" dpkg-query -W -f='${Version}' libc6)"

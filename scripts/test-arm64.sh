@@ -8,7 +8,7 @@
 #                    scripts/build-release.sh (default: built with it)
 #   --only ...       some of: package (control fields, what the binaries are and need),
 #                    compat (packaging/arm64/glibc-compat.c against its specification),
-#                    corpus, depends, lintian
+#                    corpus, depends, lintian, install (default: all)
 #
 # package: the file's name and Architecture; each binary is AArch64, needs no glibc newer
 # than 2.36 (Debian 12) and no Swift runtime, has no RUNPATH, and prints the version under
@@ -18,20 +18,23 @@
 # output and standard error, and exits with the same status, as this machine's on every
 # recording of the corpus. depends: apt resolves installing the .deb against Debian 12's and
 # Debian 13's arm64 package lists (downloaded and cached; apt-get --simulate, from nothing
-# installed). lintian: no error and no warning. Ends with "N passed, N failed"; exit 1 on a
-# failure. Needs root (the cross toolchain's build root, scripts/arm64-toolchain.sh).
+# installed). lintian: no error and no warning. install: scripts/check-arm64-install.sh
+# installs the .deb with apt into Debian 12 and 13 arm64 roots and runs it there (the
+# roots are made once, about 20 minutes each under emulation on a busy machine, then
+# cached). Ends with "N passed, N failed"; exit 1 on a failure. Needs root (the cross
+# toolchain's build root, scripts/arm64-toolchain.sh).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 absolute() { [[ "$1" == /* ]] && echo "$1" || echo "$PWD/$1"; }
 deb=""
 amd64_bin=""
-only=package,compat,corpus,depends,lintian
+only=package,compat,corpus,depends,lintian,install
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --deb) deb=$(absolute "$2"); shift ;;
         --amd64-bin) amd64_bin=$(absolute "$2"); shift ;;
         --only) only=$2; shift ;;
-        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) echo "test-arm64.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -108,7 +111,9 @@ if wants corpus; then
     replay_all "$work/arm64" qemu-aarch64-static -L "$sysroot" "$tree/usr/bin/gestured"
     check "${#recordings[@]} corpus recordings replayed (the corpus has 187)" [ "${#recordings[@]}" -ge 187 ]
     check "the arm64 gestured replay's output, errors and exit status equal this machine's on every recording" \
-        diff -r "$work/amd64" "$work/arm64"
+        bash -c 'diff -r "$1" "$2" >"$3" && exit 0
+            echo "$(diff -rq "$1" "$2" | wc -l) of the outputs differ; the first lines of the difference:"
+            head -n 20 "$3"; exit 1' _ "$work/amd64" "$work/arm64" "$work/corpus.diff"
     check "the replays printed gesture lines (the comparison compares something)" \
         bash -c 'cat "$1"/*.out | grep -q "\"type\""' _ "$work/amd64"
     echo "    corpus: ${#recordings[@]} recordings, $((SECONDS - corpus_started)) s"
@@ -133,6 +138,15 @@ if wants lintian; then
     if lintian --display-info --fail-on error,warning "$deb" >"$work/lintian.txt" 2>&1; then lintian_status=0; else lintian_status=$?; fi
     grep -E '^[EWI]: ' "$work/lintian.txt" | awk '{ print $1, $3 }' | sort | uniq -c | sed 's/^ */    lintian: /' || true
     check "lintian reports no error and no warning on the arm64 .deb" bash -c 'exit "$1"' _ "$lintian_status"
+fi
+
+if wants install; then
+    install_started=$SECONDS
+    if scripts/check-arm64-install.sh --deb "$deb" >"$work/install.txt" 2>&1; then install_status=0; else install_status=$?; fi
+    grep -vE '^\[|^(Building|Build of product)' "$work/install.txt" | sed 's/^/    /' || true
+    check "the .deb installs with apt and runs on Debian 12 and 13 arm64 (scripts/check-arm64-install.sh)" \
+        bash -c 'exit "$1"' _ "$install_status"
+    echo "    install: $((SECONDS - install_started)) s"
 fi
 
 echo "test-arm64: $((SECONDS - started)) s"

@@ -11,8 +11,8 @@
 #
 # Builds the release gestured, gestured-web and the driver (gestured-e2e, `--kiosk`) on the
 # host and runs the driver in one VM boot: systemd-udevd and seatd once, gestured-web once
-# before the first browser, then per compositor and client a headless compositor (pixman)
-# running the client as nobody, the cases (vm/README.md "The kiosk tier"), and the
+# before the first browser, then per compositor and client a compositor (pixman; headless,
+# sway+chromium on the virtio GPU) running the client as nobody, the cases (vm/README.md "The kiosk tier"), and the
 # compositor's stop. Output: `PASS name` / `FAIL name: reason`, `NOTE …`, `BENCH …`, then
 # `N passed, N failed`.
 #
@@ -64,7 +64,8 @@ remaining=$((deadline - (SECONDS - started)))
 step "running in the VM (timeout ${remaining}s): compositors $compositors, clients $clients"
 # A compositor, Chromium (350-380 MiB), gestured-web and gestured beside the driver: 1 GiB.
 set +e
-# --gpu: a virtio GPU, for sway on its DRM backend blanked by swayidle (the wake-swallow case).
+# --gpu: a virtio GPU, for sway+chromium on sway's DRM backend, blanked by swayidle in its
+# last case (wake-swallow).
 VM_MEMORY=${VM_MEMORY:-1024} vm/run.sh --gpu --timeout "$remaining" --share "$corpus" -- \
     "$driver" --corpus "$corpus" --work /run/gestured-kiosk --kiosk "$compositors" --kiosk-clients "$clients" "${driver_args[@]}"
 rc=$?

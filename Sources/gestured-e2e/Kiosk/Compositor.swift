@@ -2,26 +2,30 @@ import Foundation
 import Glibc
 import SystemCalls
 
-/// A compositor on a headless output (1280×720, pixman) with libinput for input, showing
-/// one client (`KioskClient`: wev, Chromium), both as `nobody` (cage refuses to run as
-/// root). Ready once the client is: touches before that are lost.
+/// A compositor on a headless output (1280×720, pixman) or on the guest's GPU (DRM), with
+/// libinput for input, showing one client (`KioskClient`: wev, Chromium), both as `nobody`
+/// (cage refuses to run as root). Ready once the client is: touches before that are lost.
 final class Compositor {
     let kind: CompositorKind
     let pid: pid_t
     let logPath: String
+    let work: String
     /// The compositor's `XDG_RUNTIME_DIR` (its Wayland socket, sway's IPC socket), also the
     /// client's `HOME` (a fresh profile for Chromium each run).
     let runtimeDirectory: String
     /// The headless output's size in pixels (wlroots' default).
-    static let outputSize = (width: 1280.0, height: 720.0)
+    static let headlessOutputSize = (width: 1280.0, height: 720.0)
+    /// The output's size in logical pixels (a full-screen client's CSS pixels): what sway
+    /// reports for its output; the headless size under cage.
+    private(set) var outputSize = Compositor.headlessOutputSize
 
-    /// `environment`: variables added to (or replacing) the headless defaults, e.g.
-    /// `WLR_BACKENDS=drm,libinput` for a real output.
+    /// `output`: where it draws (headless, or the guest's GPU through DRM).
     init(
         _ kind: CompositorKind, setup: CompositorSetup = CompositorSetup(), client: some KioskClient, name: String, work: String,
-        environment: [String] = []
+        output: KioskStack.Output = .headless
     ) throws(CaseFailure) {
         self.kind = kind
+        self.work = work
         logPath = "\(work)/\(name).log"
         let (uid, gid) = try KioskRoot.kioskUser()
         let runtime = "\(work)/xdg-\(name)"
@@ -32,6 +36,9 @@ final class Compositor {
         } catch {
             throw CaseFailure("chown \(runtime): \(errorText(error.errno.rawValue))")
         }
+        if output == .drm, !RegularFile.anythingExists(path: "/dev/dri/card0") {
+            throw CaseFailure("no /dev/dri/card0 for \(kind.rawValue) on DRM: the guest needs a virtio GPU (vm/run.sh --gpu)")
+        }
         let command = try kind.commandLine(running: client.shellCommand, setup: setup, work: work)
         let defaults = [
             "XDG_RUNTIME_DIR=\(runtime)", "HOME=\(runtime)", "WLR_BACKENDS=headless,libinput", "WLR_RENDERER=pixman",
@@ -40,10 +47,10 @@ final class Compositor {
             "WLR_LIBINPUT_NO_DEVICES=1",
         ]
         func key(_ entry: String) -> Substring { entry.prefix { $0 != "=" } }
-        let replaced = Set(environment.map(key))
+        let replaced = Set(output.environment.map(key))
         pid = try spawn(
             KioskRoot.setpriv, ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"] + command,
-            environment: defaults.filter { !replaced.contains(key($0)) } + environment, logPath: logPath)
+            environment: defaults.filter { !replaced.contains(key($0)) } + output.environment, logPath: logPath)
         let deadline = monotonicMicroseconds() + UInt64(client.readyTimeout * 1_000_000)
         while !client.isReady {
             if let code = waitForExit(pid, timeout: 0) {
@@ -56,24 +63,53 @@ final class Compositor {
             }
             client.pump(milliseconds: 200, alongside: nil)
         }
+        guard kind == .sway else { return }
+        do throws(CaseFailure) {
+            let outputs = try swayQuery("get_outputs").filter { $0["active"] as? Bool == true }
+            guard outputs.count == 1, let rect = outputs[0]["rect"] as? [String: Any],
+                let width = (rect["width"] as? NSNumber)?.doubleValue, let height = (rect["height"] as? NSNumber)?.doubleValue
+            else { throw CaseFailure("sway reports active outputs \(outputs), not one with a size") }
+            outputSize = (width, height)
+        } catch {
+            stop()
+            throw error
+        }
     }
 
-    /// sway's identifiers (`vendor:product:name`, what its `input` lines match) of the touch
-    /// devices it has, from `swaymsg -t get_inputs`; nil under cage.
-    func swayTouchIdentifiers(work: String) throws(CaseFailure) -> [String]? {
-        guard kind == .sway else { return nil }
+    /// sway's answer to `swaymsg -t TYPE` (`get_inputs`, `get_outputs`) as JSON objects.
+    func swayQuery(_ type: String) throws(CaseFailure) -> [[String: Any]] {
+        let output = "\(work)/swaymsg.json"
+        try swaymsg(["-r", "-t", type], stdoutPath: output)
+        guard let data = FileManager.default.contents(atPath: output),
+            let objects = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { throw CaseFailure("swaymsg -t \(type) printed no list of objects: \(tail(output))") }
+        return objects
+    }
+
+    /// Runs `command` in sway, as a line of its configuration would (`swaymsg COMMAND`).
+    func swayCommand(_ command: String) throws(CaseFailure) {
+        try swaymsg([command], stdoutPath: "\(work)/swaymsg.out")
+    }
+
+    private func swaymsg(_ arguments: [String], stdoutPath: String) throws(CaseFailure) {
+        guard kind == .sway else { throw CaseFailure("swaymsg needs sway, not \(kind.rawValue)") }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
         guard let socket = entries.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }) else {
             throw CaseFailure("no sway IPC socket in \(runtimeDirectory): \(entries)")
         }
-        let output = "\(work)/swaymsg.json"
+        let log = "\(work)/swaymsg.log"
         let pid = try spawn(
-            KioskRoot.swaymsg, ["-s", "\(runtimeDirectory)/\(socket)", "-r", "-t", "get_inputs"], logPath: "\(work)/swaymsg.log",
-            stdoutPath: output)
-        guard waitForExit(pid, timeout: 30) == 0, let data = FileManager.default.contents(atPath: output),
-            let inputs = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
-        else { throw CaseFailure("swaymsg -t get_inputs failed: \(tail("\(work)/swaymsg.log"))") }
-        return inputs.filter { $0["type"] as? String == "touch" }.compactMap { $0["identifier"] as? String }
+            KioskRoot.swaymsg, ["-s", "\(runtimeDirectory)/\(socket)"] + arguments, logPath: log, stdoutPath: stdoutPath)
+        guard waitForExit(pid, timeout: 30) == 0 else {
+            throw CaseFailure("swaymsg \(arguments.joined(separator: " ")) failed: \(tail(log)) \(tail(stdoutPath))")
+        }
+    }
+
+    /// sway's identifiers (`vendor:product:name`, what its `input` lines match) of the touch
+    /// devices it has, from `swaymsg -t get_inputs`; nil under cage.
+    func swayTouchIdentifiers() throws(CaseFailure) -> [String]? {
+        guard kind == .sway else { return nil }
+        return try swayQuery("get_inputs").filter { $0["type"] as? String == "touch" }.compactMap { $0["identifier"] as? String }
     }
 
     /// SIGTERM (cage may abort on it: harmless), SIGKILL after 10 s.

@@ -82,11 +82,9 @@ struct KioskCases {
                     }
                 }
                 guard let site else { continue }
-                ChromiumRun(kind: stack.compositor, cases: self, site: site).run(harness)
+                ChromiumRun(kind: stack.compositor, output: stack.output, cases: self, site: site).run(harness)
             }
         }
-        // A real blanker needs a real output: sway on the DRM backend.
-        if compositors.contains(.sway) { BlankingRun(cases: self).run(harness) }
     }
 }
 
@@ -345,19 +343,11 @@ private final class KioskRun {
     /// clone of the panel (and of the calibrated panel).
     func startDaemon(config: String, double: Bool = false) throws(CaseFailure) {
         try writeConfig(config)
-        let started = try DaemonProcess(
-            executable: cases.gestured, config: configPath, socketPath: cases.daemonSocket,
-            logPath: "\(cases.work)/kiosk-gestured.log")
-        daemon = started
-        let client = try Subscriber(socketPath: started.socketPath)
-        let hello = try client.subscribe()
-        subscriber = client
-        for panel in [panel!, calibrated!] {
-            if !hello.devices.contains(where: { $0.name == panel.name }) { try awaitDevice(client, panel.name, .added) }
-            _ = try cloneNode(of: panel)
-            try probe(panel, "\(panel.name) through its clone", double: double)
-        }
-        _ = client.drain(quiet: 0.3)
+        let started = try startKioskDaemon(cases, config: configPath, panels: [panel, calibrated], pumping: client)
+        daemon = started.daemon
+        subscriber = started.subscriber
+        for panel in [panel!, calibrated!] { try probe(panel, "\(panel.name) through its clone", double: double) }
+        _ = started.subscriber.drain(quiet: 0.3)
     }
 
     func cloneNode(of panel: TouchPanel, timeout: Double = 15) throws(CaseFailure) -> String {
@@ -432,7 +422,7 @@ private final class KioskRun {
         let identifiers = (originalLines + cloneLines).filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
         try expect(
             identifiers.count == 2 && identifiers[0] == identifiers[1], "sway identifiers in gestured devices: \(identifiers)")
-        if let sway = try compositor.swayTouchIdentifiers(work: cases.work) {
+        if let sway = try compositor.swayTouchIdentifiers() {
             try expect(sway.contains(identifiers[0]), "sway calls its touch devices \(sway), gestured devices \(identifiers[0])")
         }
     }
@@ -536,14 +526,9 @@ private final class KioskRun {
 
     /// Starts gestured again with the current configuration and waits for the panel's clone.
     func restartDaemon() throws(CaseFailure) {
-        let started = try DaemonProcess(
-            executable: cases.gestured, config: configPath, socketPath: cases.daemonSocket,
-            logPath: "\(cases.work)/kiosk-gestured.log")
-        daemon = started
-        let client = try Subscriber(socketPath: started.socketPath)
-        try client.subscribe()
-        subscriber = client
-        _ = try cloneNode(of: panel)
+        let started = try startKioskDaemon(cases, config: configPath, panels: [panel], pumping: client)
+        daemon = started.daemon
+        subscriber = started.subscriber
     }
 
     func unplugWithFingerDown() throws(CaseFailure) {

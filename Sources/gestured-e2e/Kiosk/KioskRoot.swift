@@ -15,7 +15,7 @@ import SystemCalls
 struct KioskRoot {
     /// What `/etc/os-release` calls it (`VERSION_CODENAME`).
     let codename: String
-    /// The compositor and client pairs run on it, in order.
+    /// The compositor and client pairs run on it, in order, each with its output.
     let stacks: [KioskStack]
 
     static let roots = [
@@ -23,7 +23,8 @@ struct KioskRoot {
             codename: "bookworm",
             stacks: [
                 KioskStack(compositor: .cage, client: .wev), KioskStack(compositor: .sway, client: .wev),
-                KioskStack(compositor: .sway, client: .chromium), KioskStack(compositor: .cage, client: .chromium),
+                // On the GPU: its last case is wake-swallow against swayidle's DPMS off.
+                KioskStack(compositor: .sway, client: .chromium, output: .drm), KioskStack(compositor: .cage, client: .chromium),
             ])
     ]
 

@@ -8,8 +8,26 @@ struct KioskStack: Equatable {
         case chromium
     }
 
+    /// Where the compositor draws.
+    enum Output: Equatable {
+        /// wlroots' headless backend: a 1280×720 output in memory.
+        case headless
+        /// The guest's virtio GPU through DRM (`vm/run.sh --gpu`): an output whose power a
+        /// blanker switches (DPMS) and the kernel shows in sysfs, where gestured reads it.
+        case drm
+
+        /// The compositor's environment for it, over the headless defaults.
+        var environment: [String] {
+            switch self {
+            case .headless: []
+            case .drm: ["WLR_BACKENDS=drm,libinput"]
+            }
+        }
+    }
+
     let compositor: CompositorKind
     let client: Client
+    var output = Output.headless
 
     /// `cage+wev`, `sway+chromium`: the cases' prefix (`kiosk [sway+chromium]: …`).
     var name: String { "\(compositor.rawValue)+\(client.rawValue)" }

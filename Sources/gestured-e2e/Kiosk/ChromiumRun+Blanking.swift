@@ -1,0 +1,127 @@
+import Foundation
+import GestureCore
+import GestureProtocol
+import GestureTestSupport
+import SystemCalls
+
+/// Wake-swallow against a kiosk's usual blanker, with the kiosk page in Chromium: sway on
+/// its DRM backend (the guest's virtio GPU) runs the guide's swayidle line, which switches
+/// the output off (DPMS); gestured has `wake-swallow` and no idle timeout of its own, so only
+/// the kernel's DRM state can say the screen is dark. The touch on the dark screen must
+/// reach no DOM event of the page and still bring the output back (swayidle's `resume` runs,
+/// `get_outputs` says `"dpms": true`); a socket subscriber gets it as a tap; the next tap
+/// clicks where touched. Verdicts come from what the page, the subscriber and sway report.
+extension ChromiumRun {
+    /// swayidle's timeout: long enough for the tap after the wake and its check on a busy
+    /// host, short for the case's time.
+    static let idleSeconds = 10
+    /// The guide's swayidle line (docs/kiosk.md) with the case's timeout.
+    static let swayidle =
+        "exec swayidle -w timeout \(idleSeconds) 'swaymsg \"output * dpms off\"' resume 'swaymsg \"output * dpms on\"'"
+    static let blankingConfig = """
+        [daemon]
+        log-level = "debug"
+        idle-timeout = 0
+
+        [[device]]
+        match-name = "\(KioskCases.namePrefix) *"
+        pass-through = true
+        wake-swallow = true
+        wake-guard = 300
+
+        [[device]]
+        match-name = "*"
+        enabled = false
+        """
+    static let wakeSpot = Spot(0.35, 0.35)
+    static let nextSpot = Spot(0.65, 0.65)
+
+    /// Whether this stack runs the blanking case: sway (swayidle and DPMS through its IPC) on
+    /// a real output.
+    var blanks: Bool { kind == .sway && output == .drm }
+
+    /// The `dpms` of every sway output: all true, all false, or mixed.
+    func outputsOn() throws(CaseFailure) -> [Bool] {
+        try compositor.swayQuery("get_outputs").compactMap { $0["dpms"] as? Bool }
+    }
+
+    /// Waits (reading the page meanwhile) until sway's outputs are all on, or all off.
+    func awaitOutputs(on: Bool, _ what: String, timeout: Double) throws(CaseFailure) {
+        let deadline = monotonicMicroseconds() + UInt64(timeout * 1_000_000)
+        while true {
+            let states = try outputsOn()
+            if !states.isEmpty && states.allSatisfy({ $0 == on }) { return }
+            guard monotonicMicroseconds() < deadline else {
+                throw CaseFailure("\(what) within \(Int(timeout)) s: sway reports dpms \(states); sysfs \(Self.drmState())")
+            }
+            page.settle(milliseconds: 200, alongside: subscriber)
+        }
+    }
+
+    /// The DRM connectors' state in sysfs, for failure messages.
+    static func drmState() -> String {
+        let connectors = ((try? Directory.entryNames("/sys/class/drm")) ?? []).filter { $0.hasPrefix("card") && $0.contains("-") }
+        return connectors.sorted().map { name in
+            let attributes = ["status", "dpms", "enabled"].map { attribute in
+                let text = (try? RegularFile.read(path: "/sys/class/drm/\(name)/\(attribute)", limit: 4096)).map {
+                    String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                return "\(attribute)=\(text ?? "?")"
+            }
+            return "\(name): \(attributes.joined(separator: " "))"
+        }.joined(separator: "; ")
+    }
+
+    func blankAndWake() throws(CaseFailure) {
+        try startDaemon(config: Self.blankingConfig)
+        guard let subscriber else { throw CaseFailure("no subscriber") }
+        // As a line of the kiosk's sway configuration would start it; only now, so that no
+        // other case of the stack runs on a dark screen.
+        try compositor.swayCommand(Self.swayidle)
+        var attempt = 0
+        while true {
+            attempt += 1
+            // No touch for swayidle's timeout: it switches the output off.
+            try awaitOutputs(on: false, "swayidle did not switch the output off", timeout: Double(Self.idleSeconds) + 60)
+            _ = subscriber.drain(quiet: 0.2)
+            let mark = page.events.count
+            try tap(Self.wakeSpot)
+            try awaitOutputs(on: true, "the output did not come back after the wake tap", timeout: 30)
+            let wake = try subscriber.gestures(until: "the wake tap") { $0.gesture == .tap }.last!
+            try expect(
+                distance(wake.location, Self.wakeSpot) < locationTolerance,
+                "the subscriber's tap is at \(describe(wake.location)), not the wake tap's (\(Self.wakeSpot.x), \(Self.wakeSpot.y))")
+            // Past gestured's wake guard (300 ms from the display coming back on), the next
+            // tap is the visitor's.
+            page.settle(milliseconds: 800, alongside: subscriber)
+            guard try outputsOn().allSatisfy({ $0 }) else {
+                // The driver stalled past swayidle's timeout: the output is dark again.
+                guard attempt < Harness.attempts else { throw CaseFailure("the output went off again in \(attempt) attempts") }
+                say("RETRY \(name("wake-swallow against swayidle")): the output went off before the next tap")
+                continue
+            }
+            let next = page.events.count
+            try tap(Self.nextSpot)
+            let clicked =
+                (try? page.wait("the click of the tap after the wake", timeout: Self.patience, alongside: subscriber) {
+                    page.inputs(since: next).contains { $0.name == "click" }
+                }) != nil
+            if !clicked, try !outputsOn().allSatisfy({ $0 }), attempt < Harness.attempts {
+                say("RETRY \(name("wake-swallow against swayidle")): the output went off around the next tap")
+                continue
+            }
+            quiesce()
+            // Everything the page got since the wake tap must be the next tap's: an event
+            // of the wake tap, however late, shows here.
+            let beforeNext = page.events[mark..<next].filter(\.isInput)
+            try expect(beforeNext.isEmpty, "the page got DOM events before the tap after the wake: \(describe(beforeNext))")
+            try expect(clicked, "the tap after the wake did not click: \(describe(page.inputs(since: mark)))")
+            let worst = try expectOneTap(page.inputs(since: mark), at: Self.nextSpot, "the wake tap and the tap after it")
+            try expect(try outputsOn().allSatisfy { $0 }, "the output is off after the tap that followed the wake")
+            say(
+                "  NOTE: \(prefix): the wake tap: no DOM event, a subscriber's tap at \(describe(wake.location)); the next tap clicked \(worst) CSS px from the touch"
+            )
+            return
+        }
+    }
+}
