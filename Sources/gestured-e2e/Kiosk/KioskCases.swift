@@ -270,7 +270,13 @@ private final class KioskRun {
             try panel.write(events)
             let end = Timestamp(microseconds: monotonicMicroseconds())
             written.append(
-                WrittenFrame(before: events, after: events.map { InputEvent(time: end, type: $0.type, code: $0.code, value: $0.value) }))
+                WrittenFrame(
+                    before: events,
+                    after: events.map { event in
+                        var restamped = event
+                        restamped.time = end
+                        return restamped
+                    }))
             client.settle(milliseconds: milliseconds, alongside: subscriber)
         }
         let mark = client.touches.count
