@@ -119,9 +119,7 @@ public final class EventLoop {
     @discardableResult
     public func enableWatchdog() throws(SystemError) -> Bool {
         guard let interval = try ServiceManager.watchdogInterval() else { return false }
-        let (seconds, attoseconds) = interval.components
-        let microseconds = UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
-        let half = TimeSpan.microseconds(max(1, microseconds / 2))
+        let half = TimeSpan.microseconds(max(1, TimeSpan(interval).microseconds / 2))
         ServiceManager.watchdogPing()
         watchdog = (half, Self.clock() + half)
         return true

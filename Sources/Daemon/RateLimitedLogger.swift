@@ -1,4 +1,5 @@
 import GestureCore
+import GestureProtocol
 import Logging
 
 /// A logger whose records pass through a `LogRateLimiter`, keyed by their message; one
@@ -7,9 +8,9 @@ final class RateLimitedLogger {
     let logger: Logger
     private var limiter: LogRateLimiter
     /// The loop's clock.
-    let now: () -> UInt64
+    let now: () -> Timestamp
 
-    init(logger: Logger, limiter: LogRateLimiter = LogRateLimiter(), now: @escaping () -> UInt64) {
+    init(logger: Logger, limiter: LogRateLimiter = LogRateLimiter(), now: @escaping () -> Timestamp) {
         self.logger = logger
         self.limiter = limiter
         self.now = now

@@ -56,10 +56,10 @@ final class SocketServer: ClientConnectionOwner {
         self.settings = settings
         self.state = state
         budget = DeliveryBudget(limit: settings.queueMemory)
-        log = RateLimitedLogger(logger: logger, now: { [unowned loop] in loop.now.microseconds })
+        log = RateLimitedLogger(logger: logger, now: { [unowned loop] in loop.now })
         hygieneLog = RateLimitedLogger(
             logger: logger, limiter: LogRateLimiter(interval: Self.hygieneLogInterval, burst: 1),
-            now: { [unowned loop] in loop.now.microseconds })
+            now: { [unowned loop] in loop.now })
         admission = try Admission(
             loop: loop, listener: listener, settings: settings, state: state, log: log, clientCount: { [unowned self] in clients.count },
             admitted: { [unowned self] fd, credentials in admit(fd, credentials: credentials) })
@@ -150,7 +150,7 @@ final class SocketServer: ClientConnectionOwner {
     }
 
     /// Microseconds between two touch hygiene lines of one device and reason.
-    static let hygieneLogInterval: UInt64 = 60_000_000
+    static let hygieneLogInterval = TimeSpan.seconds(60)
 
     // MARK: Clients
 

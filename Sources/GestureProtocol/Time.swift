@@ -79,6 +79,18 @@ public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// beyond `UInt64.max` µs (infinity) gives `infinite`.
     public static func seconds(_ value: Double) -> TimeSpan { rounded(microseconds: value * 1_000_000) }
 
+    /// A Swift `Duration`, truncated to the microsecond; negative gives zero, beyond
+    /// `UInt64.max` µs gives `infinite`.
+    public init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else {
+            self = .zero
+            return
+        }
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000)
+        self = overflow ? .infinite : .microseconds(whole) + .microseconds(UInt64(attoseconds / 1_000_000_000_000))
+    }
+
     private static func rounded(microseconds value: Double) -> TimeSpan {
         let micros = value.rounded()
         // 2^64 is exactly representable; every double below it converts.

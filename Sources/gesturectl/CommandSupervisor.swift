@@ -1,6 +1,7 @@
 import Actions
 import Dispatch
 import GestureCore
+import GestureProtocol
 import Synchronization
 import SystemCalls
 import SystemPackage
@@ -128,9 +129,7 @@ final class CommandSupervisor: @unchecked Sendable {
     }
 
     private func log(_ kind: String, action index: Int, _ message: @autoclosure () -> String) {
-        let (seconds, attoseconds) = now().components
-        let microseconds = UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
-        guard let suppressed = logLimiter.admit("\(kind) \(index)", now: microseconds) else { return }
+        guard let suppressed = logLimiter.admit("\(kind) \(index)", now: .zero + TimeSpan(now())) else { return }
         // The count first: a line's last word may be what a reader parses (the pid).
         printError((suppressed > 0 ? "(\(suppressed) similar lines not logged) " : "") + message())
     }

@@ -15,13 +15,15 @@ import Testing
     /// On a virtual clock: `burst` records per kind per interval, kinds counted apart, and
     /// the first record after a held-back run says how many were held back.
     @Test func rateLimiterLetsABurstThroughPerIntervalAndCountsTheRest() {
-        var limiter = LogRateLimiter(interval: 1_000, burst: 3)
-        #expect((0..<5).map { limiter.admit("a", now: 100 + UInt64($0)) } == [0, 0, 0, nil, nil])
-        #expect(limiter.admit("b", now: 200) == 0, "another kind has its own allowance")
-        #expect(limiter.admit("a", now: 1_099) == nil, "the window started at 100")
-        #expect(limiter.admit("a", now: 1_100) == 3, "a new window: three were held back")
-        #expect(limiter.admit("a", now: 1_101) == 0)
-        #expect(limiter.admit("a", now: UInt64.max) == 0, "no overflow at the end of time")
+        var limiter = LogRateLimiter(interval: .microseconds(1_000), burst: 3)
+        func at(_ microseconds: UInt64) -> Timestamp { Timestamp(microseconds: microseconds) }
+        #expect((0..<5).map { limiter.admit("a", now: at(100 + UInt64($0))) } == [0, 0, 0, nil, nil])
+        #expect(limiter.admit("b", now: at(200)) == 0, "another kind has its own allowance")
+        #expect(limiter.admit("a", now: at(1_099)) == nil, "the window started at 100")
+        #expect(limiter.admit("a", now: at(1_100)) == 3, "a new window: three were held back")
+        #expect(limiter.admit("a", now: at(1_101)) == 0)
+        #expect(limiter.admit("a", now: .distantFuture) == 0, "no overflow at the end of time")
+        #expect(limiter.admit("a", now: at(50)) == 0, "a moment before the window's start counts as no time elapsed, no trap")
     }
 
     /// 63 stalled clients with `client-queue` at its maximum grew the daemon to 1.88 GB.

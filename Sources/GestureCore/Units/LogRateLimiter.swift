@@ -1,30 +1,31 @@
+import GestureProtocol
+
 /// Lets through at most `burst` records of one kind per `interval`; the first record let
 /// through after some were held back says how many (`suppressed=N`). Guards every log line
 /// a client can trigger (a refused connection, a bad request, an accept failing for want of
 /// descriptors), and every line `gesturectl actions` writes per trigger: 700 000 connections
 /// must not become 700 000 lines. Pure: time comes in.
 public struct LogRateLimiter: Sendable {
-    /// Microseconds.
-    public let interval: UInt64
+    public let interval: TimeSpan
     public let burst: Int
     private var windows: [String: Window] = [:]
 
     private struct Window {
-        var start: UInt64
+        var start: Timestamp
         var admitted: Int
         var suppressed: Int
     }
 
-    public init(interval: UInt64 = 10_000_000, burst: Int = 10) {
+    public init(interval: TimeSpan = .seconds(10), burst: Int = 10) {
         self.interval = interval
         self.burst = burst
     }
 
     /// Whether a record of `kind` may be written at `now`: nil when not, else how many of
     /// its kind were held back since the last one written.
-    public mutating func admit(_ kind: String, now: UInt64) -> Int? {
+    public mutating func admit(_ kind: String, now: Timestamp) -> Int? {
         var window = windows[kind] ?? Window(start: now, admitted: 0, suppressed: 0)
-        if now.saturatingSubtract(window.start) >= interval {
+        if now - window.start >= interval {
             window.start = now
             window.admitted = 0
         }
