@@ -73,7 +73,8 @@ final class PassThroughOutput {
             adopted == nil ? "pass-through clone created" : "pass-through clone taken back",
             metadata: [
                 "device": "\(original.name)", "clone": "\(clone.devnode)",
-                "kept-by": stored.map { "descriptor store (\($0.name))" } ?? (cloneGuard == nil ? "nothing" : "guard process"), "reserved-regions": "\(policy.reserved.map(\.name))",
+                "kept-by": stored.map { "descriptor store (\($0.name))" } ?? (cloneGuard == nil ? "nothing" : "guard process"),
+                "reserved-regions": "\(policy.reserved.map(\.name))",
                 "wake-swallow": "\(policy.wakeSwallow)",
                 "app-fingers": "\(policy.app.device.fingers.map(String.init) ?? "no limit")",
                 "app-long-press": "\(policy.app.device.longPress ?? true)",
