@@ -42,11 +42,14 @@ public enum ServiceManager {
     /// Puts a copy of `descriptor` in the service's file descriptor store under `name`
     /// (`FDSTORE=1`, `FDNAME=`, `sd_pid_notify_with_fds`): systemd keeps it open while the
     /// service restarts and passes it to the next process with the listening sockets
-    /// (`listenDescriptors()`). Returns whether the message went to a manager: false without
-    /// `NOTIFY_SOCKET`. Whether the manager kept the descriptor it does not say: the unit
-    /// needs `FileDescriptorStoreMax=` (0 by default, and then systemd closes it and logs
-    /// why). `name`: printable ASCII without `:`, at most 255 characters.
+    /// (`listenDescriptors()`). Returns whether the message went to systemd: false unless
+    /// this process is a systemd unit's (`INVOCATION_ID`, which systemd sets for every unit
+    /// and a supervisor that only reads notifications, a test driver's `NOTIFY_SOCKET`, does
+    /// not) with a `NOTIFY_SOCKET`. Whether systemd kept the descriptor it does not say: the
+    /// unit needs `FileDescriptorStoreMax=` (0 by default, and then systemd closes it and
+    /// logs why). `name`: printable ASCII without `:`, at most 255 characters.
     public static func store(_ descriptor: FileDescriptor, name: String) -> Bool {
+        guard Environment.value("INVOCATION_ID") != nil else { return false }
         var raw = descriptor.rawValue
         return sd_pid_notify_with_fds(0, 0, "FDSTORE=1\nFDNAME=\(name)", &raw, 1) > 0
     }

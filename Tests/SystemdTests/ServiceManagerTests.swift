@@ -54,6 +54,9 @@ import Testing
             try? ends.write.close()
         }
         try withNotifySocket { notify in
+            #expect(!ServiceManager.store(ends.read, name: "gestured-clone-event5-test"), "not a systemd unit: nothing keeps it")
+            setenv("INVOCATION_ID", "0123456789abcdef0123456789abcdef", 1)
+            defer { unsetenv("INVOCATION_ID") }
             #expect(ServiceManager.store(ends.read, name: "gestured-clone-event5-test"))
             let stored = try notify.wait(for: "FDNAME=gestured-clone-event5-test")
             #expect(stored == "FDSTORE=1\nFDNAME=gestured-clone-event5-test")
@@ -61,8 +64,9 @@ import Testing
             let removed = try notify.wait(for: "FDSTOREREMOVE=1")
             #expect(removed == "FDSTOREREMOVE=1\nFDNAME=gestured-clone-event5-test")
         }
-        unsetenv("NOTIFY_SOCKET")
-        #expect(!ServiceManager.store(ends.read, name: "gestured-clone-event5-test"), "no manager: nothing kept it")
+        setenv("INVOCATION_ID", "0123456789abcdef0123456789abcdef", 1)
+        defer { unsetenv("INVOCATION_ID") }
+        #expect(!ServiceManager.store(ends.read, name: "gestured-clone-event5-test"), "no NOTIFY_SOCKET: nothing keeps it")
     }
 
     @Test func withoutAManagerNothingIsSent() {
