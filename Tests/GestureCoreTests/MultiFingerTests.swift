@@ -78,6 +78,38 @@ struct MultiFingerTests {
         }
     }
 
+    @Test("fingers that land one after the other on a hand already moving count at the end", arguments: [10.0, 20, 30])
+    func fingersLandingWhileTheHandMoves(stagger: Double) {
+        // Finger 1 lands and moves right at 400 mm/s at once; fingers 2 and 3 land `stagger`
+        // ms apart where the hand then is, and all three lift `stagger` ms apart.
+        var h = GestureHarness()
+        let rows = Self.row(3, x: 0.3)
+        let perMillisecond = 400.0 / 1000 / GestureHarness.surface.width
+        var time = 0.0
+        var down = 0
+        while time <= 160 + 2 * stagger {
+            var changes: [GestureHarness.Change] = []
+            let x = 0.3 + time * perMillisecond
+            for finger in 0..<3 {
+                let id = UInt32(finger + 1)
+                if finger == down && time >= Double(finger) * stagger {
+                    changes.append(.down(id, x, rows[finger].y))
+                    down += 1
+                } else if finger < down && time >= 120 + Double(finger) * stagger {
+                    if time < 120 + Double(finger) * stagger + 8 { changes.append(.up(id)) }
+                } else if finger < down {
+                    changes.append(.move(id, x, rows[finger].y))
+                }
+            }
+            h.frame(at: GestureHarness.microseconds(time), changes)
+            time += 8
+        }
+        #expect(h.events(.drag).first?.phase == .began)
+        #expect(h.events(.drag).last?.phase == .ended && h.events(.drag).last?.fingers == 3, "\(h.summary)")
+        #expect(h.events(.swipe).count == 1 && h.events(.swipe).first?.fingers == 3, "\(h.summary)")
+        #expect(h.events(.pinch).isEmpty && h.events(.rotate).isEmpty && h.events(.tap).isEmpty)
+    }
+
     @Test func aFingerLiftedLongBeforeTheOthersLeftTheGesture() {
         var h = GestureHarness()
         let start = Self.row(3, x: 0.3)
