@@ -20,6 +20,10 @@ struct PassThroughCases {
     /// Frames of each latency run, `interval` ms apart.
     let frames: Int
     let interval: Double
+    /// The passed-through panel's name (the configuration passes `e2e pass-through *`).
+    var panelName = Self.deviceName
+    /// Which panel, appended to the reserved-region cases' names in brackets when not empty.
+    var label = ""
 
     static let deviceName = "e2e pass-through ELAN Touchscreen"
     /// The reserved region: the top tenth of the screen.
@@ -55,13 +59,18 @@ struct PassThroughCases {
         wakeSwallow(harness)
     }
 
+    /// `name` with the label, if any.
+    private func named(_ name: String) -> String { label.isEmpty ? name : "\(name) [\(label)]" }
+
     /// The cases of the reserved top edge, against one daemon.
-    private func reservedRegion(_ harness: Harness) {
+    func reservedRegion(_ harness: Harness) {
         var setup: (panel: TouchPanel, daemon: DaemonProcess, subscriber: Subscriber, clone: String, configPath: String)?
         harness.run(
-            "pass-through: the device is grabbed and cloned (capabilities, ranges, resolutions, properties); gestured devices pairs them"
+            named(
+                "pass-through: the device is grabbed and cloned (capabilities, ranges, resolutions, properties); gestured devices pairs them"
+            )
         ) {
-            setup = try start()
+            setup = try start(deviceName: panelName)
             guard let setup else { return }
             let original = try EvdevNode.description(setup.panel.devnode)
             let clone = try EvdevNode.description(setup.clone)
@@ -90,11 +99,11 @@ struct PassThroughCases {
         do {
             originalReader = try EvdevDevice(path: panel.devnode)
         } catch {
-            harness.fail("pass-through: a second reader of the original node", "\(error)")
+            harness.fail(named("pass-through: a second reader of the original node"), "\(error)")
             return
         }
 
-        harness.run("pass-through: middle taps and drags reach the clone with identical coordinates and slots (+ latency figure)") {
+        harness.run(named("pass-through: middle taps and drags reach the clone with identical coordinates and slots (+ latency figure)")) {
             let reader = try NodeReader(path: clonePath)
             var writer = TouchFrameWriter(panel.description)
             var written: [InputEvent] = []
@@ -144,7 +153,7 @@ struct PassThroughCases {
             try expect(seen == 0, "a reader of the grabbed original saw \(seen) events")
         }
 
-        harness.run("pass-through: an edge swipe from the reserved region reaches clients as a swipe and never the clone") {
+        harness.run(named("pass-through: an edge swipe from the reserved region reaches clients as a swipe and never the clone")) {
             _ = subscriber.drain(quiet: 0.3)
             let reader = try NodeReader(path: clonePath)
             // Finger 1 rests in the middle (it passes); finger 0 swipes down from the edge.
@@ -177,7 +186,7 @@ struct PassThroughCases {
             try expect(received.frames.last?.slots.isEmpty == true, "a contact left down on the clone")
         }
 
-        harness.run("pass-through: the bare forwarder's write → clone delay, for comparison") {
+        harness.run(named("pass-through: the bare forwarder's write → clone delay, for comparison")) {
             let source = try TouchPanel(descriptionFile: elanDescription, name: "e2e forwarder source")
             let forwarder = try BareForwarder(source: source.devnode)
             defer { forwarder.stop() }
@@ -198,7 +207,7 @@ struct PassThroughCases {
             )
         }
 
-        harness.run("pass-through: unplugging a passed-through device removes its clone") {
+        harness.run(named("pass-through: unplugging a passed-through device removes its clone")) {
             let second = try TouchPanel(descriptionFile: elanDescription, name: "e2e pass-through second")
             try awaitDevice(subscriber, second.name, .added)
             let clone = try findClone(of: second.devnode)
@@ -211,7 +220,7 @@ struct PassThroughCases {
             }
         }
 
-        harness.run("pass-through: a reload turning pass-through off lifts the clone's touches, removes it and ungrabs the device") {
+        harness.run(named("pass-through: a reload turning pass-through off lifts the clone's touches, removes it and ungrabs the device")) {
             let reader = try EvdevNode(clonePath)
             try panel.frame([0: Spot(0.5, 0.5)])
             try reader.read(forMilliseconds: 200)
@@ -232,7 +241,7 @@ struct PassThroughCases {
             daemon.signal(SIGHUP)
         }
 
-        harness.run("pass-through: SIGTERM with a finger down leaves no contact down on the clone") {
+        harness.run(named("pass-through: SIGTERM with a finger down leaves no contact down on the clone")) {
             // A new clone when the reload case turned pass-through off and on again.
             let reader = try EvdevNode(try findClone(of: panel.devnode))
             try panel.frame([0: Spot(0.5, 0.5)])
