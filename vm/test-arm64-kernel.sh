@@ -129,7 +129,9 @@ for library in "${needed[@]}"; do
 done
 panels=$(cd "$initramfs" && printf '/%s,' panels/*.desc)
 {
-    printf 'exec /opt/e2e/gestured-e2e --gestured /usr/bin/gestured --work /run/gestured-e2e --panels %s' "${panels%,}"
+    # Pass-through frames 20 ms apart (a 50 Hz panel), 100 in the latency runs: the driver and
+    # the daemon share one emulated core.
+    printf 'exec /opt/e2e/gestured-e2e --gestured /usr/bin/gestured --work /run/gestured-e2e --interval 20 --pass-through-frames 100 --panels %s' "${panels%,}"
     printf ' %q' "${only[@]}"
     echo
 } >"$initramfs/cmd.sh"
