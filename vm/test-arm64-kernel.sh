@@ -26,8 +26,8 @@
 # and busybox-static. Needs root (the cross toolchain's build root) and qemu-system-arm
 # (scripts/install-deps.sh --with-arm64-vm). Prints the driver's PASS/FAIL lines and its
 # "N passed, N failed"; exit status: 0 all passed, or "SKIP: ..." when qemu-system-aarch64
-# cannot run here; 1 on a failure; 124 when the guest never reported (the console's tail
-# is printed).
+# cannot run here; 1 on a failure; 124 when the guest never reported (its console is
+# streamed above as it runs).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 absolute() { [[ "$1" == /* ]] && echo "$1" || echo "$PWD/$1"; }
@@ -37,7 +37,7 @@ while (($#)); do
     case "$1" in
         --deb) deb=$(absolute "${2:?--deb needs a file}"); shift ;;
         --only) only=(--only "${2:?--only needs case names}"); shift ;;
-        -h | --help) sed -n '2,33p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,30p' "$0"; exit 0 ;;
         *) echo "test-arm64-kernel: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -132,7 +132,7 @@ panels=$(cd "$initramfs" && printf '/%s,' panels/*.desc)
     # Pass-through frames 20 ms apart (a 50 Hz panel), 100 in the latency runs: the driver and
     # the daemon share one emulated core.
     printf 'exec /opt/e2e/gestured-e2e --gestured /usr/bin/gestured --work /run/gestured-e2e --interval 20 --pass-through-frames 100 --panels %s' "${panels%,}"
-    printf ' %q' "${only[@]}"
+    ((${#only[@]} == 0)) || printf ' %q' "${only[@]}"
     echo
 } >"$initramfs/cmd.sh"
 (cd "$initramfs" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) >"$work/initramfs.cpio"
