@@ -78,6 +78,38 @@ struct MultiFingerTests {
         }
     }
 
+    @Test("fingers that land one after the other on a hand already moving count at the end", arguments: [10.0, 20, 30])
+    func fingersLandingWhileTheHandMoves(stagger: Double) {
+        // Finger 1 lands and moves right at 400 mm/s at once; fingers 2 and 3 land `stagger`
+        // ms apart where the hand then is, and all three lift `stagger` ms apart.
+        var h = GestureHarness()
+        let rows = Self.row(3, x: 0.3)
+        let perMillisecond = 400.0 / 1000 / GestureHarness.surface.width
+        var time = 0.0
+        var down = 0
+        while time <= 160 + 2 * stagger {
+            var changes: [GestureHarness.Change] = []
+            let x = 0.3 + time * perMillisecond
+            for finger in 0..<3 {
+                let id = UInt32(finger + 1)
+                if finger == down && time >= Double(finger) * stagger {
+                    changes.append(.down(id, x, rows[finger].y))
+                    down += 1
+                } else if finger < down && time >= 120 + Double(finger) * stagger {
+                    if time < 120 + Double(finger) * stagger + 8 { changes.append(.up(id)) }
+                } else if finger < down {
+                    changes.append(.move(id, x, rows[finger].y))
+                }
+            }
+            h.frame(at: GestureHarness.microseconds(time), changes)
+            time += 8
+        }
+        #expect(h.events(.drag).first?.phase == .began)
+        #expect(h.events(.drag).last?.phase == .ended && h.events(.drag).last?.fingers == 3, "\(h.summary)")
+        #expect(h.events(.swipe).count == 1 && h.events(.swipe).first?.fingers == 3, "\(h.summary)")
+        #expect(h.events(.pinch).isEmpty && h.events(.rotate).isEmpty && h.events(.tap).isEmpty)
+    }
+
     @Test func aFingerLiftedLongBeforeTheOthersLeftTheGesture() {
         var h = GestureHarness()
         let start = Self.row(3, x: 0.3)
@@ -146,7 +178,7 @@ struct MultiFingerTests {
 
     @Test("parallel flicks report no rotate and no pinch at any speed", arguments: [2, 3])
     func parallelFlicksNeverTurnOrPinch(fingers: Int) {
-        for speed in [100.0, 500, 750, 1500, 3000] {
+        for speed in [100.0, 500, 750, 1500, 3000, 10_000] {
             for stagger in [0.0, 10, 20, 30] {
                 let h = Self.parallelFlick(fingers: fingers, speed: speed, liftStagger: stagger)
                 #expect(h.events(.rotate).isEmpty, "\(fingers) fingers, \(speed) mm/s, lifts \(stagger) ms apart")
@@ -163,7 +195,7 @@ struct MultiFingerTests {
     func flicksAlongTheRowNeverPinch(fingers: Int) {
         let headings: [(x: Double, y: Double)] = [(1, 0), (-1, 0), (0.6, 0.8)]
         let start = (0..<fingers).map { Point(x: 0.45 + Double($0) * 0.06, y: 0.5) }  // 12 mm apart
-        for speed in [500.0, 1500, 3000] {
+        for speed in [500.0, 1500, 3000, 10_000] {
             for heading in headings {
                 for (downStagger, liftStagger) in [(10.0, 30.0), (30, 10), (20, 20)] {
                     let h = Self.parallelFlick(
