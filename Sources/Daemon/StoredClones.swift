@@ -86,11 +86,17 @@ public final class StoredClones {
     /// Destroys every clone no device claimed and takes it out of the store (its touches
     /// were lifted when it was taken back).
     public func closeUnclaimed() {
+        destroyAll(because: "it matches no device passed through now")
+    }
+
+    /// Destroys every clone not claimed yet and takes it out of the store, logging `reason`
+    /// (its touches were lifted when it was taken back).
+    public func destroyAll(because reason: String) {
         for (name, device) in waiting.sorted(by: { $0.key < $1.key }) {
             ServiceManager.removeFromStore(name: name)
             logger.notice(
-                "a stored pass-through clone matches no device passed through now; destroyed and removed from the descriptor store",
-                metadata: ["name": "\(name)", "clone": "\(device.devnode)"])
+                "a stored pass-through clone destroyed and removed from the descriptor store",
+                metadata: ["name": "\(name)", "clone": "\(device.devnode)", "reason": "\(reason)"])
         }
         waiting.removeAll()
     }

@@ -84,10 +84,14 @@ struct RunCommand: ParsableCommand {
     /// The daemon runs on the main thread, the process's only thread (signals reach it
     /// through the loop's self-pipe).
     func run() throws {
-        let configuration = try configurationFromFile()
-        let level = Logger.Level(rawValue: logLevel ?? configuration.daemon.logLevel) ?? .info
-        LoggingSystem.bootstrap { label in makeLogHandler(label: label, level: level) }
-        let logger = Logger(label: "gestured")
+        let configuration: Configuration
+        do {
+            configuration = try configurationFromFile()
+        } catch {
+            liftStoredClones()
+            throw error
+        }
+        let logger = bootstrapLogging(level: logLevel ?? configuration.daemon.logLevel)
 
         let recordings = try replay.map { path in
             do {
@@ -143,6 +147,26 @@ struct RunCommand: ParsableCommand {
     }
 
     /// The configuration file (defaults without `--config`), with `--socket` applied.
+    /// The daemon's logger, its level `level` (info when unknown); called once.
+    private func bootstrapLogging(level: String) -> Logger {
+        let level = Logger.Level(rawValue: level) ?? .info
+        LoggingSystem.bootstrap { label in makeLogHandler(label: label, level: level) }
+        return Logger(label: "gestured")
+    }
+
+    /// A start that fails on its configuration still lifts the touches a dead process left
+    /// down on the clones in systemd's descriptor store: with the unit failing, systemd
+    /// would close the store and the clones would vanish with their touches still down for
+    /// the app. They are destroyed once lifted (and taken out of the store); the next start
+    /// that loads its configuration makes new ones.
+    private func liftStoredClones() {
+        let logger = bootstrapLogging(level: logLevel ?? "info")
+        guard let passed = try? ServiceManager.listenDescriptors() else { return }
+        let clones = passed.filter { PassThroughClone.isStoreName($0.name) }
+        guard !clones.isEmpty else { return }
+        StoredClones(clones, logger: logger).destroyAll(because: "the configuration cannot be loaded")
+    }
+
     private func configurationFromFile(reportingErrors: Bool = true) throws -> Configuration {
         var configuration: Configuration
         if reportingErrors {

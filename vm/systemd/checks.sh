@@ -348,6 +348,24 @@ check "a watchdog timeout with a finger down: lifted on the same clone" survived
 check "the journal says the watchdog killed it" journal_has "Watchdog timeout"
 check "clients reconnect after the watchdog's restart" wait_for 30 has_device
 check "after the watchdog's restart a touch reaches the same clone" touch_after 76
+# A configuration broken while the daemon ran, then a crash with a finger down: the restart
+# fails on the configuration, but first takes the clone back, lifts the finger and destroys
+# the clone, so no touch stays down when the unit fails and systemd drops the store.
+broken_restart_lifted() {
+    wait_for 30 on_clone -1 || fail "the clone's reader saw no lift: $(tail -n 5 "$work/clone.rec")" || return 1
+    [[ $(recorded 0001 014a | tail -n 1) == 0 ]] || fail "BTN_TOUCH not released on the clone" || return 1
+    wait_for 30 journal_has "destroyed and removed from the descriptor store.*configuration cannot be loaded" ||
+        { journal | tail -n 8; return 1; }
+}
+cp /etc/gestured/gestured.toml "$work/config.working"
+echo "[daemon" >> /etc/gestured/gestured.toml
+die crash 77
+check "a crash with a finger down and the configuration broken meanwhile: the failing restart lifts the finger" broken_restart_lifted
+finger up
+cp "$work/config.working" /etc/gestured/gestured.toml
+systemctl reset-failed gestured.service 2>/dev/null
+systemctl restart gestured.service
+check "with the configuration mended the daemon makes its clone again" wait_for 30 clone_node
 kill "$record_pid" 2>/dev/null
 store_emptied() {
     wait_for 30 journal_has "pass-through clone removed" || return 1
