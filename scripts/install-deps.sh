@@ -4,6 +4,7 @@
 #
 #   scripts/install-deps.sh [--with-vm] [--with-kiosk] [--with-package] [--with-lintian]
 #                           [--with-python] [--with-chromium] [--with-arm64]
+#                           [--with-arm64-vm]
 #
 #   --with-vm       the VM tier (qemu and what vm/setup.sh assembles the guest from)
 #   --with-kiosk    the kiosk VM tier (vm/test-kiosk.sh): the compositors, their clients (wev,
@@ -13,6 +14,7 @@
 #   --with-python   the Python client's tests (clients/python/test.sh works in a venv)
 #   --with-chromium the live view's browser test (web/test.sh: headless Chromium, a venv)
 #   --with-arm64    the arm64 package and its checks (scripts/arm64-toolchain.sh)
+#   --with-arm64-vm the arm64-kernel tier (vm/test-arm64-kernel.sh: qemu-system-aarch64, cpio)
 set -euo pipefail
 
 # wtype: how `gesturectl actions` types its keys (a Recommends of the package); the
@@ -34,6 +36,7 @@ for option in "$@"; do
         # The arm64 package (scripts/arm64-toolchain.sh): the build root and the sysroot, an
         # aarch64 strip, running arm64 programs (man pages, the corpus check) under qemu-user.
         --with-arm64) packages+=(debootstrap binutils-aarch64-linux-gnu qemu-user-static dpkg-dev binutils) ;;
+        --with-arm64-vm) packages+=(qemu-system-arm cpio) ;;
         --with-lintian) packages+=(lintian) ;;
         --with-python) packages+=(python3 python3-venv) ;;
         --with-chromium) packages+=(chromium python3 python3-venv) ;;

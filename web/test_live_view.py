@@ -17,6 +17,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -52,6 +53,24 @@ ws.onopen = () => { window.__result.opened = true; };
 ws.onmessage = () => { window.__result.messages += 1; };
 ws.onclose = (e) => { window.__result.closed = true; window.__result.code = e.code; };
 </script>"""
+
+#: Runs in the live view's page: the JS client's `decode` on the documented examples and on
+#: what the daemon sent a Unix-socket subscriber, and on lines an older or a newer daemon sends.
+JS_DECODING = """(async (examples, received) => {
+  const client = await import("./gestured.js");
+  const attempt = (line) => { try { return client.decode(line); } catch (error) { return {refused: error.message}; } };
+  const pinch = {type: "gesture", gesture: "pinch", phase: "began", id: 1, seq: 1, time: 1, device: "d", region: null,
+                 fingers: 2, location: {x: 0.5, y: 0.5}, scale: 1};
+  return {
+    messageTypes: [...client.MESSAGE_TYPES], gestureKinds: [...client.GESTURE_KINDS],
+    examples: examples.map(attempt), received: received.map(attempt),
+    olderPinch: attempt(JSON.stringify(pinch)),
+    olderRotate: attempt(JSON.stringify({...pinch, gesture: "rotate", scale: undefined, rotation: 2})),
+    pinchWithoutScale: attempt(JSON.stringify({...pinch, scale: undefined})),
+    newerType: attempt('{"type":"aura","glow":1}'),
+    newerGesture: attempt('{"type":"gesture","gesture":"wave","phase":"ended","id":1,"seq":1,"time":1,"device":"d","region":null,"fingers":1,"location":{"x":0,"y":0}}'),
+  };
+})(%s, %s)"""
 
 results: List[bool] = []
 
@@ -96,6 +115,15 @@ def wait_for(what: str, condition: Callable[[], bool], timeout: float = DEADLINE
         if time.monotonic() > end:
             raise TimeoutError("timed out waiting for " + what)
         time.sleep(0.05)
+
+
+def documented_server_lines() -> List[str]:
+    """The example lines of docs/protocol.md the daemon sends (the Swift suite's
+    DocumentedExamplesTests holds them to the encoder's bytes, one of every message type and
+    gesture kind it writes)."""
+    blocks = re.findall(r"```json\n(.*?)```", (ROOT / "docs" / "protocol.md").read_text(), flags=re.S)
+    lines = [line for block in blocks for line in block.splitlines() if line.strip()]
+    return [line for line in lines if json.loads(line)["type"] not in ("subscribe", "ping")]
 
 
 def comparable(messages: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
@@ -275,10 +303,16 @@ async def run(gestured: str, gestured_web: str, output: Path, work: Path) -> Non
             print("screenshot: %s" % screenshot, flush=True)
             page_messages = await page.wait_for(
                 "the daemon's goodbye", "window.__gestured_received.some(m => m.type === 'goodbye') && window.__gestured_received")
+            wait_for("the subscriber's end", subscriber.ended.is_set)
+            examples = documented_server_lines()
+            received_lines = [json.dumps(m) for m in subscriber.messages]
+            decoding = await page.call(
+                "Runtime.evaluate", expression=JS_DECODING % (json.dumps(examples), json.dumps(received_lines)),
+                awaitPromise=True, returnByValue=True)
+            decoded = decoding.get("result", {}).get("value") or {}
             regions_note = await page.evaluate("document.getElementById('regions-note').textContent")
             devices_text = await page.evaluate("document.getElementById('devices').textContent")
 
-        wait_for("the subscriber's end", subscriber.ended.is_set)
         theirs = comparable(subscriber.messages)
         ours = comparable(page_messages)
         check("the Unix-socket subscriber received the demo's gestures", len(theirs) > 100, "%d events" % len(theirs))
@@ -296,6 +330,26 @@ async def run(gestured: str, gestured_web: str, output: Path, work: Path) -> Non
         pinches = [m for m in page_messages if m.get("gesture") == "pinch"]
         check("every pinch carries its velocity, a number", bool(pinches) and all(
             isinstance(m.get("velocity"), (int, float)) for m in pinches), repr(pinches[:1]))
+        documented = [json.loads(line) for line in examples]
+        check("the JS client decodes exactly the message types the daemon sends",
+              set(decoded.get("messageTypes", [])) == {m["type"] for m in documented}, repr(decoded.get("messageTypes")))
+        check("the JS client checks every gesture kind's fields",
+              set(decoded.get("gestureKinds", [])) == {m["gesture"] for m in documented if m["type"] == "gesture"},
+              repr(decoded.get("gestureKinds")))
+        check("the JS client decodes every documented message to itself", decoded.get("examples") == documented,
+              repr([d for d, m in zip(decoded.get("examples") or [], documented) if d != m][:2]))
+        check("the JS client decodes every line the daemon sent a Unix-socket subscriber",
+              bool(subscriber.messages) and decoded.get("received") == subscriber.messages,
+              repr([d for d in decoded.get("received") or [] if "refused" in d][:2]))
+        check("a pinch or rotate without velocity (an older daemon) decodes with velocity 0",
+              (decoded.get("olderPinch") or {}).get("velocity") == 0 and (decoded.get("olderRotate") or {}).get("velocity") == 0,
+              repr((decoded.get("olderPinch"), decoded.get("olderRotate"))))
+        check("a pinch without its scale is refused, naming the field",
+              (decoded.get("pinchWithoutScale") or {}).get("refused") == 'a pinch gesture: field "scale" is missing',
+              repr(decoded.get("pinchWithoutScale")))
+        check("a newer daemon's message type and gesture kind pass as they came",
+              decoded.get("newerType") == {"type": "aura", "glow": 1} and (decoded.get("newerGesture") or {}).get("gesture") == "wave",
+              repr((decoded.get("newerType"), decoded.get("newerGesture"))))
         check("the JS client's metrics() resolves with the daemon's metrics", metrics_reply == "metrics:1", repr(metrics_reply))
         check("the page lists the configured regions", regions_note == "menu, stage", repr(regions_note))
         check("the page lists the replay device", "ELAN Touchscreen" in (devices_text or ""), repr(devices_text))

@@ -101,10 +101,10 @@ public struct GestureMessage: Sendable, Hashable {
         /// The drag's values, the direction, and the edge it started from (nil: none).
         case swipe(direction: SwipeDirection, edge: ScreenEdge?, drag: Drag)
         /// `scale`: the fingers' spread relative to where the pinch began; `velocity`: scale
-        /// per second.
+        /// per second, 0 with no estimate (`began`, `cancelled`, a daemon older than it).
         case pinch(scale: Double, velocity: Double)
         /// `degrees`: turned since the rotation began, clockwise positive (the wire's
-        /// `rotation`); `velocity`: degrees per second.
+        /// `rotation`); `velocity`: degrees per second, 0 with no estimate (as a pinch's).
         case rotate(degrees: Double, velocity: Double)
 
         public var kind: GestureKind {

@@ -110,6 +110,13 @@ struct Options: ParsableCommand {
     @Option(help: "Fingers circling in the side-by-side runs.")
     var fingers = 5
 
+    @Option(
+        help: ArgumentHelp(
+            "Run the panel cases instead, on touchscreens made from these descriptions: each as the kernel reports it, its gestures through gestured, and pass-through to its clone.",
+            valueName: "DESC,..."),
+        transform: { $0.split(separator: ",").map(String.init) })
+    var panels: [String] = []
+
     @Option(help: ArgumentHelp("Be the side-by-side benchmark's bare forwarder for this node (with --forward-socket).", valueName: "NODE"))
     var forward: String?
 
@@ -181,6 +188,13 @@ func main(_ options: Options) -> Int32 {
             elanDescription: "\(options.corpus)/evemu-devices/touchscreens/ELAN Touchscreen.desc", rounds: options.sideBySideRounds,
             frames: options.sideBySideFrames, interval: options.interval, fingers: options.fingers
         ).run(harness, ownPath: options.ownPath)
+        return finish(harness, started)
+    }
+    if !options.panels.isEmpty {
+        PanelCases(
+            gestured: options.gesturedPath, work: options.work, descriptions: options.panels,
+            passThroughFrames: options.passThroughFrames, interval: options.interval
+        ).run(harness)
         return finish(harness, started)
     }
     let configPath = "\(options.work)/gestured.toml"

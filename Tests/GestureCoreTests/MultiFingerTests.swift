@@ -20,10 +20,24 @@ struct MultiFingerTests {
         fingers count: Int, speed: Double, duration: Double = 120, downStagger: Double = 15, liftStagger: Double = 20,
         settings: GestureSettings = GestureSettings()
     ) -> GestureHarness {
+        parallelFlick(
+            from: row(count, x: 0.3), heading: (1, 0), speed: speed, duration: duration, downStagger: downStagger,
+            liftStagger: liftStagger, settings: settings)
+    }
+
+    /// Fingers at `start` touch down `downStagger` ms apart, move together along `heading`
+    /// (a unit vector in millimetres, y down) at `speed` mm/s for `duration` ms, and lift
+    /// `liftStagger` ms apart in touch-down order, each still moving until it lifts.
+    static func parallelFlick(
+        from start: [Point], heading: (x: Double, y: Double), speed: Double, duration: Double = 120, downStagger: Double = 15,
+        liftStagger: Double = 20, settings: GestureSettings = GestureSettings()
+    ) -> GestureHarness {
         var h = GestureHarness(settings: settings)
-        let start = row(count, x: 0.3)
+        let count = start.count
         let interval = 8.0
-        let perMillisecond = speed / 1000 / GestureHarness.surface.width  // normalised x per ms
+        // Normalised units per ms along each axis.
+        let perMillisecond = Point(
+            x: speed * heading.x / 1000 / GestureHarness.surface.width, y: speed * heading.y / 1000 / GestureHarness.surface.height)
         var down = 0
         var lifted = 0
         let moveStart = Double(count - 1) * downStagger + interval
@@ -35,13 +49,13 @@ struct MultiFingerTests {
                 changes.append(.down(UInt32(down + 1), start[down].x, start[down].y))
                 down += 1
             }
-            let travel = max(0, time - moveStart) * perMillisecond
+            let travel = perMillisecond * max(0, time - moveStart)
             for finger in lifted..<down
             where !changes.contains(where: { if case .down(let id, _, _) = $0 { id == finger + 1 } else { false } }) {
                 if time >= liftStart + Double(finger) * liftStagger {
                     changes.append(.up(UInt32(finger + 1)))
                 } else {
-                    changes.append(.move(UInt32(finger + 1), start[finger].x + travel, start[finger].y))
+                    changes.append(.move(UInt32(finger + 1), start[finger].x + travel.x, start[finger].y + travel.y))
                 }
             }
             h.frame(at: GestureHarness.microseconds(time), changes)
@@ -62,6 +76,38 @@ struct MultiFingerTests {
             #expect(h.events(.drag).last?.phase == .ended && h.events(.drag).last?.fingers == fingers, "lifts \(stagger) ms apart")
             #expect(h.events(.drag).first?.fingers == fingers, "the drag began once all \(fingers) were down")
         }
+    }
+
+    @Test("fingers that land one after the other on a hand already moving count at the end", arguments: [10.0, 20, 30])
+    func fingersLandingWhileTheHandMoves(stagger: Double) {
+        // Finger 1 lands and moves right at 400 mm/s at once; fingers 2 and 3 land `stagger`
+        // ms apart where the hand then is, and all three lift `stagger` ms apart.
+        var h = GestureHarness()
+        let rows = Self.row(3, x: 0.3)
+        let perMillisecond = 400.0 / 1000 / GestureHarness.surface.width
+        var time = 0.0
+        var down = 0
+        while time <= 160 + 2 * stagger {
+            var changes: [GestureHarness.Change] = []
+            let x = 0.3 + time * perMillisecond
+            for finger in 0..<3 {
+                let id = UInt32(finger + 1)
+                if finger == down && time >= Double(finger) * stagger {
+                    changes.append(.down(id, x, rows[finger].y))
+                    down += 1
+                } else if finger < down && time >= 120 + Double(finger) * stagger {
+                    if time < 120 + Double(finger) * stagger + 8 { changes.append(.up(id)) }
+                } else if finger < down {
+                    changes.append(.move(id, x, rows[finger].y))
+                }
+            }
+            h.frame(at: GestureHarness.microseconds(time), changes)
+            time += 8
+        }
+        #expect(h.events(.drag).first?.phase == .began)
+        #expect(h.events(.drag).last?.phase == .ended && h.events(.drag).last?.fingers == 3, "\(h.summary)")
+        #expect(h.events(.swipe).count == 1 && h.events(.swipe).first?.fingers == 3, "\(h.summary)")
+        #expect(h.events(.pinch).isEmpty && h.events(.rotate).isEmpty && h.events(.tap).isEmpty)
     }
 
     @Test func aFingerLiftedLongBeforeTheOthersLeftTheGesture() {
@@ -132,12 +178,33 @@ struct MultiFingerTests {
 
     @Test("parallel flicks report no rotate and no pinch at any speed", arguments: [2, 3])
     func parallelFlicksNeverTurnOrPinch(fingers: Int) {
-        for speed in [100.0, 500, 750, 1500, 3000] {
+        for speed in [100.0, 500, 750, 1500, 3000, 10_000] {
             for stagger in [0.0, 10, 20, 30] {
                 let h = Self.parallelFlick(fingers: fingers, speed: speed, liftStagger: stagger)
                 #expect(h.events(.rotate).isEmpty, "\(fingers) fingers, \(speed) mm/s, lifts \(stagger) ms apart")
                 #expect(h.events(.pinch).isEmpty, "\(fingers) fingers, \(speed) mm/s, lifts \(stagger) ms apart")
                 #expect(h.events(.swipe).count == 1)
+            }
+        }
+    }
+
+    /// Fingers side by side along their stroke: a lifting finger left behind at its last
+    /// position would read as the spread shrinking or growing (a pinch), and a finger
+    /// touching down as a jump.
+    @Test("fingers in a row along their stroke report no pinch or rotate at any speed", arguments: [2, 3])
+    func flicksAlongTheRowNeverPinch(fingers: Int) {
+        let headings: [(x: Double, y: Double)] = [(1, 0), (-1, 0), (0.6, 0.8)]
+        let start = (0..<fingers).map { Point(x: 0.45 + Double($0) * 0.06, y: 0.5) }  // 12 mm apart
+        for speed in [500.0, 1500, 3000, 10_000] {
+            for heading in headings {
+                for (downStagger, liftStagger) in [(10.0, 30.0), (30, 10), (20, 20)] {
+                    let h = Self.parallelFlick(
+                        from: start, heading: heading, speed: speed, downStagger: downStagger, liftStagger: liftStagger)
+                    let label =
+                        "\(fingers) fingers at \(speed) mm/s along \(heading), downs \(downStagger) ms and lifts \(liftStagger) ms apart"
+                    #expect(h.events(.pinch).isEmpty && h.events(.rotate).isEmpty, "\(label)")
+                    #expect(h.events(.swipe).count == 1 && h.events(.swipe).first?.fingers == fingers, "\(label)")
+                }
             }
         }
     }
@@ -212,6 +279,70 @@ struct MultiFingerTests {
         let velocity = try! #require(rotate.last?.transformVelocity)
         #expect(abs(velocity - 150) < 1e-3, "\(velocity)")
         #expect(abs(try! #require(rotate.last?.rotation) - (30 - 6)) < 1e-6, "began at 6°")
+    }
+
+    @Test func pinchAndRotateVelocityIsZeroAtBeganAndCancelled() {
+        // Finger 2 lands 20 ms after finger 1; they spread and turn together; a palm then
+        // cancels finger 1.
+        var h = GestureHarness()
+        let (a0, b0) = TransformTests.fingers(radius: 10, degrees: 0)
+        h.frame(0, .down(1, a0.x, a0.y))
+        h.frame(20, .down(2, b0.x, b0.y))
+        for step in 1...12 {
+            let (a, b) = TransformTests.fingers(radius: 10 + Double(step), degrees: Double(step) * 1.5)
+            h.frame(20 + Double(step) * 8, .move(1, a.x, a.y), .move(2, b.x, b.y))
+        }
+        h.frame(124, .cancel(1))
+        h.frame(144, .up(2))
+        for kind in [GestureKind.pinch, .rotate] {
+            let events = h.events(kind)
+            #expect(events.first?.phase == .began && events.first?.transformVelocity == 0, "\(kind)")
+            let changed = events.filter { $0.phase == .changed }
+            #expect(!changed.isEmpty && changed.allSatisfy { ($0.transformVelocity ?? 0) > 0 }, "\(kind): spreading, turning clockwise")
+            #expect(events.last?.phase == .cancelled && events.last?.transformVelocity == 0, "\(kind)")
+        }
+    }
+
+    @Test func theFirstChangedAlreadyCarriesTheVelocityOfTheFramesBeforeIt() {
+        // Finger 2 lands 20 ms after finger 1; the spread then grows by 1 mm of radius every
+        // 10 ms from the first frame both are down: the pinch begins in that frame (10 %,
+        // 1 mm), and the first `changed` has the slope of three samples on one line, the
+        // first at the frame before the change (scale 1 there), 10 / s over the 1.1 of `began`.
+        var h = GestureHarness()
+        h.frame(0, .down(1, 0.45, 0.5))
+        h.frame(20, .down(2, 0.55, 0.5))
+        for step in 1...2 {
+            let radius = 10 + Double(step)
+            h.frame(20 + Double(step) * 10, .move(1, 0.5 - radius / 200, 0.5), .move(2, 0.5 + radius / 200, 0.5))
+        }
+        let pinch = h.events(.pinch)
+        #expect(pinch.map(\.phase) == [.began, .changed])
+        #expect(pinch.first?.time == 30_000)
+        let velocity = try! #require(pinch.last?.transformVelocity)
+        #expect(abs(velocity - 10 / 1.1) < 1e-9, "\(velocity)")
+    }
+
+    @Test func aPinchsVelocityAtItsEndIsItsLastFramesWhenTheFingersLiftStaggered() {
+        // Spreading at a steady 100 mm/s of radius (both fingers), then finger 2 lifts 20 ms
+        // after finger 1 while still moving: `ended` comes with finger 1's lift and throws.
+        var h = GestureHarness()
+        h.frame(0, .down(1, 0.45, 0.5))
+        h.frame(15, .down(2, 0.55, 0.5))
+        for step in 1...15 {
+            let radius = 10 + Double(step) * 0.8
+            h.frame(15 + Double(step) * 8, .move(1, 0.5 - radius / 200, 0.5), .move(2, 0.5 + radius / 200, 0.5))
+        }
+        h.frame(143, .up(1), .move(2, 0.5 + 23 / 200, 0.5))
+        h.frame(163, .up(2))
+        let pinch = h.events(.pinch)
+        let ended = try! #require(pinch.last)
+        let began = try! #require(pinch.first)
+        #expect(began.phase == .began && ended.phase == .ended && ended.time == 143_000)
+        // The spread (the mean radius) changed by 8 % but only 0.8 mm at radius 10.8: the
+        // pinch began at 11.6. The scale since grows by 0.8 / 11.6 per 8 ms.
+        let velocity = try! #require(ended.transformVelocity)
+        #expect(abs(velocity - 100 / 11.6) < 1e-6, "\(velocity)")
+        #expect(ended.scale == pinch.last { $0.phase == .changed }?.scale)
     }
 
     // MARK: Thresholds and continuity

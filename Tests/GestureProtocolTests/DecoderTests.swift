@@ -11,6 +11,11 @@ import Testing
         failure(of: { bytes throws(ProtocolError) in try WireDecoder.message(bytes) }, line)
     }
 
+    /// The gesture `line` decodes to; nil for another message.
+    private func gesture(_ line: String) throws -> GestureMessage? {
+        if case .gesture(let gesture) = try WireDecoder.message(Array(line.utf8)) { gesture } else { nil }
+    }
+
     /// The error `decode` throws for `line`; nil when it decodes.
     private func failure<Decoded>(of decode: ([UInt8]) throws(ProtocolError) -> Decoded, _ line: String) -> ProtocolError? {
         do {
@@ -174,13 +179,26 @@ import Testing
         let pointForAPinch = #"{"type":"gesture","velocity":{"x":1,"y":0},"gesture":"pinch","# + common + #","scale":1}"#
         #expect(messageError(pointForAPinch)?.problem == .wrongType(expected: "a number"))
         #expect(messageError(pointForAPinch)?.field == "velocity")
-        let withoutVelocity = #"{"type":"gesture","gesture":"rotate","# + common + #","rotation":4}"#
-        #expect(messageError(withoutVelocity)?.problem == .missingField && messageError(withoutVelocity)?.field == "velocity")
+        let dragWithoutVelocity = #"{"type":"gesture","gesture":"drag","# + common + moves + "}"
+        #expect(messageError(dragWithoutVelocity)?.problem == .missingField && messageError(dragWithoutVelocity)?.field == "velocity")
         let drag = #"{"type":"gesture","gesture":"drag","# + common + moves + #","velocity":{"x":1,"y":2}}"#
         guard case .gesture(let decodedDrag) = try WireDecoder.message(Array(drag.utf8)) else {
             Issue.record("not a gesture")
             return
         }
         #expect(decodedDrag.edge == .left && decodedDrag.drag?.edge == .left && decodedDrag.drag?.velocity == Point(x: 1, y: 2))
+    }
+
+    /// A daemon older than the pinch's and rotate's `velocity` sends lines without it: they
+    /// read with velocity 0 (no estimate, as at `began`), and this encoder always writes it.
+    @Test func aPinchOrRotateWithoutVelocityReadsAsZeroAndIsWrittenWithIt() throws {
+        let common = #""phase":"changed","id":1,"seq":2,"time":3,"device":"d","region":null,"fingers":2,"location":{"x":0.5,"y":0.5}"#
+        let pinch = #"{"type":"gesture","gesture":"pinch","# + common + #","scale":1.2}"#
+        let rotate = #"{"type":"gesture","gesture":"rotate","# + common + #","rotation":4}"#
+        #expect(try gesture(pinch)?.details == .pinch(scale: 1.2, velocity: 0))
+        let decodedRotate = try #require(try gesture(rotate))
+        #expect(decodedRotate.details == .rotate(degrees: 4, velocity: 0))
+        let encoded = String(decoding: WireEncoder.encode(.gesture(decodedRotate)), as: UTF8.self)
+        #expect(encoded.contains(#""velocity":0,"rotation":4}"#), "\(encoded)")
     }
 }

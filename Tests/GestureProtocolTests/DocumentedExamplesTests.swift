@@ -50,6 +50,7 @@ import Testing
 
     @Test func theDocumentHasExamplesOfEveryMessageAndRequest() throws {
         var messages: Set<String> = []
+        var gestures: Set<GestureKind> = []
         var requests: Set<String> = []
         for example in Self.examples {
             if example.isRequest {
@@ -62,7 +63,9 @@ import Testing
             } else {
                 switch try WireDecoder.message(Array(example.line.utf8)) {
                 case .hello: messages.insert("hello")
-                case .gesture: messages.insert("gesture")
+                case .gesture(let gesture):
+                    messages.insert("gesture")
+                    gestures.insert(gesture.gesture)
                 case .touch: messages.insert("touch")
                 case .device: messages.insert("device")
                 case .activity: messages.insert("activity")
@@ -79,6 +82,9 @@ import Testing
         #expect(
             messages == ["hello", "gesture", "touch", "device", "activity", "pong", "status", "metrics", "error", "overflow", "goodbye"])
         #expect(requests == ["subscribe", "ping", "status", "metrics"])
+        // The clients' tests (clients/python, web/test_live_view.py) decode these examples:
+        // one of every kind the encoder writes.
+        #expect(gestures == Set(GestureKind.allCases))
     }
 
     @Test(arguments: examples)

@@ -329,6 +329,38 @@ final class ActionsProcess {
         #expect(runner.logLines(containing: "virtual keyboard").isEmpty)
     }
 
+    /// A real four-finger drag (Atmel maXTouch, shared corpus), its fingers lifting one
+    /// after the other as hands do: the rule on `fingers = 4` fires at its end, the one on
+    /// `fingers = 1` does not (the recording has one drag; the first line printed is the
+    /// four-finger rule's).
+    @Test(.enabled(if: corpusRoot != nil, "needs the shared corpus"))
+    func aRuleOnTheFingerCountFiresForAStaggeredFourFingerDrag() throws {
+        let directory = TemporaryDirectory()
+        let actions = """
+            [[action]]
+            gesture = "drag"
+            fingers = 1
+            run = ["true", "one"]
+
+            [[action]]
+            gesture = "drag"
+            fingers = 4
+            run = ["true", "four"]
+            """
+        try actions.write(toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
+        let socket = directory.file("g.sock")
+        let recording = corpusRoot! + "/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events"
+        let daemon = try DaemonProcess(
+            extraArguments: ["--replay", recording, "--speed", "20", "--wait-for-subscriber", "--exit-after-replay"],
+            socketName: socket)
+        let runner = try ActionsProcess(config: directory.file("actions.toml"), socket: socket, extraArguments: ["--dry-run"])
+        let fired = try #require(runner.readOutput())
+        #expect(fired.hasPrefix("line 6: run true four [GESTURED_GESTURE=drag GESTURED_PHASE=ended "), "\(fired)")
+        #expect(fired.hasSuffix(" GESTURED_FINGERS=4]"), "\(fired)")
+        try runner.waitForLine("the daemon said goodbye")
+        _ = try daemon.waitForExit()
+    }
+
     /// `--check FILE`: OK with the number of actions, or the file, line and reason with
     /// exit 78 (`EX_CONFIG`); the runner refuses a bad file the same way before connecting.
     @Test func checkNamesTheLineOfABadFile() throws {

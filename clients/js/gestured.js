@@ -51,8 +51,8 @@
 
 /** @typedef {GestureCommon & DragFields & {gesture: "drag"}} DragEvent */
 /** @typedef {GestureCommon & DragFields & {gesture: "swipe", direction: Direction}} SwipeEvent  Always `ended`. */
-/** @typedef {GestureCommon & {gesture: "pinch", scale: number, velocity: number}} PinchEvent  `scale`: the fingers' spread relative to where the pinch began; `velocity`: scale per second. */
-/** @typedef {GestureCommon & {gesture: "rotate", rotation: number, velocity: number}} RotateEvent  `rotation`: degrees since the rotation began, clockwise positive; `velocity`: degrees per second. */
+/** @typedef {GestureCommon & {gesture: "pinch", scale: number, velocity: number}} PinchEvent  `scale`: the fingers' spread relative to where the pinch began; `velocity`: scale per second (0 with no estimate yet: `began`, `cancelled`, or a daemon older than the field). */
+/** @typedef {GestureCommon & {gesture: "rotate", rotation: number, velocity: number}} RotateEvent  `rotation`: degrees since the rotation began, clockwise positive; `velocity`: degrees per second (0 as for a pinch). */
 
 /** @typedef {PressEvent|TapEvent|LongPressEvent|DragEvent|SwipeEvent|PinchEvent|RotateEvent} GestureEvent */
 
@@ -137,6 +137,11 @@
 /** @typedef {GestureEvent|TouchEvent|DeviceEvent|ActivityEvent|HelloMessage|PongMessage|StatusMessage|MetricsMessage|ErrorMessage|OverflowMessage|GoodbyeMessage} Message */
 
 /**
+ * A message that could not be decoded, for the "invalid" event.
+ * @typedef {{data: string, problem: string}} InvalidMessage
+ */
+
+/**
  * Filters for `subscribe` (docs/protocol.md "Requests"); an absent or null filter lets everything through.
  * @typedef {Object} SubscribeFilter
  * @property {GestureName[]|null} [gestures]
@@ -159,7 +164,107 @@
  * @typedef {{code: number, reason: string, reconnectIn: number|null}} CloseInfo
  */
 
-const GESTURES = ["press", "tap", "long-press", "drag", "swipe", "pinch", "rotate"];
+// --- decoding: one table of the fields each message must carry (docs/protocol.md) ---
+
+const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+const isString = (value) => typeof value === "string";
+const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+const isPoint = (value) => isObject(value) && isNumber(value.x) && isNumber(value.y);
+const orNull = (check) => (value) => value === null || check(value);
+const optional = (check) => (value) => value === undefined || check(value);
+const isArray = Array.isArray;
+
+const EVENT = { seq: isNumber, time: isNumber };
+const DRAG = {
+  edge: orNull(isString), startLocation: isPoint, localStartLocation: optional(isPoint), translation: isPoint, velocity: isPoint,
+  predictedEndLocation: isPoint, predictedEndTranslation: isPoint,
+};
+
+/** Each gesture kind's own fields; fields a later release added, with their value when absent. */
+const GESTURE_FIELDS = {
+  "press": {},
+  "tap": { count: isNumber },
+  "long-press": {},
+  "drag": DRAG,
+  "swipe": { direction: isString, ...DRAG },
+  "pinch": { scale: isNumber },
+  "rotate": { rotation: isNumber },
+};
+const GESTURE_ADDED = { pinch: { velocity: 0 }, rotate: { velocity: 0 } };
+
+/** The fields every message the daemon sends must carry, by type. */
+const MESSAGE_FIELDS = {
+  hello: { protocol: isNumber, server: isString, version: isString, devices: isArray },
+  gesture: {
+    gesture: isString, phase: isString, id: isNumber, ...EVENT, device: isString, region: orNull(isString),
+    fingers: isNumber, location: isPoint, localLocation: optional(isPoint),
+  },
+  touch: { phase: isString, touch: isNumber, ...EVENT, location: isPoint, device: isString },
+  device: { phase: isString, ...EVENT, device: isString, kind: isString, path: orNull(isString) },
+  activity: { phase: isString, ...EVENT },
+  pong: { time: isNumber },
+  status: {
+    protocol: isNumber, version: isString, uptime: isNumber, lastTouch: orNull(isNumber), devices: isArray,
+    clients: isNumber, maxClients: isNumber, counters: isObject,
+  },
+  metrics: {
+    uptime: isNumber, devices: isArray, clients: isNumber, dropped: isNumber, lastTouch: orNull(isNumber),
+    gestures: isArray, inputs: isArray, latency: isObject,
+  },
+  error: { message: isString },
+  overflow: { dropped: isNumber },
+  goodbye: { reason: isString },
+};
+
+/** Every message type the daemon sends, each decoded by `decode` (docs/protocol.md). */
+export const MESSAGE_TYPES = Object.freeze(Object.keys(MESSAGE_FIELDS));
+/** Every gesture kind, each with its own fields checked by `decode`. */
+export const GESTURE_KINDS = Object.freeze(Object.keys(GESTURE_FIELDS));
+const GESTURES = GESTURE_KINDS;
+
+/** A message that is not JSON, or lacks a field its type requires (`decode` throws it). */
+export class ProtocolError extends Error {}
+
+function check(message, fields, what) {
+  for (const [name, valid] of Object.entries(fields)) {
+    if (!valid(message[name])) throw fieldError(message, name, what);
+  }
+}
+
+function fieldError(message, name, what) {
+  return new ProtocolError(`${what}: field "${name}" ${name in message ? "has the wrong type" : "is missing"}`);
+}
+
+/**
+ * Decodes one message from the bridge (a frame's text) into a typed Message: every field its
+ * type (and gesture kind) requires is checked, and a field later releases added gets its value
+ * when an older daemon left it out (a pinch's or rotate's `velocity`: 0). A message type or
+ * gesture kind this client does not know (a newer daemon) is returned as it came, unchecked
+ * beyond its `type`; unknown fields are kept.
+ * @param {string} text
+ * @returns {Message}
+ * @throws {ProtocolError} not a JSON object with a string `type`, or a known type without its fields.
+ */
+export function decode(text) {
+  let message;
+  try {
+    message = JSON.parse(text);
+  } catch (error) {
+    throw new ProtocolError("not JSON (" + error.message + ")");
+  }
+  if (!isObject(message) || !isString(message.type)) throw new ProtocolError('not a JSON object with a string "type"');
+  const fields = MESSAGE_FIELDS[message.type];
+  if (!fields) return message;
+  check(message, fields, "a " + message.type + " message");
+  if (message.type === "gesture" && GESTURE_KINDS.includes(message.gesture)) {
+    check(message, GESTURE_FIELDS[message.gesture], "a " + message.gesture + " gesture");
+    for (const [name, value] of Object.entries(GESTURE_ADDED[message.gesture] ?? {})) {
+      if (!(name in message)) message[name] = value;
+      else if (!isNumber(message[name])) throw fieldError(message, name, "a " + message.gesture + " gesture");
+    }
+  }
+  return message;
+}
 
 /** The bridge's /ws on the host that served this page (ws: or wss: to match http: or https:). */
 export function defaultURL() {
@@ -172,9 +277,11 @@ export function defaultURL() {
  * A connection to gestured-web that reconnects with exponential backoff.
  *
  * Events for `on`: a gesture name ("tap", "long-press", "swipe"…: gesture events of that kind),
- * a message type ("gesture", "touch", "device", "hello", "pong", "status", "error", "overflow",
- * "goodbye"), "message" (every message, raw), "open" (the WebSocket opened) and "close"
- * (it closed; a CloseInfo says whether and when it reconnects).
+ * a message type ("gesture", "touch", "device", "activity", "hello", "pong", "status",
+ * "metrics", "error", "overflow", "goodbye", or a newer daemon's), "message" (every message,
+ * decoded), "invalid" (an InvalidMessage: a frame `decode` refused; nothing else sees it),
+ * "open" (the WebSocket opened) and "close" (it closed; a CloseInfo says whether and when it
+ * reconnects).
  */
 export class GesturedClient {
   /**
@@ -209,7 +316,7 @@ export class GesturedClient {
    * Calls `handler` for every event `name` (see the class); returns a function that stops it.
    * @template {string} N
    * @param {N} name
-   * @param {(message: N extends "tap" ? TapEvent : N extends "swipe" ? SwipeEvent : N extends "pinch" ? PinchEvent : N extends "rotate" ? RotateEvent : N extends "drag" ? DragEvent : N extends "touch" ? TouchEvent : N extends "device" ? DeviceEvent : N extends "hello" ? HelloMessage : N extends "activity" ? ActivityEvent : N extends "metrics" ? MetricsMessage : N extends "close" ? CloseInfo : any) => void} handler
+   * @param {(message: N extends "tap" ? TapEvent : N extends "swipe" ? SwipeEvent : N extends "pinch" ? PinchEvent : N extends "rotate" ? RotateEvent : N extends "drag" ? DragEvent : N extends "touch" ? TouchEvent : N extends "device" ? DeviceEvent : N extends "hello" ? HelloMessage : N extends "activity" ? ActivityEvent : N extends "metrics" ? MetricsMessage : N extends "invalid" ? InvalidMessage : N extends "close" ? CloseInfo : any) => void} handler
    * @returns {() => void}
    */
   on(name, handler) {
@@ -248,7 +355,7 @@ export class GesturedClient {
   }
 
   /**
-   * The raw message stream: every message from now on, across reconnections, until
+   * The message stream: every message (decoded) from now on, across reconnections, until
    * `close()` or until the loop is left.
    * @returns {AsyncIterableIterator<Message>}
    */
@@ -304,9 +411,11 @@ export class GesturedClient {
       if (typeof event.data !== "string") return;
       let message;
       try {
-        message = JSON.parse(event.data);
-      } catch {
-        return; // the bridge sends only JSON; ignore anything else
+        message = decode(event.data);
+      } catch (error) {
+        console.warn("gestured.js: ignored a message:", error.message);
+        this._emit("invalid", { data: event.data, problem: error.message });
+        return;
       }
       this._dispatch(message);
     };

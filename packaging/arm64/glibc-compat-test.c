@@ -9,6 +9,7 @@
 
 long __isoc23_strtol(const char *text, char **end, int base);
 long long __isoc23_strtoll(const char *text, char **end, int base);
+unsigned long __isoc23_strtoul(const char *text, char **end, int base);
 int __isoc23_sscanf(const char *text, const char *format, ...);
 size_t strlcpy(char *destination, const char *source, size_t size);
 size_t strlcat(char *destination, const char *source, size_t size);
@@ -30,6 +31,10 @@ int main(void) {
     check(big == 9223372036854775807LL && *end == '\0', "__isoc23_strtoll reads LLONG_MAX");
     big = __isoc23_strtoll("nothing", &end, 10);
     check(big == 0 && strcmp(end, "nothing") == 0, "__isoc23_strtoll reads no digits as 0 at the start");
+    unsigned long unsigned_number = __isoc23_strtoul("18446744073709551615 ", &end, 10);
+    check(unsigned_number == 18446744073709551615UL && *end == ' ', "__isoc23_strtoul reads ULONG_MAX, stopping at the space");
+    unsigned_number = __isoc23_strtoul("0x1F", &end, 16);
+    check(unsigned_number == 31 && *end == '\0', "__isoc23_strtoul reads hexadecimal 0x1F as 31");
 
     int first = 0;
     char word[4] = "";

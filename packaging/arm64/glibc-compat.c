@@ -5,13 +5,16 @@
  * The static Swift runtime of Debian's swiftlang (6.2.3, built against glibc 2.41) calls five
  * functions that glibc added in 2.38: the C23 variants of strtol, strtoll and sscanf (their
  * headers redirect to them when compiled as C23 or C++20 and later) and the BSD strlcpy and
- * strlcat. Defined here in the executable, the runtime's calls bind to these at link time
+ * strlcat; its static Foundation (CoreFoundation's UUIDs and ICU, linked into the e2e driver
+ * that vm/test-arm64-kernel.sh cross-builds, not into the packaged binaries) also calls the
+ * C23 strtoul. Defined here in the executable, the runtime's calls bind to these at link time
  * and the binaries need no GLIBC_2.38 symbol (scripts/test-arm64.sh checks both: the versions
  * the binaries need, and each function below against its specification).
  *
  * The C23 variants differ from the C99 ones only in also reading a "0b"/"0B" binary prefix
  * (base 0 or 2, and %i); the runtime parses no such text (environment variables and
- * /proc files of decimal numbers), so forwarding to the C99 functions is exact for it.
+ * /proc files of decimal numbers; Foundation's, hexadecimal UUIDs and ICU's version and
+ * number strings), so forwarding to the C99 functions is exact for it.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +24,8 @@
 long __isoc23_strtol(const char *text, char **end, int base) { return strtol(text, end, base); }
 
 long long __isoc23_strtoll(const char *text, char **end, int base) { return strtoll(text, end, base); }
+
+unsigned long __isoc23_strtoul(const char *text, char **end, int base) { return strtoul(text, end, base); }
 
 int __isoc23_sscanf(const char *text, const char *format, ...) {
     va_list arguments;

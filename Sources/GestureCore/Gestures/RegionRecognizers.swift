@@ -227,6 +227,8 @@ struct RegionRecognizers {
     private var finalLifts = FinalLifts()
     /// Some finger of the sequence has stayed on the region's rectangle.
     private var fingersInside = true
+    /// The time of the sequence's previous frame: where a frame's motion started from.
+    private var previousFrameTime = Timestamp.zero
     private var arena = GestureArena()
     private var press = PressRecognizer()
     private var tap = TapRecognizer()
@@ -372,6 +374,7 @@ struct RegionRecognizers {
         countedFingers = max(countedFingers, deviceFingers)
         let motion = FrameMotion(contacts: contacts, rect: rect, deviceFingers: deviceFingers)
         decide(motion, time: time, claims: &claims, sink: &sink)
+        previousFrameTime = time
     }
 
     /// Fires the timers due at or before `time`, each stamped with its own deadline.
@@ -608,7 +611,8 @@ struct RegionRecognizers {
             var began = false
             if roles.runs(.pinch) {
                 let pinchBegan = pinch.moved(
-                    time: time, spread: motion.spread, spreadRatio: motion.spreadRatio, spreadChange: motion.spreadChange,
+                    time: time, since: previousFrameTime, spread: motion.spread, spreadRatio: motion.spreadRatio,
+                    spreadChange: motion.spreadChange,
                     turn: motion.turn,
                     mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter,
                     sink: &sink)
@@ -617,7 +621,8 @@ struct RegionRecognizers {
             }
             if roles.runs(.rotate) {
                 let rotateBegan = rotate.moved(
-                    time: time, spread: motion.spread, spreadRatio: motion.spreadRatio, spreadChange: motion.spreadChange,
+                    time: time, since: previousFrameTime, spread: motion.spread, spreadRatio: motion.spreadRatio,
+                    spreadChange: motion.spreadChange,
                     turn: motion.turn,
                     mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter,
                     sink: &sink)

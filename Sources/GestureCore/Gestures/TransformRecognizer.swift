@@ -8,7 +8,7 @@ import GestureProtocol
 /// = spread now / spread at `began` (1 at `began`); rotate `degrees` accumulated frame by
 /// frame since `began` (0 at `began`; clockwise positive on screen, no ±180 wrap). So a view
 /// bound to it never jumps by the threshold. `velocity`: least squares over the samples of
-/// the velocity window, as the drag's.
+/// the velocity window, as the drag's; 0 at `began` and `cancelled`.
 struct TransformRecognizer {
     /// Which of the two this instance is.
     enum Kind {
@@ -64,10 +64,12 @@ struct TransformRecognizer {
 
     /// One frame with at least two fingers staying down. `spread` is their mean distance
     /// from their centroid; `spreadRatio` and `spreadChange` compare it with the previous
-    /// frame; `turn` is their mean turn. Returns true when this frame began the gesture.
+    /// frame; `turn` is their mean turn; `previousTime` is the previous frame's, where the
+    /// frame's change started from. Returns true when this frame began the gesture.
     /// `mayBegin` is false once a long press or the drag began (or begins in this frame).
     mutating func moved<S: GestureSink>(
-        time: Timestamp, spread: Length, spreadRatio: Double, spreadChange: Length, turn: Angle, mayBegin: Bool, fingers: Int,
+        time: Timestamp, since previousTime: Timestamp, spread: Length, spreadRatio: Double, spreadChange: Length, turn: Angle,
+        mayBegin: Bool, fingers: Int,
         location: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S
     ) -> Bool {
         let changed: Bool
@@ -82,12 +84,15 @@ struct TransformRecognizer {
         }
         switch state {
         case .idle:
-            velocity.reset(time: time)
-            velocity.add(time: time, value: identity)
+            // The value before this frame's change is the identity, at the previous frame's
+            // time (not this one's: two samples at one time would be an infinite slope).
+            velocity.reset(time: previousTime)
+            velocity.add(time: previousTime, value: identity)
             state = .tracking(value: identity, distance: 0)
             reporter.transition(name, State.idle, "two-fingers", state)
             return moved(
-                time: time, spread: spread, spreadRatio: spreadRatio, spreadChange: spreadChange, turn: turn, mayBegin: mayBegin,
+                time: time, since: previousTime, spread: spread, spreadRatio: spreadRatio, spreadChange: spreadChange, turn: turn,
+                mayBegin: mayBegin,
                 fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
         case .tracking(let value, let travelled):
             let newValue = step(value, spreadRatio: spreadRatio, turn: turn)
@@ -98,7 +103,7 @@ struct TransformRecognizer {
                 let old = state
                 state = .active(id: id, value: newValue, origin: newValue)
                 emit(
-                    .began, id: id, value: newValue, origin: newValue, time: time, fingers: fingers, location: location, lifting: false,
+                    .began, id: id, value: newValue, origin: newValue, time: time, fingers: fingers, location: location,
                     thresholds: thresholds, reporter: reporter, sink: &sink)
                 reporter.transition(name, old, "threshold", state)
                 return true
@@ -111,7 +116,7 @@ struct TransformRecognizer {
             if changed {
                 velocity.add(time: time, value: newValue)
                 emit(
-                    .changed, id: id, value: newValue, origin: origin, time: time, fingers: fingers, location: location, lifting: false,
+                    .changed, id: id, value: newValue, origin: origin, time: time, fingers: fingers, location: location,
                     thresholds: thresholds, reporter: reporter, sink: &sink)
             }
             return false
@@ -170,23 +175,27 @@ struct TransformRecognizer {
             break
         case .active(let id, let value, let origin):
             emit(
-                phase, id: id, value: value, origin: origin, time: time, fingers: fingers, location: location, lifting: phase == .ended,
+                phase, id: id, value: value, origin: origin, time: time, fingers: fingers, location: location,
                 thresholds: thresholds, reporter: reporter, sink: &sink)
         }
         state = .idle
         reporter.transition(name, old, input, state)
     }
 
-    /// Reports the value relative to `origin`, with its velocity (zero at an end after the
-    /// fingers rested, as the drag's).
+    /// Reports the value relative to `origin`, with its velocity: 0 at `began` (the value
+    /// starts there: nothing measured from it yet) and at `cancelled` (nothing to finish
+    /// with momentum); at `ended`, 0 after the fingers rested, as the drag's.
     private func emit<S: GestureSink>(
-        _ phase: GesturePhase, id: UInt64, value: Double, origin: Double, time: Timestamp, fingers: Int, location: Point, lifting: Bool,
+        _ phase: GesturePhase, id: UInt64, value: Double, origin: Double, time: Timestamp, fingers: Int, location: Point,
         thresholds: Thresholds, reporter: Reporter, sink: inout S
     ) {
         guard reporter.reported.contains(gestureKind) else { return }
-        let rate =
-            lifting
-            ? velocity.velocity(window: thresholds.velocityWindow, liftingAt: time) : velocity.velocity(window: thresholds.velocityWindow)
+        let rate: Double =
+            switch phase {
+            case .began, .cancelled: 0
+            case .changed: velocity.velocity(window: thresholds.velocityWindow)
+            case .ended: velocity.velocity(window: thresholds.velocityWindow, liftingAt: time)
+            }
         let details: GestureDetails =
             switch kind {
             case .pinch: .pinch(scale: value / origin, velocity: rate / origin)

@@ -109,7 +109,10 @@ extension GestureMessage {
             try v.field("startLocation", &drag.startLocation, location, .requiredIf(moves))
             try v.field("localStartLocation", &drag.localStartLocation, NullableCodec(location), .optional)
             try v.field("translation", &drag.translation, location, .requiredIf(moves))
-            try v.field("velocity", &velocity, VelocityCodec(), .requiredIf(moves || kind == .pinch || kind == .rotate))
+            // A pinch's and a rotate's velocity came after protocol 1's first release: an
+            // older daemon's line has none (read as 0, no estimate).
+            let transforms = kind == .pinch || kind == .rotate
+            try v.field("velocity", &velocity, VelocityCodec(), moves ? .required : .addedIf(transforms))
             try v.field("predictedEndLocation", &drag.predictedEndLocation, location, .requiredIf(moves))
             try v.field("predictedEndTranslation", &drag.predictedEndTranslation, location, .requiredIf(moves))
             try v.field("scale", &scale, NumberCodec(digits: WireEncoder.scaleDigits), .requiredIf(kind == .pinch))
@@ -126,16 +129,18 @@ extension GestureMessage {
             case .longPress: message.details = .longPress
             case .drag, .swipe:
                 guard !velocity.isRate else {
-                    throw reader.error(.wrongType(expected: PointCodec.expected.description), field: "velocity", at: velocity.offset)
+                    throw reader.error(
+                        .wrongType(expected: PointCodec.expected.description), field: "velocity", at: velocity.offset ?? 0)
                 }
                 var drag = drag
                 drag.velocity = velocity.point
                 drag.edge = edge
                 message.details = kind == .drag ? .drag(drag) : .swipe(direction: direction, edge: edge, drag: drag)
             case .pinch, .rotate:
-                guard velocity.isRate else {
-                    throw reader.error(.wrongType(expected: "a number"), field: "velocity", at: velocity.offset)
+                if let offset = velocity.offset, !velocity.isRate {
+                    throw reader.error(.wrongType(expected: "a number"), field: "velocity", at: offset)
                 }
+                // Absent (an older daemon): `rate` is 0, as where there is no estimate yet.
                 message.details =
                     kind == .pinch ? .pinch(scale: scale, velocity: velocity.rate) : .rotate(degrees: rotation, velocity: velocity.rate)
             }

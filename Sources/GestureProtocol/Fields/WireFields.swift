@@ -36,6 +36,9 @@ enum Presence {
     case optional
     /// Required when the condition holds (a gesture kind's own fields), left out otherwise.
     case requiredIf(Bool)
+    /// Written when the condition holds, never required: a field a later release added to
+    /// a kind's line, which an older daemon's line of that kind lacks.
+    case addedIf(Bool)
 
     /// Whether decoding fails without the field.
     var isRequired: Bool {
@@ -43,6 +46,7 @@ enum Presence {
         case .required: true
         case .optional: false
         case .requiredIf(let condition): condition
+        case .addedIf: false
         }
     }
 
@@ -52,7 +56,7 @@ enum Presence {
         switch self {
         case .required: true
         case .optional: !codec.isAbsent(value)
-        case .requiredIf(let condition): condition
+        case .requiredIf(let condition), .addedIf(let condition): condition
         }
     }
 }

@@ -8,8 +8,8 @@ struct WireVelocity {
     /// The pinch's or rotate's (when `isRate`).
     var rate: Double
     var isRate: Bool
-    /// Where it was read (for the error of the wrong shape).
-    var offset = 0
+    /// Where it was read (for the error of the wrong shape); nil when the line has none.
+    var offset: Int? = nil
 
     init(point: Point) {
         self.point = point

@@ -47,6 +47,8 @@ def test_the_client_receives_exactly_what_replay_prints(api: str, start_daemon: 
     numbered = [item for item in items if isinstance(item, (gc.Gesture, gc.Device))]
     assert [item.seq for item in numbered] == list(range(1, len(numbered) + 1))
     assert len(numbered) == len(items) - 1, "nothing but events and the goodbye"
+    pinches = [item for item in items if isinstance(item, gc.Pinch)]
+    assert any(pinch.velocity != 0 for pinch in pinches), "the demo's pinch arrives with its velocity"
     assert daemon.wait() == 0
 
 

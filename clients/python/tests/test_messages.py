@@ -206,8 +206,15 @@ def test_pinch_and_rotate_carry_their_velocity() -> None:
         gc.decode(with_changes(PINCH, velocity={"x": 1, "y": 0}))
     assert 'field "velocity" of a gesture line must be a number' in raised.value.problem
     with pytest.raises(gc.ProtocolError) as raised:
-        gc.decode(with_changes(PINCH, velocity=...))
-    assert 'a gesture line lacks the field "velocity"' in raised.value.problem
+        gc.decode(with_changes(PINCH, velocity=None))
+    assert 'field "velocity" of a gesture line must be a number, not null' in raised.value.problem
+
+
+def test_a_pinch_or_rotate_from_a_daemon_without_velocity_has_velocity_zero() -> None:
+    pinch = gc.decode(with_changes(PINCH, velocity=...))
+    assert isinstance(pinch, gc.Pinch) and pinch.scale == 1.2 and pinch.velocity == 0.0
+    rotate = gc.decode(with_changes(PINCH, gesture="rotate", scale=..., velocity=..., rotation=3.5))
+    assert isinstance(rotate, gc.Rotate) and rotate.rotation == 3.5 and rotate.velocity == 0.0
 
 
 METRICS: Dict[str, Any] = {

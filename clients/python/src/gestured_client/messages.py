@@ -308,7 +308,8 @@ class Pinch(Gesture):
     """``pinch``: the fingers' spread relative to where the pinch began."""
 
     scale: float
-    #: Scale per second (UIKit's ``UIPinchGestureRecognizer.velocity``).
+    #: Scale per second (UIKit's ``UIPinchGestureRecognizer.velocity``); 0 where there is
+    #: no estimate yet (``began``), on ``cancelled``, and from a daemon older than the field.
     velocity: float
 
 
@@ -317,7 +318,8 @@ class Rotate(Gesture):
     """``rotate``: degrees relative to where the rotation began, clockwise positive."""
 
     rotation: float
-    #: Degrees per second, clockwise positive.
+    #: Degrees per second, clockwise positive; 0 where there is no estimate yet
+    #: (``began``), on ``cancelled``, and from a daemon older than the field.
     velocity: float
 
 
@@ -669,6 +671,10 @@ class _Fields:
             raise self._problem(name, "a number")
         return float(value)
 
+    def added_number(self, name: str) -> float:
+        """A number field a later release added: 0 when absent (an older daemon's line)."""
+        return self.number(name) if name in self.values else 0.0
+
     def string(self, name: str) -> str:
         value = self.values.get(name)
         if not isinstance(value, str):
@@ -792,8 +798,8 @@ _GESTURES: Dict[GestureKind, Tuple[Type[Gesture], Callable[[_Fields], Dict[str, 
         Swipe,
         lambda f: {"direction": f.enum("direction", Direction), **_motion_fields(f)},
     ),
-    GestureKind.PINCH: (Pinch, lambda f: {"scale": f.number("scale"), "velocity": f.number("velocity")}),
-    GestureKind.ROTATE: (Rotate, lambda f: {"rotation": f.number("rotation"), "velocity": f.number("velocity")}),
+    GestureKind.PINCH: (Pinch, lambda f: {"scale": f.number("scale"), "velocity": f.added_number("velocity")}),
+    GestureKind.ROTATE: (Rotate, lambda f: {"rotation": f.number("rotation"), "velocity": f.added_number("velocity")}),
 }
 
 
