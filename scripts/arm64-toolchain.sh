@@ -13,6 +13,8 @@
 #   sysroot-arm64/    Debian 12 arm64 headers and libraries, unpacked from .debs, and the
 #                     static Swift runtime (lib/swift_static, lib/clang) of the arm64 swiftlang
 #   roots/SUITE-arm64 Debian arm64 roots for scripts/check-arm64-install.sh (330 MB each)
+#   arm64-vm/KERNEL   the image and the evdev and uinput modules of Debian 12's arm64 kernel
+#                     package, for vm/test-arm64-kernel.sh (33 MB)
 #   lock, roots.lock  held exclusively while the toolchain (the roots) are made, shared
 #                     while they are used
 #

@@ -10,8 +10,8 @@
 # units are enabled, not yet started), and runs vm/systemd/checks.sh as a oneshot unit of
 # that boot: started by boot and by socket activation, the dynamic user and the sandbox
 # seen in /proc, who may connect, a touchscreen hot-plugged through udev, clients before
-# activation / while running / after a restart, reload with a broken configuration, the
-# watchdog, stop, the journal's messages, dpkg -r, dpkg -P and dpkg -i on the live system.
+# activation / while running / after a restart, reload with a broken configuration, a
+# pass-through clone that outlives a crash, a kill of the unit and the watchdog, stop, the journal's messages, dpkg -r, dpkg -P and dpkg -i on the live system.
 #
 # Exit status: 0 when every check passed, or when qemu cannot run on this machine (prints
 # "SKIP: ..."); non-zero otherwise (124: the guest never reported; 125: dpkg -i before

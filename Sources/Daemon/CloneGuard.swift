@@ -9,7 +9,9 @@ import SystemPackage
     import Glibc
 #endif
 
-/// Keeps a pass-through clone's touches from outliving the daemon.
+/// Keeps a pass-through clone's touches from outliving a daemon run without systemd (under
+/// systemd the clone's descriptor is in the service's file descriptor store instead, and
+/// the restarted daemon lifts them: `StoredClones`).
 ///
 /// A uinput device lives as long as a descriptor to it is open. When the daemon dies without
 /// lifting its touches (SIGKILL, the OOM killer, a crash), the kernel removes its clone with

@@ -25,6 +25,12 @@ public final class EvdevSource: InputSource {
     /// Pass-through settings that wait for the device's touches to lift before the clone is
     /// made and the device grabbed (`applyPassThrough`); nil when nothing waits.
     private var passThroughAfterLift: ResolvedDeviceSettings?
+    /// The clones an earlier process of the service left in the descriptor store (nil
+    /// without systemd's store).
+    private let storedClones: StoredClones?
+    /// This device's clone taken back from the store, held while pass-through waits for
+    /// the device's touches to lift.
+    private var claimedClone: StoredClone?
     /// Takes a finished clone (its touches lifted) to destroy it a moment later.
     private let retire: (UinputDevice) -> Void
     /// What wake-swallow reads the display from (shared by every device).
@@ -33,11 +39,13 @@ public final class EvdevSource: InputSource {
 
     /// Opens nothing: takes an opened device the configuration decided to use. `retire`
     /// receives a pass-through clone once its touches are lifted (default: destroy it now).
+    /// `storedClones`: where its pass-through clone may be taken back from.
     init(
         evdev: EvdevDevice, paths: [String], settings: ResolvedDeviceSettings, logger: Logger,
-        screenWake: ScreenWake? = nil, retire: @escaping (UinputDevice) -> Void = { _ in }
+        screenWake: ScreenWake? = nil, storedClones: StoredClones? = nil, retire: @escaping (UinputDevice) -> Void = { _ in }
     ) throws(SystemError) {
         self.evdev = evdev
+        self.storedClones = storedClones
         self.paths = paths
         self.logger = logger
         self.screenWake = screenWake
@@ -137,6 +145,7 @@ public final class EvdevSource: InputSource {
         pipeline.cancelAll(at: now, into: &sink)
         if let output = passThrough { retire(output.finish(at: now)) }
         passThrough = nil
+        claimedClone = nil
         if evdev.isGrabbed { try? evdev.ungrab() }
     }
 
@@ -166,6 +175,8 @@ public final class EvdevSource: InputSource {
         case (true, let output?):
             output.reconfigure(PassThroughPolicy(settings))
         case (true, nil):
+            let name = PassThroughOutput.storeName(original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer)
+            if claimedClone?.name != name { claimedClone = storedClones?.claim(name) }
             let current = evdev.snapshot()
             guard !current.hasTouchDown else {
                 passThroughAfterLift = settings
@@ -177,7 +188,8 @@ public final class EvdevSource: InputSource {
             do {
                 passThrough = try PassThroughOutput(
                     original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, current: current,
-                    policy: PassThroughPolicy(settings), screenWake: screenWake, logger: logger)
+                    policy: PassThroughPolicy(settings), screenWake: screenWake, adopting: claimedClone, logger: logger)
+                claimedClone = nil
             } catch {
                 logger.error(
                     "cannot create the pass-through clone; reading the device without grabbing it, so the compositor still sees every touch",
@@ -187,7 +199,7 @@ public final class EvdevSource: InputSource {
             retire(output.finish(at: now ?? .zero))
             passThrough = nil
         case (false, nil):
-            break
+            claimedClone = nil
         }
     }
 

@@ -20,6 +20,8 @@ public final class LiveDevices {
     private var udev: UdevMonitor?
     private var retirement: CloneRetirement?
     private let screenWake: ScreenWake
+    /// The clones taken back from systemd's descriptor store, for the devices to claim.
+    private let storedClones: StoredClones?
 
     /// How hot-plug is followed.
     public enum HotPlug: String, Sendable {
@@ -49,8 +51,11 @@ public final class LiveDevices {
         evdevSources.first { $0.device.path == path }
     }
 
-    public init(daemon: Daemon, directory: String = DeviceDiscovery.inputDirectory, logger: Logger) {
+    /// `storedClones`: the pass-through clones an earlier process of the service left in
+    /// systemd's descriptor store; what no device claims at the start is destroyed.
+    public init(daemon: Daemon, directory: String = DeviceDiscovery.inputDirectory, storedClones: StoredClones? = nil, logger: Logger) {
         self.daemon = daemon
+        self.storedClones = storedClones
         self.directory = directory
         self.logger = logger
         screenWake = ScreenWake(loop: daemon.loop, logger: logger)
@@ -94,6 +99,7 @@ public final class LiveDevices {
         }
         logger.info("following hot-plug", metadata: ["via": "\(hotPlug?.rawValue ?? "-")", "directory": "\(directory)"])
         rescan()
+        storedClones?.closeUnclaimed()
     }
 
     /// Adds every usable device not read yet (at start, after a reload, after lost events).
@@ -167,7 +173,7 @@ public final class LiveDevices {
         do {
             let source = try EvdevSource(
                 evdev: evdev, paths: node.allPaths, settings: settings, logger: logger, screenWake: screenWake,
-                retire: { [weak self] clone in self?.retirement?.retire(clone) })
+                storedClones: storedClones, retire: { [weak self] clone in self?.retirement?.retire(clone) })
             try daemon.add(source)
             if daemon.isIdle { source.idle() }
         } catch {

@@ -3,6 +3,7 @@ import GestureCore
 import GestureProtocol
 import Logging
 import SystemCalls
+import Systemd
 
 /// The pass-through half of a grabbed device (`[[device]] pass-through = true`): its uinput
 /// clone and the filter that decides what of each frame the clone shows. Every frame is
@@ -14,8 +15,11 @@ final class PassThroughOutput {
     /// Whether the clone keeps the original's pointer capabilities (`pass-through-pointer`):
     /// a reload that changes it makes a new clone.
     let keepsPointer: Bool
-    /// Lifts the clone's touches if the daemon dies without doing it; nil when no guard
-    /// could be started (logged).
+    /// Under systemd: the clone's descriptor in the service's file descriptor store, so the
+    /// clone outlives the daemon and its next process takes it back (`StoredClones`).
+    private let stored: StoredClone?
+    /// Without the store (run by hand): lifts the clone's touches if the daemon dies without
+    /// doing it; nil under systemd, or when no guard could be started (logged).
     private var cloneGuard: CloneGuard?
     private var filter: PassThroughFilter
     /// The display's power and the wake switch, for wake-swallow.
@@ -32,19 +36,30 @@ final class PassThroughOutput {
     /// keeps the original's pointer buttons and relative axes (`pass-through-pointer`).
     /// `screenWake`: what wake-swallow reads the display from and tells the compositor
     /// through (nil: only the daemon's idle timeout arms it, and nothing is told).
+    /// `adopting`: the clone an earlier process of the service stored under this clone's
+    /// name (`storeName`), taken back and lifted; used instead of a new one.
     init(
         original: DeviceDescription, node: String, keepPointer: Bool, current: EvdevSnapshot, policy: PassThroughPolicy,
-        screenWake: ScreenWake? = nil, logger: Logger
+        screenWake: ScreenWake? = nil, adopting adopted: StoredClone? = nil, logger: Logger
     ) throws(SystemError) {
         let description = PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer)
-        clone = try UinputDevice(description)
         keepsPointer = keepPointer
-        do {
-            cloneGuard = try CloneGuard(clone: clone, description: description)
-        } catch {
-            logger.warning(
-                "cannot start the pass-through clone's guard; if the daemon is killed, touches down at that moment may stay down in the compositor",
-                metadata: ["device": "\(original.name)", "error": "\(error)"])
+        if let adopted {
+            clone = adopted.device
+            stored = adopted
+        } else {
+            clone = try UinputDevice(description)
+            let name = PassThroughClone.storeName(for: description)
+            stored = ServiceManager.store(clone.descriptor, name: name) ? StoredClone(name: name, device: clone) : nil
+        }
+        if stored == nil {
+            do {
+                cloneGuard = try CloneGuard(clone: clone, description: description)
+            } catch {
+                logger.warning(
+                    "cannot start the pass-through clone's guard; if the daemon is killed, touches down at that moment may stay down in the compositor",
+                    metadata: ["device": "\(original.name)", "error": "\(error)"])
+            }
         }
         filter = PassThroughFilter(device: original, policy: policy, current: current)
         self.screenWake = screenWake
@@ -55,9 +70,11 @@ final class PassThroughOutput {
             filter.log = { [logger] line in logger.trace("\(line)", metadata: ["device": "\(original.name)"]) }
         }
         logger.info(
-            "pass-through clone created",
+            adopted == nil ? "pass-through clone created" : "pass-through clone taken back",
             metadata: [
-                "device": "\(original.name)", "clone": "\(clone.devnode)", "reserved-regions": "\(policy.reserved.map(\.name))",
+                "device": "\(original.name)", "clone": "\(clone.devnode)",
+                "kept-by": stored.map { "descriptor store (\($0.name))" } ?? (cloneGuard == nil ? "nothing" : "guard process"),
+                "reserved-regions": "\(policy.reserved.map(\.name))",
                 "wake-swallow": "\(policy.wakeSwallow)",
                 "app-fingers": "\(policy.app.device.fingers.map(String.init) ?? "no limit")",
                 "app-long-press": "\(policy.app.device.longPress ?? true)",
@@ -91,6 +108,11 @@ final class PassThroughOutput {
         if policy.wakeSwallow { screenWake?.prepare() }
     }
 
+    /// The name the clone of `original` at `node` is stored under.
+    static func storeName(original: DeviceDescription, node: String, keepPointer: Bool) -> String {
+        PassThroughClone.storeName(for: PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer))
+    }
+
     /// The daemon went idle: with wake-swallow, the next touch is reserved.
     func idle() {
         filter.idle()
@@ -100,6 +122,7 @@ final class PassThroughOutput {
     /// `LiveDevices` to keep a moment longer (`CloneRetirement`) before it is destroyed.
     func finish(at time: Timestamp) -> UinputDevice {
         perform(filter.finish(at: time))
+        stored?.remove()
         cloneGuard?.release()
         logger.info("pass-through clone removed", metadata: ["device": "\(deviceName)", "clone": "\(clone.devnode)"])
         return clone

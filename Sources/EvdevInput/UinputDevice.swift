@@ -9,10 +9,13 @@ import SystemPackage
 /// is written here as that device's events. The end-to-end tests make touchscreens with it
 /// (GestureTestSupport's `VirtualDevice`); a virtual keyboard or a pass-through clone of a
 /// touchscreen would be made the same way. Destroyed (and its node removed) in `deinit`.
+/// A device made by an earlier process can be taken over from its descriptor
+/// (`init(adopting:)`: a pass-through clone kept in systemd's file descriptor store).
 public final class UinputDevice {
     /// The evdev node the kernel created, e.g. `/dev/input/event7`.
     public let devnode: String
-    private let uinput: OpaquePointer
+    /// libevdev's handle of a device made here; nil for one adopted from its descriptor.
+    private let uinput: OpaquePointer?
     /// The `/dev/uinput` descriptor the device lives on.
     private let control: FileDescriptor
 
@@ -61,9 +64,35 @@ public final class UinputDevice {
         self.devnode = String(cString: node)
     }
 
+    /// Takes over the device another process made on `descriptor` (a `/dev/uinput`
+    /// descriptor it passed on): finds its node through `UI_GET_SYSNAME` and sysfs. The
+    /// device is destroyed in `deinit`, as one made here. Throws `SystemError` when the
+    /// descriptor holds no device now (`ENOENT`: destroyed, `ENOTTY`: not uinput at all) or
+    /// its node cannot be found (`ENOENT`); the descriptor stays the caller's then.
+    public init(adopting descriptor: FileDescriptor) throws(SystemError) {
+        var name = [CChar](repeating: 0, count: 64)
+        try SystemCall.posixBlocking("ioctl(UI_GET_SYSNAME)", path: Self.uinputPath) {
+            gestured_uinput_get_sysname(descriptor.rawValue, &name, UInt32(name.count - 1))
+        }
+        let sysname = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let directory = "/sys/devices/virtual/input/\(sysname)"
+        guard let event = try Directory.entryNames(directory).filter({ $0.hasPrefix("event") }).sorted().first else {
+            throw SystemError(.noSuchFileOrDirectory, call: "find the evdev node", path: directory)
+        }
+        devnode = "/dev/input/\(event)"
+        uinput = nil
+        control = descriptor
+    }
+
     deinit {
         // UI_DEV_DESTROY; the descriptor is ours to close (not opened by libevdev).
-        libevdev_uinput_destroy(uinput)
+        if let uinput {
+            libevdev_uinput_destroy(uinput)
+        } else {
+            _ = try? SystemCall.posixBlocking("ioctl(UI_DEV_DESTROY)", path: Self.uinputPath) {
+                gestured_uinput_destroy(control.rawValue)
+            }
+        }
         try? control.close()
     }
 

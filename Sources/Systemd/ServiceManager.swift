@@ -5,8 +5,9 @@ import SystemPackage
 
 /// What a service tells systemd and takes from it, through libsystemd: notifications
 /// (`sd_notify(3)`, no-ops without `NOTIFY_SOCKET`), the watchdog interval
-/// (`sd_watchdog_enabled(3)`) and the listening sockets of socket activation
-/// (`sd_listen_fds_with_names(3)`, none without `LISTEN_FDS`). Shared by `gestured` and
+/// (`sd_watchdog_enabled(3)`), the listening sockets of socket activation and the
+/// descriptors of the service's file descriptor store (`sd_listen_fds_with_names(3)`, none
+/// without `LISTEN_FDS`). Shared by `gestured` and
 /// `gestured-web`; each message has one function here, so no caller writes `READY=1` by hand.
 public enum ServiceManager {
     /// Sends `KEY=value` lines to the manager named by `NOTIFY_SOCKET` (`sd_notify`); returns
@@ -38,9 +39,30 @@ public enum ServiceManager {
         notify("STOPPING=1")
     }
 
-    /// The sockets passed by socket activation (`LISTEN_FDS` descriptors from 3 on, when
-    /// `LISTEN_PID` is this process), each with its `FileDescriptorName=` (`LISTEN_FDNAMES`;
-    /// "unknown" without one), made close-on-exec, with `LISTEN_PID`, `LISTEN_FDS` and
+    /// Puts a copy of `descriptor` in the service's file descriptor store under `name`
+    /// (`FDSTORE=1`, `FDNAME=`, `sd_pid_notify_with_fds`): systemd keeps it open while the
+    /// service restarts and passes it to the next process with the listening sockets
+    /// (`listenDescriptors()`). Returns whether the message went to systemd: false unless
+    /// this process is a systemd unit's (`INVOCATION_ID`, which systemd sets for every unit
+    /// and a supervisor that only reads notifications, a test driver's `NOTIFY_SOCKET`, does
+    /// not) with a `NOTIFY_SOCKET`. Whether systemd kept the descriptor it does not say: the
+    /// unit needs `FileDescriptorStoreMax=` (0 by default, and then systemd closes it and
+    /// logs why). `name`: printable ASCII without `:`, at most 255 characters.
+    public static func store(_ descriptor: FileDescriptor, name: String) -> Bool {
+        guard Environment.value("INVOCATION_ID") != nil else { return false }
+        var raw = descriptor.rawValue
+        return sd_pid_notify_with_fds(0, 0, "FDSTORE=1\nFDNAME=\(name)", &raw, 1) > 0
+    }
+
+    /// Closes every descriptor the service's store holds under `name` (`FDSTOREREMOVE=1`).
+    public static func removeFromStore(name: String) {
+        notify("FDSTOREREMOVE=1\nFDNAME=\(name)")
+    }
+
+    /// The descriptors systemd passed (`LISTEN_FDS` descriptors from 3 on, when `LISTEN_PID`
+    /// is this process): the sockets of socket activation, each with its
+    /// `FileDescriptorName=`, and the descriptors of the file descriptor store (`store`),
+    /// each with its `FDNAME=` (`LISTEN_FDNAMES`; "unknown" without one), made close-on-exec, with `LISTEN_PID`, `LISTEN_FDS` and
     /// `LISTEN_FDNAMES` unset so children do not take them for theirs; none when not
     /// activated. Throws (`EINVAL`, `ERANGE`: libsystemd's rules, `LISTEN_FDS` a positive
     /// number) for variables systemd would not set, naming them.

@@ -98,8 +98,12 @@ struct RunCommand: ParsableCommand {
             }
         }
         let listener: UnixListener
+        let storedClones: StoredClones
         do {
-            listener = try makeListener(configuration.daemon, logger: logger)
+            let passed = try ServiceManager.listenDescriptors()
+            // Taken back (and lifted) before anything else can fail.
+            storedClones = StoredClones(passed.filter { PassThroughClone.isStoreName($0.name) }, logger: logger)
+            listener = try makeListener(passed.filter { !PassThroughClone.isStoreName($0.name) }, configuration.daemon, logger: logger)
         } catch {
             logger.critical("cannot listen", metadata: ["error": "\(error)"])
             throw ExitCode(serviceUnavailableExitCode)
@@ -128,9 +132,11 @@ struct RunCommand: ParsableCommand {
             }
             playlist = replay
         } else if !noDevices {
-            live = LiveDevices(daemon: daemon, directory: inputDirectory ?? DeviceDiscovery.inputDirectory, logger: logger)
+            live = LiveDevices(
+                daemon: daemon, directory: inputDirectory ?? DeviceDiscovery.inputDirectory, storedClones: storedClones, logger: logger)
             try live?.start()
         }
+        if live == nil { storedClones.closeUnclaimed() }
         let code = try withExtendedLifetime((playlist, live)) { try daemon.run() }
         live?.releaseRetiredClones()
         if code != 0 { throw ExitCode(code) }
@@ -148,10 +154,9 @@ struct RunCommand: ParsableCommand {
         return configuration
     }
 
-    /// The socket systemd passed, else a new one at the configured path.
-    private func makeListener(_ settings: DaemonSettings, logger: Logger) throws -> UnixListener {
-        let passed = try ServiceManager.listenDescriptors()
-        if let socket = passed.first {
+    /// The socket systemd passed (`sockets`), else a new one at the configured path.
+    private func makeListener(_ sockets: [PassedDescriptor], _ settings: DaemonSettings, logger: Logger) throws -> UnixListener {
+        if let socket = sockets.first {
             guard ServiceManager.isListeningUnixStream(socket.descriptor) else {
                 throw ValidationError("the socket passed by systemd (\(socket.name)) is not a listening Unix stream socket")
             }

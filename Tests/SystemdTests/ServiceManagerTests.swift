@@ -45,6 +45,30 @@ import Testing
         }
     }
 
+    /// A pass-through clone's descriptor goes to the store with its name, and leaves it by
+    /// that name; what systemd does with them the systemd tier shows.
+    @Test func storingAndRemovingADescriptorNameIt() throws {
+        let ends = try Subprocess.pipe()
+        defer {
+            try? ends.read.close()
+            try? ends.write.close()
+        }
+        try withNotifySocket { notify in
+            #expect(!ServiceManager.store(ends.read, name: "gestured-clone-event5-test"), "not a systemd unit: nothing keeps it")
+            setenv("INVOCATION_ID", "0123456789abcdef0123456789abcdef", 1)
+            defer { unsetenv("INVOCATION_ID") }
+            #expect(ServiceManager.store(ends.read, name: "gestured-clone-event5-test"))
+            let stored = try notify.wait(for: "FDNAME=gestured-clone-event5-test")
+            #expect(stored == "FDSTORE=1\nFDNAME=gestured-clone-event5-test")
+            ServiceManager.removeFromStore(name: "gestured-clone-event5-test")
+            let removed = try notify.wait(for: "FDSTOREREMOVE=1")
+            #expect(removed == "FDSTOREREMOVE=1\nFDNAME=gestured-clone-event5-test")
+        }
+        setenv("INVOCATION_ID", "0123456789abcdef0123456789abcdef", 1)
+        defer { unsetenv("INVOCATION_ID") }
+        #expect(!ServiceManager.store(ends.read, name: "gestured-clone-event5-test"), "no NOTIFY_SOCKET: nothing keeps it")
+    }
+
     @Test func withoutAManagerNothingIsSent() {
         unsetenv("NOTIFY_SOCKET")
         #expect(!ServiceManager.notify("STATUS=nobody listens"))

@@ -240,27 +240,17 @@ cp "$work/config.good" /etc/gestured/gestured.toml
 systemctl reload gestured.service
 check "systemctl reload with a good configuration applies it" wait_for 30 journal_has "configuration reloaded"
 
-# --- watchdog --------------------------------------------------------------------------------
-restarted_after_watchdog() {
-    local pid=$1 restarts=$2
-    restarted() { local now; now=$(main_pid); [[ $now != 0 && $now != "$pid" ]] && is_active gestured.service; }
-    wait_for 120 restarted || fail "MainPID $(main_pid), $(systemctl is-active gestured.service)" || return 1
-    journal_has "Watchdog timeout" || fail "no watchdog timeout in the journal" || return 1
-    (($(property gestured.service NRestarts) > restarts)) || fail "NRestarts did not grow"
-}
-reconnects() { wait_for 30 has_device && member_allowed; }
-pid=$(main_pid)
-restarts=$(property gestured.service NRestarts)
-log "SIGSTOP to gestured ($pid): WatchdogSec=30 must kill it and Restart= start it again"
-kill -STOP "$pid"
-check "a hung daemon is killed by the watchdog and restarted" restarted_after_watchdog "$pid" "$restarts"
-check "clients reconnect after the watchdog's restart" reconnects
-
-# --- pass-through under the real unit: the clone's guard after SIGKILL ----------------------
-# The daemon, sandboxed as the unit says, clones the touchscreen; killed with SIGKILL while a
-# finger is down on it, its clone's guard (a process it started, in the same sandbox) lifts
-# the finger on the clone; systemd restarts the daemon, which waits for the finger on the
-# panel to lift before it grabs the panel again, then makes a new clone.
+# --- pass-through under the real unit: the clone outlives the daemon -----------------------
+# The daemon, sandboxed as the unit says, clones the touchscreen and keeps the clone's uinput
+# descriptor in the service's file descriptor store (FileDescriptorStoreMax=). A finger is
+# put down on the panel (so on the clone, where the compositor has it); then the daemon dies
+# without lifting it, three ways: a crash of the main process (SIGSEGV), `systemctl kill -s
+# KILL` (every process of the unit) and a watchdog timeout (the main process stopped, so
+# WatchdogSec= kills it). Each time systemd restarts it; the new process takes the clone back
+# from the store and lifts the finger on it; the clone is the same device all along (its node
+# and sysfs path unchanged, and the reader on it never sees it vanish: evemu-record would
+# end). The finger then lifts on the panel, the daemon grabs the panel again and a new touch
+# reaches the clone.
 clone_node() {
     local event phys
     for event in /sys/class/input/event*; do
@@ -269,10 +259,11 @@ clone_node() {
     done
     return 1
 }
-finger() {  # finger down|up: one contact in slot 0 in the middle of the panel, or its lift
+sysfs_of() { readlink -f "/sys/class/input/${1##*/}"; }
+finger() {  # finger down ID | finger up: one contact in slot 0 in the middle of the panel, or its lift
     if [[ $1 == down ]]; then
         evemu-event "$node" --type EV_ABS --code ABS_MT_SLOT --value 0
-        evemu-event "$node" --type EV_ABS --code ABS_MT_TRACKING_ID --value 77
+        evemu-event "$node" --type EV_ABS --code ABS_MT_TRACKING_ID --value "$2"
         evemu-event "$node" --type EV_ABS --code ABS_MT_POSITION_X --value 1000
         evemu-event "$node" --type EV_ABS --code ABS_MT_POSITION_Y --value 600
         evemu-event "$node" --type EV_KEY --code BTN_TOUCH --value 1 --sync
@@ -281,51 +272,90 @@ finger() {  # finger down|up: one contact in slot 0 in the middle of the panel, 
         evemu-event "$node" --type EV_KEY --code BTN_TOUCH --value 0 --sync
     fi
 }
-guard_running() {
+unit_processes() { cat "/sys/fs/cgroup$(property gestured.service ControlGroup)/cgroup.procs"; }
+clone_stored() {
     local procs
-    procs=$(cat "/sys/fs/cgroup$(property gestured.service ControlGroup)/cgroup.procs")
-    (($(wc -l <<<"$procs") == 2)) || fail "processes in the unit: $procs" || return 1
-    pgrep -f "gestured guard-clone --clone $clone" >/dev/null || fail "no guard-clone for $clone: $(ps -ef | grep gestured)"
+    procs=$(unit_processes)
+    (($(wc -l <<<"$procs") == 1)) || fail "processes in the unit (no guard expected): $procs" || return 1
+    [[ $(property gestured.service NFileDescriptorStore) == 1 ]] || fail "NFileDescriptorStore=$(property gestured.service NFileDescriptorStore)" || return 1
+    journal_has 'kept-by="descriptor store (gestured-clone-' || { journal | grep "pass-through clone" | tail -n 3; return 1; }
 }
 # recorded TYPE CODE: the values of that event in the clone's recording (evemu-record's
 # `E: TIME TYPE CODE VALUE` lines, type and code in hex), one per line.
 recorded() { awk -v type="$1" -v code="$2" '$1 == "E:" && $3 == type && $4 == code { print $5 + 0 }' "$work/clone.rec"; }
-finger_on_clone() { recorded 0003 0039 | grep -qx 77; }
-guard_lifted() {
-    finger_on_clone || fail "the finger never reached the clone: $(tail -n 5 "$work/clone.rec")" || return 1
-    wait_for 30 eval 'recorded 0003 0039 | grep -qx -- -1' || fail "the clone's reader saw no lift: $(tail -n 5 "$work/clone.rec")" || return 1
+# on_clone ID: the clone's last tracking id is ID (the finger reached it).
+on_clone() { [[ $(recorded 0003 0039 | tail -n 1) == "$1" ]]; }
+# more_lines PATTERN N: the journal has more than N lines matching PATTERN.
+more_lines() { (($(journal | grep -c -- "$1") > $2)); }
+restarted_since() { local now; now=$(main_pid); [[ $now != 0 && $now != "$1" ]] && is_active gestured.service; }
+# survived WHAT PID RESTARTS: after the daemon PID died (WHAT), systemd restarted it, the new
+# process took the clone back and lifted the finger on it, and the clone is the same device.
+survived() {
+    local what=$1 pid=$2 restarts=$3
+    wait_for 150 restarted_since "$pid" || fail "not restarted after $what: MainPID $(main_pid), $(systemctl is-active gestured.service)" || return 1
+    (($(property gestured.service NRestarts) > restarts)) || fail "NRestarts did not grow" || return 1
+    wait_for 30 on_clone -1 || fail "the clone's reader saw no lift: $(tail -n 5 "$work/clone.rec")" || return 1
     [[ $(recorded 0001 014a | tail -n 1) == 0 ]] || fail "BTN_TOUCH not released on the clone: $(recorded 0001 014a | tr '\n' ' ')" || return 1
-    wait_for 30 journal_has "lifted every touch on the pass-through clone" || { journal | tail -n 5; return 1; }
+    wait_for 30 more_lines "took back the pass-through clone.*clone=$clone " "$took_back" || { journal | tail -n 8; return 1; }
+    ! gone "$record_pid" || fail "the clone's reader ended: the clone vanished ($(tail -n 2 "$work/clone.rec"))" || return 1
+    [[ $(clone_node) == "$clone" && $(sysfs_of "$clone") == "$clone_sysfs" ]] ||
+        fail "the clone changed: $(clone_node) $(sysfs_of "$(clone_node)") (was $clone $clone_sysfs)"
 }
-waits_for_lift() {
-    local restarted
-    restarted() { local now; now=$(main_pid); [[ $now != 0 && $now != "$pid" ]] && is_active gestured.service; }
-    wait_for 60 restarted || fail "not restarted: MainPID $(main_pid), $(systemctl is-active gestured.service)" || return 1
-    wait_for 30 journal_has "pass-through waits for the touches on the device to lift" || { journal | tail -n 5; return 1; }
-    ! clone_node >/dev/null || fail "a clone exists while the finger is still down: $(clone_node)"
+# touch_after: the finger lifts on the panel, the restarted daemon grabs it and takes the clone
+# into use; a new touch (ID) reaches the clone, and so does its lift.
+touch_after() {
+    finger up
+    wait_for 30 more_lines "pass-through clone taken back.*clone=$clone " "$taken_back" || { journal | tail -n 8; return 1; }
+    finger down "$1"
+    wait_for 20 on_clone "$1" || fail "the touch did not reach the clone: $(tail -n 5 "$work/clone.rec")" || return 1
+    finger up
+    wait_for 20 on_clone -1 || fail "its lift did not reach the clone"
 }
 cp /etc/gestured/gestured.toml "$work/config.before-pass-through"
 printf '\n[[device]]\nmatch-name = "ELAN Touchscreen"\npass-through = true\n' >> /etc/gestured/gestured.toml
 systemctl reload gestured.service
 wait_for 30 clone_node
 clone=$(clone_node)
-check "pass-through under the unit: the clone and its guard run in the service's sandbox" guard_running
+clone_sysfs=$(sysfs_of "$clone")
+check "pass-through under the unit: the clone's descriptor is in the service's store, no guard process" clone_stored
 stdbuf -oL evemu-record "$clone" > "$work/clone.rec" 2>&1 &
 record_pid=$!
 wait_for 10 grep -q "^#" "$work/clone.rec"
 sleep 1
-finger down
-wait_for 10 finger_on_clone
-pid=$(main_pid)
-kill -KILL "$pid"
-check "SIGKILL with a finger down: the guard lifts it on the clone and says so in the journal" guard_lifted
-check "the restarted daemon waits for the finger to lift before grabbing the panel again" waits_for_lift
-finger up
-check "after the lift the panel is cloned again" wait_for 30 clone_node
+# die WHAT ID: a finger (ID) down on the clone, then the daemon killed the way WHAT says.
+die() {
+    finger down "$2"
+    wait_for 10 on_clone "$2" || log "the finger $2 did not reach the clone"
+    pid=$(main_pid)
+    restarts=$(property gestured.service NRestarts)
+    took_back=$(journal | grep -c "took back the pass-through clone")
+    taken_back=$(journal | grep -c "pass-through clone taken back")
+    case $1 in
+        crash) kill -SEGV "$pid" ;;
+        kill-unit) systemctl kill -s KILL gestured.service ;;
+        watchdog) kill -STOP "$pid" ;;
+    esac
+}
+die crash 71
+check "a crash (SIGSEGV of the main process) with a finger down: the restarted daemon takes the clone back and lifts it; same node" survived crash "$pid" "$restarts"
+check "after the crash a touch reaches the same clone" touch_after 72
+die kill-unit 73
+check "systemctl kill -s KILL (every process of the unit) with a finger down: lifted on the same clone" survived "systemctl kill" "$pid" "$restarts"
+check "after systemctl kill a touch reaches the same clone" touch_after 74
+log "SIGSTOP to gestured with a finger down: WatchdogSec=30 must kill it"
+die watchdog 75
+check "a watchdog timeout with a finger down: lifted on the same clone" survived watchdog "$pid" "$restarts"
+check "the journal says the watchdog killed it" journal_has "Watchdog timeout"
+check "clients reconnect after the watchdog's restart" wait_for 30 has_device
+check "after the watchdog's restart a touch reaches the same clone" touch_after 76
 kill "$record_pid" 2>/dev/null
+store_emptied() {
+    wait_for 30 journal_has "pass-through clone removed" || return 1
+    [[ $(property gestured.service NFileDescriptorStore) == 0 ]] || fail "NFileDescriptorStore=$(property gestured.service NFileDescriptorStore)"
+}
 cp "$work/config.before-pass-through" /etc/gestured/gestured.toml
 systemctl reload gestured.service
-wait_for 30 journal_has "pass-through clone removed"
+check "pass-through turned off: the clone is removed, and so is its descriptor from the store" store_emptied
 
 # --- stop ------------------------------------------------------------------------------------
 stop_said_goodbye() {

@@ -24,6 +24,64 @@ public enum PassThroughClone {
         return String(phys.dropFirst(physPrefix.count))
     }
 
+    /// The names the clones' descriptors carry in systemd's file descriptor store
+    /// (`FDNAME=`) begin with this.
+    public static let storeNamePrefix = "gestured-clone-"
+
+    /// Whether a stored descriptor's name is a clone's (`storeName(for:)`).
+    public static func isStoreName(_ name: String) -> Bool {
+        name.hasPrefix(storeNamePrefix)
+    }
+
+    /// The name a clone made from `clone` (a `description(cloning:node:keepPointer:)`) is
+    /// stored under: the original's node and a 64-bit FNV-1a hash of everything the clone is
+    /// made of (name, `phys`, ids, properties, codes, axis ranges; not the axes' current
+    /// values), e.g. `gestured-clone-event5-3f2a…`. Stable across runs, so a restarted daemon
+    /// takes back exactly the clone it would make again, and a clone whose original changed
+    /// (another node, other capabilities, `pass-through-pointer` turned on) matches nothing.
+    /// Only characters systemd allows in a name (printable ASCII, no `:`).
+    public static func storeName(for clone: DeviceDescription) -> String {
+        var hash = FNV1a()
+        hash.add(clone.name)
+        hash.add(clone.phys ?? "")
+        for id in [clone.bus, clone.vendor, clone.product, clone.version] { hash.add(Int64(id)) }
+        for property in clone.properties.sorted() { hash.add(Int64(property)) }
+        for (type, codes) in clone.codes.sorted(by: { $0.key < $1.key }) {
+            hash.add(Int64(type))
+            for code in codes.sorted() { hash.add(Int64(code)) }
+        }
+        for (code, info) in clone.absInfo.sorted(by: { $0.key < $1.key }) {
+            for field in [Int32(code), info.minimum, info.maximum, info.fuzz, info.flat, info.resolution] { hash.add(Int64(field)) }
+        }
+        let node = originalNode(ofClonePhys: clone.phys)?.split(separator: "/").last.map(String.init) ?? "device"
+        let safeNode = String(node.unicodeScalars.filter { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F && $0 != ":" })
+        let digits = String(hash.value, radix: 16)
+        return storeNamePrefix + safeNode.prefix(64) + "-" + String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// 64-bit FNV-1a: a hash that is the same in every process (Swift's `Hasher` is seeded
+    /// per process).
+    private struct FNV1a {
+        private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        mutating func add(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes {
+                value ^= UInt64(byte)
+                value &*= 0x0000_0100_0000_01b3
+            }
+        }
+
+        /// A string, with its length first so that field boundaries count.
+        mutating func add(_ text: String) {
+            add(Int64(text.utf8.count))
+            add(text.utf8)
+        }
+
+        mutating func add(_ number: Int64) {
+            withUnsafeBytes(of: number.littleEndian) { add($0) }
+        }
+    }
+
     /// The pointer buttons a touchscreen may advertise besides `BTN_TOUCH` (`BTN_LEFT` …
     /// `BTN_TASK`): many HID panels describe a mouse too, and udev then tags them
     /// `ID_INPUT_MOUSE`, which makes a compositor show a cursor on a touch-only kiosk.
