@@ -96,7 +96,7 @@ package="$stage/gestured"
 install -d -m 0755 "$package/DEBIAN" "$package/usr/bin" "$package/lib/systemd/system" \
     "$package/usr/lib/sysusers.d" "$package/etc/gestured" "$package/usr/share/doc/gestured" \
     "$package/usr/share/man/man1" "$package/usr/share/gestured/web" "$package/usr/lib/udev/rules.d" \
-    "$package/usr/lib/systemd/user" "$package/lib/udev/rules.d" \
+    "$package/usr/lib/systemd/user" \
     "$package/usr/share/doc/gestured/examples"
 
 say "staging version $version for $arch from $bin_path"
