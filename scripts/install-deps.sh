@@ -17,7 +17,9 @@
 #   --with-arm64-vm the arm64-kernel tier (vm/test-arm64-kernel.sh: qemu-system-aarch64, cpio)
 set -euo pipefail
 
-packages=(libevdev-dev libudev-dev libsystemd-dev pkg-config evemu-tools socat)
+# wtype: how `gesturectl actions` types its keys (a Recommends of the package); the
+# actions tests check its table of keysyms against wtype itself.
+packages=(libevdev-dev libudev-dev libsystemd-dev pkg-config evemu-tools socat wtype)
 for option in "$@"; do
     case "$option" in
         # udev: the VM tier starts its systemd-udevd in the guest (hot-plug through libudev);
@@ -27,8 +29,9 @@ for option in "$@"; do
         # client that prints every wl_touch event; libinput-tools for `libinput list-devices`
         # when a kiosk case needs looking into; chromium is the kiosk browser the guide's recipes
         # run, iproute2 brings the guest's loopback up for the page's site (gestured-web);
-        # swayidle blanks the screen in the wake cases.
-        --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools chromium iproute2 swayidle) ;;
+        # swayidle blanks the screen in the wake cases; wtype and xdotool type the `keys`
+        # actions (Wayland, X11), wev and xev (x11-utils) read them.
+        --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools chromium iproute2 swayidle wtype xdotool x11-utils) ;;
         --with-package) packages+=(dpkg-dev binutils) ;;
         # The arm64 package (scripts/arm64-toolchain.sh): the build root and the sysroot, an
         # aarch64 strip, running arm64 programs (man pages, the corpus check) under qemu-user.

@@ -96,8 +96,8 @@ package="$stage/gestured"
 install -d -m 0755 "$package/DEBIAN" "$package/usr/bin" "$package/lib/systemd/system" \
     "$package/usr/lib/sysusers.d" "$package/etc/gestured" "$package/usr/share/doc/gestured" \
     "$package/usr/share/man/man1" "$package/usr/share/gestured/web" "$package/usr/lib/udev/rules.d" \
-    "$package/usr/lib/systemd/user" "$package/lib/udev/rules.d" \
-    "$package/usr/share/doc/gestured/examples" "$package/usr/share/lintian/overrides"
+    "$package/usr/lib/systemd/user" \
+    "$package/usr/share/doc/gestured/examples"
 
 say "staging version $version for $arch from $bin_path"
 for binary in "${binaries[@]}"; do
@@ -112,12 +112,11 @@ for unit in "${units[@]}"; do
 done
 install -m 0644 systemd/gestured.sysusers "$package/usr/lib/sysusers.d/gestured.conf"
 install -m 0644 systemd/71-gestured-uinput.rules "$package/usr/lib/udev/rules.d/71-gestured-uinput.rules"
-# gesturectl actions (docs/actions.md): its user unit, the udev rule that lets the
-# session's user type keys through /dev/uinput, and the commented example actions file.
+# gesturectl actions (docs/actions.md): its user unit and the commented example actions
+# file. No rule gives any session user /dev/uinput: `keys` type through the Wayland
+# session (wtype, a Recommends).
 unit_for_prefix /usr systemd/gestured-actions.service >"$package/usr/lib/systemd/user/gestured-actions.service"
-install -m 0644 systemd/70-gestured-uinput.rules "$package/lib/udev/rules.d/70-gestured-uinput.rules"
 install -m 0644 config/actions.toml "$package/usr/share/doc/gestured/examples/actions.toml"
-install -m 0644 packaging/deb/lintian-overrides "$package/usr/share/lintian/overrides/gestured"
 install -m 0644 config/gestured.toml config/gestured-web.toml "$package/etc/gestured/"
 printf '%s\n' /etc/gestured/gestured-web.toml /etc/gestured/gestured.toml >"$package/DEBIAN/conffiles"
 # The live view; web/gestured.js is a link to the JS client, installed as a file.
@@ -188,13 +187,16 @@ for binary in "${binaries[@]}"; do
     fi
 done
 depends="$shlibs, systemd | systemd-standalone-sysusers | systemd-sysusers | adduser, procps"
+# Recommends: wtype, which `gesturectl actions` runs to type its `keys` in the Wayland
+# session; Suggests (control.in): xdotool, for `keyboard = "x11"`.
+recommends="wtype"
 
 (cd "$package" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z |
     xargs -0 md5sum >DEBIAN/md5sums)
 installed_size=$(du -s -k --apparent-size --exclude=DEBIAN "$package" | cut -f1)
 maintainer="${DEBFULLNAME:-gestured developers} <${DEBEMAIL:-maintainers@gestured.example}>"
 sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maintainer|" \
-    -e "s|@INSTALLED_SIZE@|$installed_size|" -e "s/@DEPENDS@/$depends/" \
+    -e "s|@INSTALLED_SIZE@|$installed_size|" -e "s/@DEPENDS@/$depends/" -e "s/@RECOMMENDS@/$recommends/" \
     packaging/deb/control.in >"$package/DEBIAN/control"
 
 find "$package" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +

@@ -126,12 +126,11 @@ install_from_source() {
     local units=(gestured.service gestured.socket gestured-web.service gestured-web.socket)
     local files=("$prefix/bin/gestured" "$prefix/bin/gesturectl" "$prefix/bin/gestured-web" "${units[@]/#//etc/systemd/system/}"
         /etc/sysusers.d/gestured.conf /etc/udev/rules.d/71-gestured-uinput.rules
-        /etc/systemd/user/gestured-actions.service /etc/udev/rules.d/70-gestured-uinput.rules
+        /etc/systemd/user/gestured-actions.service
         "$web_root/index.html" "$web_root/live.js" "$web_root/live.css" "$web_root/gestured.js")
     $sudo install -d "$prefix/bin" "$web_root" /etc/gestured /etc/systemd/system /etc/sysusers.d /etc/systemd/user /etc/udev/rules.d
-    # gesturectl actions' user unit and uinput rule (docs/actions.md), as the package has them.
+    # gesturectl actions' user unit (docs/actions.md), as the package has it.
     unit_for_prefix "$prefix" systemd/gestured-actions.service | $sudo tee /etc/systemd/user/gestured-actions.service >/dev/null
-    $sudo install -m 0644 systemd/70-gestured-uinput.rules /etc/udev/rules.d/70-gestured-uinput.rules
     $sudo install -m 0755 "$bin/gestured" "$bin/gesturectl" "$bin/gestured-web" "$prefix/bin/"
     # gestured-web finds its live view in share/gestured/web beside its bin/.
     $sudo install -m 0644 web/index.html web/live.js web/live.css web/gestured.js "$web_root/"

@@ -48,7 +48,7 @@ set +e; vm/setup.sh; rc=$?; set -e
 # The guest runs the host's programs (its root is the host's /, Sources/gestured-e2e/Kiosk/
 # KioskRoot.swift): they must be installed here.
 missing=()
-for program in cage sway swaymsg swayidle wev seatd stdbuf setpriv udevadm ip chromium Xwayland; do
+for program in cage sway swaymsg swayidle wev wtype xdotool xev seatd stdbuf setpriv udevadm ip chromium Xwayland; do
     command -v "$program" >/dev/null || missing+=("$program")
 done
 ((${#missing[@]} == 0)) || { echo "vm/test-kiosk: missing ${missing[*]}: run scripts/install-deps.sh --with-kiosk" >&2; exit 1; }

@@ -114,7 +114,7 @@ public struct Action: Sendable, Hashable {
     public enum Effect: Sendable, Hashable {
         /// Runs this argv (no shell), the event in its environment.
         case run([String])
-        /// Types these chords, one after the other, on the virtual keyboard.
+        /// Types these chords, one after the other (`ActionsFile.keyboard` says how).
         case keys([KeyChord])
     }
 
@@ -134,10 +134,13 @@ public struct ActionsFile: Sendable, Hashable {
     /// The file as it was given (for messages).
     public var path: String
     public var actions: [Action]
+    /// How the `keys` actions type (`keyboard`).
+    public var keyboard: KeyboardBackend
 
-    public init(path: String, actions: [Action]) {
+    public init(path: String, actions: [Action], keyboard: KeyboardBackend = .default) {
         self.path = path
         self.actions = actions
+        self.keyboard = keyboard
     }
 
     /// The gesture kinds to subscribe to: those some action triggers on, in the documented
@@ -152,7 +155,8 @@ public struct ActionsFile: Sendable, Hashable {
         return kinds.sorted()
     }
 
-    /// Whether any action types keys (and so needs the virtual keyboard).
+    /// Whether any action types keys (and so needs `wtype` and a Wayland display, or the
+    /// uinput keyboard).
     public var typesKeys: Bool {
         actions.contains { action in
             switch action.effect {
@@ -162,7 +166,7 @@ public struct ActionsFile: Sendable, Hashable {
         }
     }
 
-    /// Every key code some action types, sorted: what the virtual keyboard must offer.
+    /// Every key code some action types, sorted: what the uinput keyboard must offer.
     public var keyCodes: [UInt16] {
         var codes = Set<UInt16>()
         for action in actions {

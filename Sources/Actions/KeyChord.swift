@@ -14,24 +14,36 @@ public struct KeyChord: Sendable, Hashable, CustomStringConvertible {
         self.description = description
     }
 
+    /// The key names as written, in order.
+    public var names: [String] {
+        description.split(separator: "+").map { String($0) }
+    }
+
     /// Why a chord cannot be parsed.
     public enum ParseError: Error, Hashable, CustomStringConvertible {
         case empty
         case unknownKey(String)
         case repeatedKey(String)
+        /// A key the `wayland` and `x11` keyboards have no keysym for (`SessionKey.table`).
+        case notTypableInSession(String)
 
         public var description: String {
             switch self {
             case .empty: "is empty (write key names joined by '+', e.g. \"KEY_LEFTCTRL+KEY_R\")"
             case .unknownKey(let name): "names no key: '\(name)' (evdev names such as KEY_A, KEY_ENTER, KEY_LEFTCTRL, KEY_F5)"
             case .repeatedKey(let name): "presses '\(name)' twice"
+            case .notTypableInSession(let name):
+                "names '\(name)', which the wayland and x11 keyboards do not type (they type letters, digits, F1-F24, "
+                    + "editing, navigation, punctuation, keypad, browser and media keys: docs/actions.md); "
+                    + "keyboard = \"uinput\" types every evdev key"
             }
         }
     }
 
     /// Parses `KEY_A+KEY_B`; `keyCode` resolves one evdev key name (libevdev's table in
-    /// the runner, so every name the kernel knows works).
-    public static func parse(_ text: String, keyCode: (String) -> UInt16?) throws(ParseError) -> KeyChord {
+    /// the runner, so every name the kernel knows works); for the `wayland` and `x11`
+    /// keyboards each key must also be in `SessionKey.table`.
+    public static func parse(_ text: String, keyCode: (String) -> UInt16?, keyboard: KeyboardBackend) throws(ParseError) -> KeyChord {
         let names = text.split(separator: "+", omittingEmptySubsequences: false).map { String($0) }
         guard !text.isEmpty else { throw .empty }
         var codes: [UInt16] = []
@@ -40,6 +52,10 @@ public struct KeyChord: Sendable, Hashable, CustomStringConvertible {
                 throw .unknownKey(name)
             }
             guard !codes.contains(code) else { throw .repeatedKey(name) }
+            switch keyboard {
+            case .wayland, .x11: guard SessionKey.named(name) != nil else { throw .notTypableInSession(name) }
+            case .uinput: break
+            }
             codes.append(code)
         }
         return KeyChord(codes: codes, description: text)

@@ -22,12 +22,17 @@ public enum ActionsFileLoader {
     public static func parse(text: String, path: String, keyCode: (String) -> UInt16?) throws(ConfigError) -> ActionsFile {
         let root = try TOMLParser.parse(text, path: path)
         let top = Place(path: path, table: "the top level")
-        for key in root.keys where key != "action" {
+        let topKeys = ["keyboard", "action"]
+        for key in root.keys where !topKeys.contains(key) {
             let line = root[key]?.line ?? 1
             throw top.error(
-                "unknown key '\(key)' at the top level\(suggestion(for: key, among: ["action"])); an actions file holds only [[action]] entries",
+                "unknown key '\(key)' at the top level\(suggestion(for: key, among: topKeys)); an actions file holds 'keyboard' and [[action]] entries",
                 line: line)
         }
+        let keyboard =
+            try root["keyboard"].map { node throws(ConfigError) in
+                try Values.choice(node, key: "keyboard", KeyboardBackend.allCases.map { ($0.rawValue, $0) }, place: top)
+            } ?? .default
         let tables = try root["action"].map { node throws(ConfigError) in try Values.tables(node, key: "action", place: top) } ?? []
         if tables.count > maximumActions {
             throw top.error(
@@ -35,9 +40,9 @@ public enum ActionsFileLoader {
         }
         var actions: [Action] = []
         for table in tables {
-            actions.append(try ActionDecoder(path: path, table: table).decode(keyCode: keyCode))
+            actions.append(try ActionDecoder(path: path, table: table, keyboard: keyboard).decode(keyCode: keyCode))
         }
-        return ActionsFile(path: path, actions: actions)
+        return ActionsFile(path: path, actions: actions, keyboard: keyboard)
     }
 }
 
@@ -45,6 +50,8 @@ public enum ActionsFileLoader {
 private struct ActionDecoder {
     let path: String
     let table: TOMLTable
+    /// How the file's `keys` are typed: which key names they may use.
+    let keyboard: KeyboardBackend
 
     static let keys = [
         "gesture", "phase", "region", "device", "fingers", "count", "direction", "edge", "run", "keys", "timeout", "overlap",
@@ -170,7 +177,7 @@ private struct ActionDecoder {
             var chords: [KeyChord] = []
             for text in texts {
                 do {
-                    chords.append(try KeyChord.parse(text, keyCode: keyCode))
+                    chords.append(try KeyChord.parse(text, keyCode: keyCode, keyboard: keyboard))
                 } catch {
                     throw place.invalid("keys", "'\(text)' \(error)", line: node.line)
                 }

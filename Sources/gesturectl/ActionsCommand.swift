@@ -60,14 +60,24 @@ struct ActionsCommand: AsyncParsableCommand {
     }
 }
 
-/// Carries out the actions an event matches: commands through the supervisor, chords on
-/// the virtual keyboard, or (dry run) a line on standard output for each.
+/// Carries out the actions an event matches: commands through the supervisor, chords
+/// through the session's typing program (wtype, xdotool: also supervised commands) or on
+/// the uinput keyboard, or (dry run) a line on standard output for each.
 final class ActionPerformer {
     private let file: ActionsFile
     private let matcher: ActionMatcher
     private let dryRun: Bool
     private let supervisor: CommandSupervisor?
-    private let keyboard: VirtualKeyboard?
+    /// How `keys` are typed now; nil when they cannot be (said at start).
+    private let typist: Typist?
+
+    /// Where the chords of `keys` actions go.
+    private enum Typist {
+        /// The session's typing program runs (the actions' `run` after
+        /// `SessionTypist.runnable`).
+        case session
+        case uinput(VirtualKeyboard)
+    }
 
     init(file: ActionsFile, dryRun: Bool) throws {
         self.file = file
@@ -75,46 +85,89 @@ final class ActionPerformer {
         matcher = ActionMatcher(file.actions)
         if dryRun {
             supervisor = nil
-            keyboard = nil
+            typist = nil
             return
         }
-        let supervisor = try CommandSupervisor(actions: file.actions)
+        let supervisor = try CommandSupervisor(actions: file.actions.map { SessionTypist.runnable($0, on: file.keyboard) })
         supervisor.start()
         self.supervisor = supervisor
-        keyboard = file.typesKeys ? Self.makeKeyboard(file) : nil
+        typist = file.typesKeys ? Self.makeTypist(file) : nil
     }
 
-    /// The virtual keyboard, or nil with a message saying why and what fixes it (the `run`
-    /// actions work either way).
-    private static func makeKeyboard(_ file: ActionsFile) -> VirtualKeyboard? {
-        do {
-            let keyboard = try VirtualKeyboard(extraKeys: file.keyCodes)
-            printError("actions: virtual keyboard \(keyboard.devnode) ready for the 'keys' actions")
-            return keyboard
-        } catch {
-            let lines = file.actions.filter { if case .keys = $0.effect { true } else { false } }.map { "\($0.line)" }
-            var message =
-                "actions: cannot create the virtual keyboard: \(error.path ?? "/dev/uinput"): \(error.reason). "
-                + "The 'keys' actions (line \(lines.joined(separator: ", "))) will do nothing; the 'run' actions work. "
-            switch error.errno {
-            case .noSuchFileOrDirectory, .operationNotSupportedByDevice:
-                message += "This kernel has no uinput: load it with `modprobe uinput` (or add uinput to /etc/modules-load.d/)."
-            default:
-                message += "Fix: \(uinputRemedy)"
+    /// How the file's `keys` will be typed, or nil with a message saying why they cannot be
+    /// and what fixes it (the `run` actions work either way).
+    private static func makeTypist(_ file: ActionsFile) -> Typist? {
+        let lines = file.actions.filter { if case .keys = $0.effect { true } else { false } }.map { "\($0.line)" }
+        let consequence = "The 'keys' actions (line \(lines.joined(separator: ", "))) will do nothing; the 'run' actions work."
+        switch file.keyboard {
+        case .wayland, .x11:
+            switch sessionDisplay(file.keyboard) {
+            case .success(let display):
+                if let program = SessionTypist.program(for: file.keyboard), let problem = missing(program) {
+                    printError("actions: \(problem). \(consequence)")
+                    return nil
+                }
+                printError(
+                    "actions: the 'keys' actions type through the session's display \(display) (keyboard = \"\(file.keyboard.rawValue)\")")
+                return .session
+            case .failure(let problem):
+                printError(
+                    "actions: no display for the 'keys' actions (keyboard = \"\(file.keyboard.rawValue)\"): \(problem). \(consequence) "
+                        + "Run gesturectl actions inside the kiosk's graphical session, with its WAYLAND_DISPLAY and XDG_RUNTIME_DIR "
+                        + "(or DISPLAY for x11) (docs/kiosk.md).")
+                return nil
             }
-            printError(message)
-            return nil
+        case .uinput:
+            do {
+                let keyboard = try VirtualKeyboard(extraKeys: file.keyCodes)
+                printError("actions: virtual keyboard \(keyboard.devnode) ready for the 'keys' actions")
+                return .uinput(keyboard)
+            } catch {
+                var message =
+                    "actions: cannot create the virtual keyboard: \(error.path ?? "/dev/uinput"): \(error.reason). \(consequence) "
+                switch error.errno {
+                case .noSuchFileOrDirectory, .operationNotSupportedByDevice:
+                    message += "This kernel has no uinput: load it with `modprobe uinput` (or add uinput to /etc/modules-load.d/)."
+                default:
+                    message += "Fix: \(uinputRemedy)"
+                }
+                printError(message)
+                return nil
+            }
         }
     }
 
-    /// Where `keys` gets write access to /dev/uinput (docs/actions.md).
+    /// The display `keyboard`'s program will type on (the Wayland socket; X11's `DISPLAY`),
+    /// or why there is none, naming the variables.
+    private static func sessionDisplay(_ keyboard: KeyboardBackend) -> Result<String, WaylandSession.Problem> {
+        switch keyboard {
+        case .x11:
+            guard let display = Environment.value("DISPLAY"), !display.isEmpty else {
+                return .failure(WaylandSession.Problem("DISPLAY is not set"))
+            }
+            return .success(display)
+        case .wayland, .uinput:
+            return WaylandSession.socket(
+                waylandDisplay: Environment.value("WAYLAND_DISPLAY"), runtimeDirectory: Environment.value("XDG_RUNTIME_DIR"),
+                exists: { RegularFile.anythingExists(path: $0) })
+        }
+    }
+
+    /// Why `program` cannot be run (not in `PATH`), or nil.
+    private static func missing(_ program: String) -> String? {
+        let path = Environment.value("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
+        let found = path.split(separator: ":").contains { directory in
+            RegularFile.isAccessible(path: "\(directory)/\(program)", mode: X_OK)
+        }
+        return found ? nil : "\(program) is not in PATH (\(path)): install it (Debian: apt install \(program))"
+    }
+
+    /// What `keyboard = "uinput"` needs (docs/actions.md): a udev rule of the operator's own.
     static let uinputRemedy =
-        "the udev rule /usr/lib/udev/rules.d/70-gestured-uinput.rules (installed by the gestured package, "
-        + "systemd/70-gestured-uinput.rules in the source) gives /dev/uinput to the user of the active local session "
-        + "(TAG+=\"uaccess\"): run gesturectl actions as the kiosk's logged-in user, or re-plug with `udevadm trigger /dev/uinput` "
-        + "after installing the rule; for a user without a local session, add a rule of your own, e.g. "
-        + "KERNEL==\"uinput\", SUBSYSTEM==\"misc\", GROUP=\"gestured\", MODE=\"0660\" in /etc/udev/rules.d/71-gestured-uinput-group.rules, "
-        + "and make the user a member of that group."
+        "keyboard = \"uinput\" needs write access to /dev/uinput, which the gestured package does not give: "
+        + "an operator who accepts that any process of this user can then inject input into every session and virtual terminal "
+        + "adds a rule such as KERNEL==\"uinput\", SUBSYSTEM==\"misc\", TAG+=\"uaccess\" in /etc/udev/rules.d/70-uinput-session.rules "
+        + "and runs `udevadm trigger /dev/uinput` (docs/actions.md); keyboard = \"wayland\" (the default) needs none."
 
     /// Does what `event` asks for.
     func perform(_ event: ActionEvent) throws {
@@ -131,16 +184,22 @@ final class ActionPerformer {
                 }
             case .keys(let chords):
                 if dryRun {
-                    try printLine("line \(action.line): keys \(chords.map(\.description).joined(separator: " "))")
-                } else if let keyboard {
-                    do {
-                        for chord in chords { try keyboard.type(chord.events) }
-                        printError("actions: \(action.label) typed \(chords.map(\.description).joined(separator: " "))")
-                    } catch {
-                        printError("actions: \(action.label): cannot type on the virtual keyboard: \(error)")
-                    }
+                    let how = SessionTypist.arguments(typing: chords, on: file.keyboard)?.joined(separator: " ") ?? "uinput keyboard"
+                    try printLine("line \(action.line): keys \(chords.map(\.description).joined(separator: " ")) (\(how))")
                 } else {
-                    printError("actions: \(action.label) not typed: no virtual keyboard (see the message at start)")
+                    switch typist {
+                    case .session:
+                        supervisor?.trigger(action: index, event: event)
+                    case .uinput(let keyboard):
+                        do {
+                            for chord in chords { try keyboard.type(chord.events) }
+                            printError("actions: \(action.label) typed \(chords.map(\.description).joined(separator: " "))")
+                        } catch {
+                            printError("actions: \(action.label): cannot type on the virtual keyboard: \(error)")
+                        }
+                    case nil:
+                        printError("actions: \(action.label) not typed: no keyboard (see the message at start)")
+                    }
                 }
             }
         }

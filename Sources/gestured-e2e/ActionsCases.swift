@@ -19,9 +19,19 @@ func awaitLogLine(_ path: String, containing text: String, timeout: Double = 15)
     }
 }
 
-/// `gesturectl actions` in the VM: its `keys` actions create a virtual keyboard
-/// through /dev/uinput and type on it; the key events are read back from that keyboard's
-/// node with libevdev, as a compositor would read them.
+/// Writes `text` to `file` (created 0644 under the usual umask: the kiosk user reads it).
+func writeFile(_ text: String, to file: String) throws(CaseFailure) {
+    guard let handle = fopen(file, "w"), fputs(text, handle) >= 0, fclose(handle) == 0 else {
+        throw CaseFailure("cannot write \(file): \(errorText(errno))")
+    }
+}
+
+/// `gesturectl actions` in the VM (no compositor: the kiosk tier proves the `wayland`
+/// keyboard under cage and sway). With `keyboard = "uinput"` its `keys` actions create a
+/// virtual keyboard through /dev/uinput and type on it; the key events are read back from
+/// that keyboard's node with libevdev, as a compositor would read them. With the default
+/// `wayland` keyboard and no Wayland display it says so at start, naming the variables,
+/// and its `run` actions still run.
 struct ActionsCases {
     let gesturectl: String
     let daemon: DaemonProcess
@@ -29,24 +39,66 @@ struct ActionsCases {
     let panel: TouchPanel
     let work: String
 
-    static let keys = "actions: a tap types KEY_LEFTCTRL+KEY_R on gesturectl's uinput keyboard (read back with libevdev)"
+    static let keys =
+        "actions: with keyboard = \"uinput\" a tap types KEY_LEFTCTRL+KEY_R on gesturectl's uinput keyboard (read back with libevdev)"
+    static let noDisplay =
+        "actions: the Wayland keyboard without a Wayland display says so at start (WAYLAND_DISPLAY, XDG_RUNTIME_DIR); a run action on the same tap still runs"
 
     func run(_ harness: Harness) {
         harness.run(Self.keys) { try keys() }
+        harness.run(Self.noDisplay) { try withoutDisplay() }
+    }
+
+    private func withoutDisplay() throws {
+        let file = "\(work)/actions-wayland.toml"
+        let log = "\(work)/gesturectl-actions-wayland.log"
+        let marker = "\(work)/actions-run-marker"
+        RegularFile.remove(path: marker)
+        try writeFile(
+            """
+            [[action]]
+            gesture = "tap"
+            device = "\(panel.name)"
+            keys = ["KEY_LEFTCTRL+KEY_R"]
+
+            [[action]]
+            gesture = "tap"
+            device = "\(panel.name)"
+            run = ["sh", "-c", "echo \\"$GESTURED_GESTURE\\" > \(marker)"]
+            """, to: file)
+        let pid = try spawn(
+            "/usr/bin/env",
+            ["-u", "WAYLAND_DISPLAY", "-u", "XDG_RUNTIME_DIR", gesturectl, "actions", "--config", file, "--socket", daemon.socketPath],
+            logPath: log)
+        defer {
+            Subprocess.send(SIGTERM, to: pid)
+            _ = waitForExit(pid, timeout: 5)
+        }
+        let said = try awaitLogLine(log, containing: "no display for the 'keys' actions")
+        for text in ["WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "line 1", "the 'run' actions work"] {
+            try expect(said.contains(text), "the message at start does not name \(text): \(said)")
+        }
+        _ = try awaitLogLine(log, containing: "connected to gestured")
+        _ = subscriber.drain(quiet: 0.45)
+        try panel.tap([Spot(0.5, 0.5)], hold: 60)
+        _ = try subscriber.gestures(until: "the tap", timeout: 10) { $0.device == panel.name && $0.gesture == .tap }
+        _ = try awaitLogLine(log, containing: "not typed: no keyboard")
+        _ = try awaitLogLine(log, containing: "exited with status 0")
+        try expect(tail(marker).contains("tap"), "the run action wrote \(tail(marker)) to \(marker)")
     }
 
     private func keys() throws {
         let file = "\(work)/actions.toml"
         let log = "\(work)/gesturectl-actions.log"
-        let actions = """
+        try writeFile(
+            """
+            keyboard = "uinput"
+
             [[action]]
             gesture = "tap"
             device = "\(panel.name)"
             keys = ["KEY_LEFTCTRL+KEY_R"]
-            """
-        guard let handle = fopen(file, "w"), fputs(actions, handle) >= 0, fclose(handle) == 0 else {
-            throw CaseFailure("cannot write \(file): \(errorText(errno))")
-        }
+            """, to: file)
         let pid = try spawn(gesturectl, ["actions", "--config", file, "--socket", daemon.socketPath], logPath: log)
         defer {
             Subprocess.send(SIGTERM, to: pid)

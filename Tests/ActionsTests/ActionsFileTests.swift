@@ -170,6 +170,14 @@ func parseActions(_ text: String) throws(ConfigError) -> ActionsFile {
             "actions.toml:3: 'keys' in [[action]] at line 1 'KEY_LEFTCTRL+KEY_RR' names no key: 'KEY_RR' (evdev names such as KEY_A, KEY_ENTER, KEY_LEFTCTRL, KEY_F5)"
         ),
         (
+            "[[action]]\ngesture = \"tap\"\nkeys = [\"KEY_LEFTCTRL+KEY_PROG1\"]\n",
+            "actions.toml:3: 'keys' in [[action]] at line 1 'KEY_LEFTCTRL+KEY_PROG1' names 'KEY_PROG1', which the wayland and x11 keyboards do not type"
+        ),
+        (
+            "keyboard = \"x12\"\n[[action]]\ngesture = \"tap\"\nkeys = [\"KEY_A\"]\n",
+            "actions.toml:1: 'keyboard' in the top level must be one of 'wayland', 'x11', 'uinput', not 'x12' (did you mean 'x11'?)"
+        ),
+        (
             "[[action]]\ngesture = \"tap\"\nkeys = [\"KEY_A+KEY_A\"]\n",
             "actions.toml:3: 'keys' in [[action]] at line 1 'KEY_A+KEY_A' presses 'KEY_A' twice"
         ),
@@ -184,7 +192,7 @@ func parseActions(_ text: String) throws(ConfigError) -> ActionsFile {
         ("[[action]]\ngesture = \"tap\"\nrun = [\"x\"]\ncomand = 1\n", "actions.toml:4: unknown key 'comand' in [[action]] at line 1"),
         (
             "[[actions]]\ngesture = \"tap\"\n",
-            "actions.toml:1: unknown key 'actions' at the top level (did you mean 'action'?); an actions file holds only [[action]] entries"
+            "actions.toml:1: unknown key 'actions' at the top level (did you mean 'action'?); an actions file holds 'keyboard' and [[action]] entries"
         ),
         ("[[action]]\ngesture = \"tap\"\nrun = [\"x\"\n", "actions.toml:3: "),
     ])

@@ -316,7 +316,7 @@ final class ActionsProcess {
             keys = ["KEY_LEFTCTRL+KEY_R"]
             """
         let (daemon, runner) = try Self.replayWithActions(actions, in: directory, extraArguments: ["--dry-run"])
-        #expect(runner.readOutput() == "line 5: keys KEY_LEFTCTRL+KEY_R")
+        #expect(runner.readOutput() == "line 5: keys KEY_LEFTCTRL+KEY_R (wtype -M ctrl -P r -p r -m ctrl)")
         let swipe = try #require(runner.readOutput())
         #expect(
             swipe.hasPrefix(

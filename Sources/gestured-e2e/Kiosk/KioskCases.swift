@@ -75,6 +75,7 @@ struct KioskCases {
             switch stack.client {
             case .wev:
                 KioskRun(kind: stack.compositor, cases: self).run(harness)
+                KioskKeysRun(kind: stack.compositor, cases: self).run(harness)
             case .chromium:
                 if site == nil {
                     harness.run("kiosk: gestured-web serves the page (loopback up)", always: true) {
