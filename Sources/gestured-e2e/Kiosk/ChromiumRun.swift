@@ -359,7 +359,15 @@ final class ChromiumRun {
             page.inputs(since: mark).contains { ($0.name == "touchend" || $0.name == "touchcancel") && $0.down == 0 }
         }
         quiesce()
-        let state = try page.state(alongside: subscriber)
+        // Chromium applies a pinch's zoom after the touches' events, on its compositor: the
+        // scale is asked for until it changes or 3 s have passed, so a zoom that came late
+        // is neither missed by the verdict nor left on the page for the cases after it.
+        var state = try page.state(alongside: subscriber)
+        let deadline = monotonicMicroseconds() + 3_000_000
+        while state.scale == 1, monotonicMicroseconds() < deadline {
+            page.settle(milliseconds: 200, alongside: subscriber)
+            state = try page.state(alongside: subscriber)
+        }
         let inputs = page.inputs(since: mark)
         // A pinch zoom is undone only by loading the page again.
         if state.scale != 1 {
