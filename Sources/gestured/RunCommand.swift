@@ -162,9 +162,8 @@ struct RunCommand: ParsableCommand {
     private func liftStoredClones() {
         let logger = bootstrapLogging(level: logLevel ?? "info")
         guard let passed = try? ServiceManager.listenDescriptors() else { return }
-        let clones = passed.filter { PassThroughClone.isStoreName($0.name) }
-        guard !clones.isEmpty else { return }
-        StoredClones(clones, logger: logger).destroyAll(because: "the configuration cannot be loaded")
+        StoredClones(passed.filter { PassThroughClone.isStoreName($0.name) }, logger: logger)
+            .destroyAll(because: "the configuration cannot be loaded")
     }
 
     private func configurationFromFile(reportingErrors: Bool = true) throws -> Configuration {
