@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The kiosk tier: gestured with pass-through between a uinput touchscreen and a real Wayland
-# compositor (cage, sway) showing a real client: wev (a Wayland client that prints every
+# compositor (cage 0.1.4 and sway 1.7 on the host's Debian 12; labwc 0.8 and cage 0.2.0,
+# `cage2`, on a Debian 13 root made by vm/kiosk-root.sh) showing a real client: wev (a Wayland client that prints every
 # wl_touch event) and Chromium in kiosk mode, started exactly as docs/kiosk.md says for that
 # compositor, showing the tier's page (vm/kiosk-page/probe.html, served by gestured-web).
 # Called by scripts/test.sh after vm/test.sh.
 #
-#   vm/test-kiosk.sh [--compositors cage,sway] [--clients wev,chromium] [--only TEXT,...]
+#   vm/test-kiosk.sh [--compositors cage,sway,labwc,cage2] [--clients wev,chromium] [--only TEXT,...]
 #
+# One VM boot per root: cage and sway on the host's root, labwc and cage2 on the Debian 13
+# root (made once and cached in vm/cache/roots/; making it needs root and downloads about
+# DOWNLOAD_MB, vm/README.md "The Debian 13 root").
 # --clients defaults to both; `--clients wev` leaves Chromium out (minutes faster).
 #
 # Builds the release gestured, gestured-web and the driver (gestured-e2e, `--kiosk`) on the
@@ -29,10 +33,10 @@ clients=wev,chromium
 driver_args=()
 while (($#)); do
     case "$1" in
-        --compositors) compositors=${2:?--compositors needs cage,sway}; shift ;;
+        --compositors) compositors=${2:?--compositors needs cage,sway,labwc,cage2}; shift ;;
         --clients) clients=${2:?--clients needs wev,chromium}; shift ;;
         --only) driver_args+=(--only "${2:?--only needs case names}"); shift ;;
-        *) echo "vm/test-kiosk: unknown option $1 (--compositors cage,sway, --clients wev,chromium, --only TEXT,...)" >&2; exit 2 ;;
+        *) echo "vm/test-kiosk: unknown option $1 (--compositors cage,sway,labwc,cage2, --clients wev,chromium, --only TEXT,...)" >&2; exit 2 ;;
     esac
     shift
 done
@@ -45,10 +49,21 @@ set +e; vm/setup.sh; rc=$?; set -e
 ((rc == 77)) && skip "qemu is not available (see above)"
 ((rc == 0)) || { echo "vm/test-kiosk: vm/setup.sh failed ($rc)" >&2; exit "$rc"; }
 
+# Which root each compositor runs on (Sources/gestured-e2e/Kiosk/KioskRoot.swift).
+bookworm=() trixie=()
+IFS=, read -ra requested <<<"$compositors"
+for compositor in "${requested[@]}"; do
+    case "$compositor" in
+        cage | sway) bookworm+=("$compositor") ;;
+        labwc | cage2) trixie+=("$compositor") ;;
+        *) echo "vm/test-kiosk: unknown compositor $compositor (cage, sway, labwc, cage2)" >&2; exit 2 ;;
+    esac
+done
+
 # The guest runs the host's programs (its root is the host's /, Sources/gestured-e2e/Kiosk/
 # KioskRoot.swift): they must be installed here.
 missing=()
-for program in cage sway swaymsg swayidle wev wtype xdotool xev seatd stdbuf setpriv udevadm ip chromium Xwayland; do
+((${#bookworm[@]} == 0)) || for program in cage sway swaymsg swayidle wev wtype xdotool xev seatd stdbuf setpriv udevadm ip chromium Xwayland; do
     command -v "$program" >/dev/null || missing+=("$program")
 done
 ((${#missing[@]} == 0)) || { echo "vm/test-kiosk: missing ${missing[*]}: run scripts/install-deps.sh --with-kiosk" >&2; exit 1; }
@@ -59,17 +74,40 @@ source vm/corpus.sh
 step "building the release gestured and the driver"
 driver=$(scripts/build-release.sh gestured gesturectl gestured-web gestured-e2e)/gestured-e2e
 
-remaining=$((deadline - (SECONDS - started)))
-((remaining > 60)) || { echo "vm/test-kiosk: no time left for the VM (${remaining}s of ${deadline}s)" >&2; exit 1; }
-step "running in the VM (timeout ${remaining}s): compositors $compositors, clients $clients"
-# A compositor, Chromium (350-380 MiB), gestured-web and gestured beside the driver: 1 GiB.
+# boot NAME COMPOSITORS [vm/run.sh OPTIONS...]: the driver in one VM boot.
+boot() {
+    local name=$1 kinds=$2
+    shift 2
+    local remaining=$((deadline - (SECONDS - started)))
+    ((remaining > 60)) || { echo "vm/test-kiosk: no time left for the VM (${remaining}s of ${deadline}s)" >&2; return 1; }
+    step "running in the VM on $name (timeout ${remaining}s): compositors $kinds, clients $clients"
+    # A compositor, Chromium (350-380 MiB), gestured-web and gestured beside the driver: 1 GiB.
+    # --gpu: a virtio GPU, for sway+chromium on sway's DRM backend, blanked by swayidle in
+    # its last case (wake-swallow).
+    VM_MEMORY=${VM_MEMORY:-1024} vm/run.sh --gpu --timeout "$remaining" --share "$corpus" "$@" -- \
+        "$driver" --corpus "$corpus" --work /run/gestured-kiosk --kiosk "$kinds" --kiosk-clients "$clients" "${driver_args[@]}"
+}
+
+status=0
 set +e
-# --gpu: a virtio GPU, for sway+chromium on sway's DRM backend, blanked by swayidle in its
-# last case (wake-swallow).
-VM_MEMORY=${VM_MEMORY:-1024} vm/run.sh --gpu --timeout "$remaining" --share "$corpus" -- \
-    "$driver" --corpus "$corpus" --work /run/gestured-kiosk --kiosk "$compositors" --kiosk-clients "$clients" "${driver_args[@]}"
-rc=$?
+if ((${#bookworm[@]})); then
+    boot "the host's root" "$(IFS=,; echo "${bookworm[*]}")"
+    rc=$?
+    ((rc == 77)) && skip "qemu cannot run here (see above)"
+    ((rc == 0)) || status=$rc
+fi
+if ((${#trixie[@]})); then
+    step "the Debian 13 root (vm/kiosk-root.sh)"
+    if trixie_root=$(vm/kiosk-root.sh | tail -n 1) && [[ -d "$trixie_root" ]]; then
+        boot "Debian 13 ($trixie_root)" "$(IFS=,; echo "${trixie[*]}")" --root "$trixie_root"
+        rc=$?
+        ((rc == 77)) && skip "qemu cannot run here (see above)"
+    else
+        echo "vm/test-kiosk: no Debian 13 root (vm/kiosk-root.sh failed)" >&2
+        rc=1
+    fi
+    ((rc == 0)) || status=$rc
+fi
 set -e
-step "done, status $rc"
-((rc == 77)) && skip "qemu cannot run here (see above)"
-exit "$rc"
+step "done, status $status"
+exit "$status"

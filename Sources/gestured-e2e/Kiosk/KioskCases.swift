@@ -62,7 +62,12 @@ struct KioskCases {
         var system: KioskSystem?
         var root: KioskRoot?
         harness.run("kiosk: systemd-udevd (with a calibration rule) and seatd start", always: true) {
-            root = try KioskRoot.current()
+            let current = try KioskRoot.current()
+            let elsewhere = compositors.filter { kind in !current.stacks.contains { $0.compositor == kind } }
+            try expect(
+                elsewhere.isEmpty,
+                "\(elsewhere.map(\.rawValue)) run on another root than this one (\(current.codename)): vm/test-kiosk.sh boots each root")
+            root = current
             system = try KioskSystem(work: work, rules: Self.rules)
         }
         guard let system, let root else { return }
@@ -116,7 +121,8 @@ private final class KioskRun {
     func run(_ harness: Harness) {
         harness.run(name("the compositor starts, wev is activated, and touches on two touchscreens reach it"), always: true) {
             client = try WaylandClientLog(fifo: "\(cases.work)/wev-\(kind.rawValue).fifo")
-            compositor = try Compositor(kind, client: client, name: "\(kind.rawValue)-wev", work: cases.work)
+            compositor = try Compositor(
+                kind, setup: CompositorSetup(fillOutput: true), client: client, name: "\(kind.rawValue)-wev", work: cases.work)
             panel = try TouchPanel(descriptionFile: cases.elanDescription, name: KioskCases.panelName)
             calibrated = try TouchPanel(descriptionFile: cases.elanDescription, name: KioskCases.calibratedName)
             try probe(panel, "\(panel.name) (read by the compositor itself)")
