@@ -10,11 +10,12 @@
 #
 # One VM boot per root: cage and sway on the host's root, labwc and cage2 on the Debian 13
 # root (made once and cached in vm/cache/roots/; making it needs root and downloads about
-# DOWNLOAD_MB, vm/README.md "The Debian 13 root").
-# --clients defaults to both; `--clients wev` leaves Chromium out (minutes faster).
+# 224 MB: vm/README.md "The Debian 13 root"). --compositors defaults to cage,sway,labwc
+# (cage 0.2.0 is opt-in); --clients defaults to both; `--clients wev` leaves Chromium out
+# (minutes faster).
 #
 # Builds the release gestured, gestured-web and the driver (gestured-e2e, `--kiosk`) on the
-# host and runs the driver in one VM boot: systemd-udevd and seatd once, gestured-web once
+# host and runs the driver in one VM boot per root: systemd-udevd and seatd once, gestured-web once
 # before the first browser, then per compositor and client a compositor (pixman; headless,
 # sway+chromium on the virtio GPU) running the client as nobody, the cases (vm/README.md "The kiosk tier"), and the
 # compositor's stop. Output: `PASS name` / `FAIL name: reason`, `NOTE …`, `BENCH …`, then
@@ -28,7 +29,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 started=$SECONDS
 deadline=${VM_KIOSK_DEADLINE:-1800}
-compositors=cage,sway
+compositors=cage,sway,labwc
 clients=wev,chromium
 driver_args=()
 while (($#)); do

@@ -5,13 +5,14 @@ import SystemCalls
 
 /// The `keys` actions of `gesturectl actions` in a real kiosk session: the runner starts as
 /// the kiosk user inside the compositor's session, as docs/kiosk.md tells an operator
-/// (sway: an `exec` line of its configuration; cage: beside the app in cage's command), with
-/// only the session's environment and no access to `/dev/uinput`. A tap must reach the
-/// client as the chord `KEY_LEFTCTRL+KEY_R`: `r` pressed and released with Control held,
-/// then Control released. Under sway the default `wayland` keyboard types (wtype, the
-/// virtual-keyboard protocol) into wev; under cage 0.1.4, which lacks that protocol, the
-/// `x11` keyboard types (xdotool, XTEST through cage's Xwayland) into xev, an X11 client as
-/// the guide's cage recipe runs Chromium. The verdict is what the client printed.
+/// (sway: an `exec` line of its configuration; labwc: an autostart line; cage: beside the
+/// app in cage's command), with only the session's environment and no access to
+/// `/dev/uinput`. A tap must reach the client as the chord `KEY_LEFTCTRL+KEY_R`: `r` pressed
+/// and released with Control held, then Control released. Under sway and labwc the default
+/// `wayland` keyboard types (wtype, the virtual-keyboard protocol) into wev; under cage
+/// (0.1.4 lacks that protocol) the `x11` keyboard types (xdotool, XTEST through cage's
+/// Xwayland) into xev, an X11 client as the guide's cage recipe runs Chromium. The verdict
+/// is what the client printed.
 final class KioskKeysRun {
     let kind: CompositorKind
     let cases: KioskCases
