@@ -24,12 +24,12 @@
 #
 # Exit status: 0 when everything passed, or when qemu cannot run on this machine (prints
 # "SKIP: ..."); non-zero on any failure (124: the guest never reported). Deadline
-# VM_KIOSK_DEADLINE seconds (default 1800), builds included.
+# VM_KIOSK_DEADLINE seconds (default 2700), builds included.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 started=$SECONDS
-deadline=${VM_KIOSK_DEADLINE:-1800}
+deadline=${VM_KIOSK_DEADLINE:-2700}
 compositors=cage,sway
 clients=wev,chromium
 daemon=by-hand,systemd

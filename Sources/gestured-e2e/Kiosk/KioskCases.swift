@@ -66,7 +66,8 @@ struct KioskCases {
     func run(_ harness: Harness) {
         var system: KioskSystem?
         var root: KioskRoot?
-        harness.run("kiosk: systemd-udevd (with a calibration rule) and seatd start", always: true) {
+        let setup = underSystemd ? "seatd starts (udevd is the boot's)" : "systemd-udevd (with a calibration rule) and seatd start"
+        harness.run("kiosk: \(setup)", always: true) {
             root = try KioskRoot.current()
             system = try KioskSystem(work: work, rules: Self.rules, startsUdevd: !underSystemd)
         }
