@@ -34,6 +34,11 @@ struct KioskCases {
     /// Frames of each latency run, `interval` ms apart.
     let frames: Int
     let interval: Double
+    /// Whether gestured runs as a systemd service (`KioskService`; this boot has systemd as
+    /// PID 1) rather than by hand: then only the service's cases run, with wev.
+    let underSystemd: Bool
+    /// The packaged unit whose restart and descriptor-store settings the service takes.
+    let packagedUnit: String
     var daemonSocket: String { "\(work)/kiosk.sock" }
 
     /// Every device of the tier is named so; the daemon passes them all through.
@@ -61,14 +66,15 @@ struct KioskCases {
     func run(_ harness: Harness) {
         var system: KioskSystem?
         var root: KioskRoot?
-        harness.run("kiosk: systemd-udevd (with a calibration rule) and seatd start", always: true) {
+        let setup = underSystemd ? "seatd starts (udevd is the boot's)" : "systemd-udevd (with a calibration rule) and seatd start"
+        harness.run("kiosk: \(setup)", always: true) {
             let current = try KioskRoot.current()
             let elsewhere = compositors.filter { kind in !current.stacks.contains { $0.compositor == kind } }
             try expect(
                 elsewhere.isEmpty,
                 "\(elsewhere.map(\.rawValue)) run on another root than this one (\(current.codename)): vm/test-kiosk.sh boots each root")
             root = current
-            system = try KioskSystem(work: work, rules: Self.rules)
+            system = try KioskSystem(work: work, rules: Self.rules, startsUdevd: !underSystemd)
         }
         guard let system, let root else { return }
         var site: ProbeSite?
@@ -77,6 +83,10 @@ struct KioskCases {
             system.stop()
         }
         for stack in root.stacks where compositors.contains(stack.compositor) && clients.contains(stack.client) {
+            if underSystemd {
+                if stack.client == .wev { KioskRun(kind: stack.compositor, cases: self).runUnderService(harness) }
+                continue
+            }
             switch stack.client {
             case .wev:
                 KioskRun(kind: stack.compositor, cases: self).run(harness)
@@ -95,7 +105,7 @@ struct KioskCases {
 }
 
 /// The cases with wev under one compositor.
-private final class KioskRun {
+final class KioskRun {
     let kind: CompositorKind
     let cases: KioskCases
     var compositor: Compositor!
@@ -104,6 +114,8 @@ private final class KioskRun {
     var calibrated: TouchPanel!
     var daemon: DaemonProcess?
     var subscriber: Subscriber?
+    /// gestured as a systemd service (`runUnderService`), instead of `daemon`.
+    var service: KioskService?
     var configPath: String { "\(cases.work)/kiosk.toml" }
 
     init(kind: CompositorKind, cases: KioskCases) {
