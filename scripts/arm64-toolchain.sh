@@ -148,6 +148,16 @@ arm64_binfmt() {
     grep -qx enabled "$misc/qemu-aarch64" || arm64_fail "binfmt_misc's qemu-aarch64 entry is disabled"
 }
 
+# arm64_remove_partial DIR: removes DIR, what a killed run left half made (a killed
+# debootstrap leaves its /proc and more mounted in it: unmounted first, deepest first, so that
+# rm does not walk into them).
+arm64_remove_partial() {
+    findmnt -rn -o TARGET | grep -F "$1/" | sort -r | while read -r mounted; do
+        umount -l "$mounted"
+    done
+    rm -rf "$1"
+}
+
 # arm64_make_build_root: Debian sid amd64 with the pinned swiftlang, once.
 arm64_make_build_root() {
     [[ -f "$arm64_build_root/.gestured-ready" ]] && return 0
@@ -156,7 +166,7 @@ arm64_make_build_root() {
     version=$(arm64_candidate sid amd64 swiftlang)
     arm64_check_swiftlang "$version" "Debian sid (amd64)"
     if [[ ! -f "$partial/.debootstrap-done" ]]; then
-        rm -rf "$partial"
+        arm64_remove_partial "$partial"
         arm64_say "debootstrap of Debian sid amd64 into $partial (about 2 minutes)"
         debootstrap --variant=minbase --arch=amd64 sid "$partial" "$arm64_mirror" >&2 ||
             arm64_fail "debootstrap of sid failed (log: $partial/debootstrap/debootstrap.log)"

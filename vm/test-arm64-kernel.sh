@@ -2,9 +2,10 @@
 # The arm64-kernel tier: the arm64 package on Debian's arm64 kernel, under
 # qemu-system-aarch64 (TCG, `-M virt -cpu cortex-a53`: the core of a Raspberry Pi 3 and
 # Zero 2, the oldest the package is for), with touchscreens described like Raspberry Pi
-# panels (vm/arm64/panels: the official 7" display's raspberrypi-ts and a Goodix GT911).
+# panels (vm/arm64/panels: the official 7" display through edt-ft5x06 and through the
+# firmware's raspberrypi-ts, and a Goodix GT911).
 #
-#   vm/test-arm64-kernel.sh [--deb DEB] [--only TEXT,...]
+#   vm/test-arm64-kernel.sh [--deb DEB] [--only TEXT,...] [--fetch-only]
 #
 #   --deb DEB        the arm64 .deb (default: made with scripts/package-deb.sh --arch arm64)
 #   --only TEXT,...  only the driver's cases whose names contain TEXT (the setup cases run)
@@ -41,7 +42,7 @@ while (($#)); do
         --deb) deb=$(absolute "${2:?--deb needs a file}"); shift ;;
         --only) only=(--only "${2:?--only needs case names}"); shift ;;
         --fetch-only) fetch_only=1 ;;
-        -h | --help) sed -n '2,32p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,33p' "$0"; exit 0 ;;
         *) echo "test-arm64-kernel: unknown option $1" >&2; exit 2 ;;
     esac
     shift
