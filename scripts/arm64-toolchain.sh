@@ -4,7 +4,7 @@
 # scripts/check-arm64-install.sh.
 #
 # The cache, $GESTURED_BUILD_CACHE (default /var/cache/gestured-build, outside the clone so
-# every clone on the machine shares it; about 1.4 GB downloaded, 4.3 GB on disk), holds:
+# every clone on the machine shares it; about 1.3 GB downloaded, 3.1 GB on disk), holds:
 #   apt/SUITE-ARCH/   apt's lists of a Debian suite for one architecture, in a throwaway
 #                     configuration (the host's apt is not touched)
 #   debs/             the .debs fetched through it (apt checks them against the signed lists)
