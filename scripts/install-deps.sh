@@ -35,8 +35,9 @@ for option in "$@"; do
         --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools chromium iproute2 swayidle wtype xdotool x11-utils debootstrap) ;;
         --with-package) packages+=(dpkg-dev binutils) ;;
         # The arm64 package (scripts/arm64-toolchain.sh): the build root and the sysroot, an
-        # aarch64 strip, running arm64 programs (man pages, the corpus check) under qemu-user.
-        --with-arm64) packages+=(debootstrap binutils-aarch64-linux-gnu qemu-user-static dpkg-dev binutils) ;;
+        # aarch64 strip, running arm64 programs (man pages, the corpus check) under qemu-user, and
+        # xz to unpack the arm64 swiftlang on every core.
+        --with-arm64) packages+=(debootstrap binutils-aarch64-linux-gnu qemu-user-static dpkg-dev binutils xz-utils) ;;
         --with-arm64-vm) packages+=(qemu-system-arm cpio) ;;
         --with-lintian) packages+=(lintian) ;;
         --with-python) packages+=(python3 python3-venv) ;;
