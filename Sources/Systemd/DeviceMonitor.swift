@@ -13,7 +13,8 @@ import SystemPackage
 /// a long time could lose an event.
 public final class DeviceMonitor {
     /// The socket's receive buffer, as `udevadm monitor` asks for (memory is only taken by
-    /// events queued; beyond `net.core.rmem_max` it needs `CAP_NET_ADMIN`, which the service has).
+    /// events queued; beyond `net.core.rmem_max` it needs `CAP_NET_ADMIN`, else the kernel
+    /// gives `rmem_max`).
     public static let receiveBufferSize = 128 * 1024 * 1024
 
     private let monitor: OpaquePointer
