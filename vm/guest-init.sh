@@ -2,7 +2,7 @@
 # /init of the test VM's initramfs (busybox-static). Built into the image by vm/setup.sh.
 #
 # Three 9p shares come from vm/run.sh:
-#   root  the host's /, read-only       -> /newroot
+#   root  the host's / (or vm/run.sh --root DIR: DIR, under a tmpfs overlay), read-only -> /newroot
 #   work  the host's work dir, rw        -> /newroot<same path>
 #   ctl   a per-run host temp dir, rw    -> /ctl, and /run/vm inside the new root
 # ctl holds `workdir` (the path) and `cmd.sh` (what to run) from the host; this script
@@ -122,7 +122,17 @@ fi
 
 # The host's root, read-only. cache=loose: the guest reads binaries and libraries many
 # times and nothing on the host should change them during a run.
-mount -t 9p -o "$p9opts,ro,cache=${VM_ROOT_CACHE:-loose}" root /newroot || fail "cannot mount the root share"
+if [ "${VM_ROOT_OVERLAY:-0}" = 1 ]; then
+    # A root of its own (vm/run.sh --root): read-only too, under a tmpfs overlay, since it
+    # lacks the mount points of the work directory and the shares.
+    mkdir -p /lower /upper
+    mount -t 9p -o "$p9opts,ro,cache=${VM_ROOT_CACHE:-loose}" root /lower || fail "cannot mount the root share"
+    mount -t tmpfs -o mode=755 tmpfs /upper || fail "cannot mount the overlay's tmpfs"
+    mkdir -p /upper/u /upper/w
+    mount -t overlay overlay -o lowerdir=/lower,upperdir=/upper/u,workdir=/upper/w /newroot || fail "cannot mount the overlay root"
+else
+    mount -t 9p -o "$p9opts,ro,cache=${VM_ROOT_CACHE:-loose}" root /newroot || fail "cannot mount the root share"
+fi
 mount -t proc proc /newroot/proc
 mount -t sysfs sys /newroot/sys
 mount -t devtmpfs dev /newroot/dev

@@ -15,6 +15,10 @@
 # then has /dev/dri/card0 and a DRM connector in /sys/class/drm, for a compositor on its DRM
 # backend (WLR_BACKENDS=drm,libinput) whose output can be switched off (DPMS).
 #
+# --root DIR boots DIR as the guest's root instead of the host's / (read-only too, with a
+# tmpfs overlay over it so that the work directory and the shares find their mount points):
+# the kiosk tier's Debian 13 root (vm/kiosk-root.sh). Not with --systemd.
+#
 # --systemd boots Debian's systemd as PID 1 instead (on a writable tmpfs overlay over the
 # read-only host root; 1024 MiB): COMMAND runs as the oneshot unit vm-test.service during
 # boot, with the ctl directory at /vm; the host administrator's enabled services are
@@ -44,11 +48,13 @@ shares=()
 systemd=0
 before_boot=""
 gpu=0
+root_dir=/
 while (($#)); do
     case "$1" in
         --share) shares+=("$(cd "${2:?--share needs a directory}" && pwd -P)"); shift 2 ;;
         --systemd) systemd=1; shift ;;
         --gpu) gpu=1; shift ;;
+        --root) root_dir=$(cd "${2:?--root needs a directory}" && pwd -P); shift 2 ;;
         --before-boot) before_boot=${2:?--before-boot needs a command}; shift 2 ;;
         --timeout) timeout_s=${2:?--timeout needs seconds}; shift 2 ;;
         --timeout=*) timeout_s=${1#--timeout=}; shift ;;
@@ -57,8 +63,9 @@ while (($#)); do
         *) break ;;
     esac
 done
-(($#)) || { echo "usage: vm/run.sh [--timeout S] [--share DIR]... [--gpu] [--systemd [--before-boot 'SHELL COMMAND']] [--] COMMAND [ARG...]" >&2; exit 2; }
+(($#)) || { echo "usage: vm/run.sh [--timeout S] [--share DIR]... [--gpu] [--root DIR] [--systemd [--before-boot 'SHELL COMMAND']] [--] COMMAND [ARG...]" >&2; exit 2; }
 [[ -z "$before_boot" || $systemd == 1 ]] || { echo "vm/run: --before-boot goes with --systemd" >&2; exit 2; }
+[[ $root_dir == / || $systemd == 0 ]] || { echo "vm/run: --root does not go with --systemd" >&2; exit 2; }
 
 skip() { echo "vm/run: qemu cannot run here: $*" >&2; exit 77; }
 
@@ -132,6 +139,7 @@ if ((gpu)); then
     mode_append="VM_GPU=1"
     gpu_args=(-device virtio-gpu-pci)
 fi
+[[ $root_dir == / ]] || mode_append="$mode_append VM_ROOT_OVERLAY=1"
 memory=${VM_MEMORY:-512}
 if ((systemd)); then
     mode_append="$mode_append VM_MODE=systemd"
@@ -152,7 +160,7 @@ timeout -k 5 "$timeout_s" "$qemu" \
     -serial "file:$ctl/console.log" \
     -kernel "$VM_KERNEL" -initrd "$VM_INITRD" \
     -append "console=ttyS0 panic=-1 $loglevel rdinit=/init $mode_append ${VM_APPEND:-}" \
-    -fsdev "local,id=root,path=/,readonly=on,security_model=none,multidevs=remap" \
+    -fsdev "local,id=root,path=$root_dir,readonly=on,security_model=none,multidevs=remap" \
     -device "virtio-9p-pci,fsdev=root,mount_tag=root" \
     -fsdev "local,id=work,path=$workdir,security_model=none,multidevs=remap" \
     -device "virtio-9p-pci,fsdev=work,mount_tag=work" \

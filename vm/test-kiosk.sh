@@ -5,9 +5,15 @@
 # compositor, showing the tier's page (vm/kiosk-page/probe.html, served by gestured-web).
 # Called by scripts/test.sh after vm/test.sh.
 #
-#   vm/test-kiosk.sh [--compositors cage,sway] [--clients wev,chromium] [--only TEXT,...]
+#   vm/test-kiosk.sh [--compositors cage,sway] [--clients wev,chromium] [--daemon by-hand,systemd]
+#                    [--only TEXT,...]
 #
 # --clients defaults to both; `--clients wev` leaves Chromium out (minutes faster).
+# --daemon defaults to both: `by-hand` is the boot described below (the driver runs gestured
+# itself: a clone's guard process lifts its touches when the daemon dies); `systemd` is a
+# second boot with systemd as PID 1 (vm/run.sh --systemd) where gestured runs as a service
+# with the packaged unit's restart and descriptor-store settings, and only wev stacks run:
+# a crash, `systemctl kill -s KILL` and a watchdog timeout with a finger down.
 #
 # Builds the release gestured, gestured-web and the driver (gestured-e2e, `--kiosk`) on the
 # host and runs the driver in one VM boot: systemd-udevd and seatd once, gestured-web once
@@ -18,21 +24,23 @@
 #
 # Exit status: 0 when everything passed, or when qemu cannot run on this machine (prints
 # "SKIP: ..."); non-zero on any failure (124: the guest never reported). Deadline
-# VM_KIOSK_DEADLINE seconds (default 1800), builds included.
+# VM_KIOSK_DEADLINE seconds (default 2700), builds included.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 started=$SECONDS
-deadline=${VM_KIOSK_DEADLINE:-1800}
+deadline=${VM_KIOSK_DEADLINE:-2700}
 compositors=cage,sway
 clients=wev,chromium
+daemon=by-hand,systemd
 driver_args=()
 while (($#)); do
     case "$1" in
         --compositors) compositors=${2:?--compositors needs cage,sway}; shift ;;
         --clients) clients=${2:?--clients needs wev,chromium}; shift ;;
+        --daemon) daemon=${2:?--daemon needs by-hand,systemd}; shift ;;
         --only) driver_args+=(--only "${2:?--only needs case names}"); shift ;;
-        *) echo "vm/test-kiosk: unknown option $1 (--compositors cage,sway, --clients wev,chromium, --only TEXT,...)" >&2; exit 2 ;;
+        *) echo "vm/test-kiosk: unknown option $1 (--compositors cage,sway, --clients wev,chromium, --daemon by-hand,systemd, --only TEXT,...)" >&2; exit 2 ;;
     esac
     shift
 done
@@ -59,17 +67,41 @@ source vm/corpus.sh
 step "building the release gestured and the driver"
 driver=$(scripts/build-release.sh gestured gesturectl gestured-web gestured-e2e)/gestured-e2e
 
-remaining=$((deadline - (SECONDS - started)))
-((remaining > 60)) || { echo "vm/test-kiosk: no time left for the VM (${remaining}s of ${deadline}s)" >&2; exit 1; }
-step "running in the VM (timeout ${remaining}s): compositors $compositors, clients $clients"
-# A compositor, Chromium (350-380 MiB), gestured-web and gestured beside the driver: 1 GiB.
-set +e
-# --gpu: a virtio GPU, for sway+chromium on sway's DRM backend, blanked by swayidle in its
-# last case (wake-swallow).
-VM_MEMORY=${VM_MEMORY:-1024} vm/run.sh --gpu --timeout "$remaining" --share "$corpus" -- \
-    "$driver" --corpus "$corpus" --work /run/gestured-kiosk --kiosk "$compositors" --kiosk-clients "$clients" "${driver_args[@]}"
-rc=$?
-set -e
-step "done, status $rc"
-((rc == 77)) && skip "qemu cannot run here (see above)"
-exit "$rc"
+# in_list ITEM LIST: whether the comma-separated LIST names ITEM.
+in_list() { [[ ",$2," == *",$1,"* ]]; }
+for way in ${daemon//,/ }; do
+    case "$way" in by-hand|systemd) ;; *) echo "vm/test-kiosk: unknown --daemon $way (by-hand, systemd)" >&2; exit 2 ;; esac
+done
+
+status=0
+if in_list by-hand "$daemon"; then
+    remaining=$((deadline - (SECONDS - started)))
+    ((remaining > 60)) || { echo "vm/test-kiosk: no time left for the VM (${remaining}s of ${deadline}s)" >&2; exit 1; }
+    step "running in the VM (timeout ${remaining}s): compositors $compositors, clients $clients, gestured run by hand"
+    # A compositor, Chromium (350-380 MiB), gestured-web and gestured beside the driver: 1 GiB.
+    set +e
+    # --gpu: a virtio GPU, for sway+chromium on sway's DRM backend, blanked by swayidle in its
+    # last case (wake-swallow).
+    VM_MEMORY=${VM_MEMORY:-1024} vm/run.sh --gpu --timeout "$remaining" --share "$corpus" -- \
+        "$driver" --corpus "$corpus" --work /run/gestured-kiosk --kiosk "$compositors" --kiosk-clients "$clients" "${driver_args[@]}"
+    rc=$?
+    set -e
+    step "done, status $rc"
+    ((rc == 77)) && skip "qemu cannot run here (see above)"
+    ((rc == 0)) || status=$rc
+fi
+if in_list systemd "$daemon"; then
+    remaining=$((deadline - (SECONDS - started)))
+    ((remaining > 60)) || { echo "vm/test-kiosk: no time left for the systemd VM (${remaining}s of ${deadline}s)" >&2; exit 1; }
+    step "running in the VM under systemd (timeout ${remaining}s): compositors $compositors, client wev, gestured as a service"
+    set +e
+    vm/run.sh --systemd --timeout "$remaining" --share "$corpus" -- \
+        "$driver" --corpus "$corpus" --work /run/gestured-kiosk --kiosk "$compositors" --kiosk-clients wev \
+        --kiosk-under-systemd "${driver_args[@]}"
+    rc=$?
+    set -e
+    step "done under systemd, status $rc"
+    ((rc == 77)) && skip "qemu cannot run here (see above)"
+    ((rc == 0)) || status=$rc
+fi
+exit "$status"

@@ -30,6 +30,8 @@ public enum Subprocess {
         public var ownProcessGroup = false
         /// Standard input from `/dev/null` rather than this process's.
         public var nullStandardInput = false
+        /// Standard output to this descriptor rather than this process's.
+        public var standardOutput: FileDescriptor? = nil
         /// Standard error to this descriptor rather than this process's.
         public var standardError: FileDescriptor? = nil
         /// `descriptors[i]` becomes the child's descriptor `3 + i`.
@@ -39,7 +41,7 @@ public enum Subprocess {
     }
 
     /// Starts `executable` with `arguments` (the first is the child's `argv[0]`). Standard
-    /// output is inherited, standard input and error too unless `options` say otherwise,
+    /// input, output and error are inherited unless `options` say otherwise,
     /// `options.descriptors` become 3, 4, …, and nothing else is inherited. Returns the pid.
     public static func spawn(executable: String, arguments: [String], options: Options = Options()) throws(SystemError) -> pid_t {
         // Copies above every target first, so that no dup2 source is also a target (a dup2
@@ -59,8 +61,9 @@ public enum Subprocess {
             try check(
                 posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0), "posix_spawn_file_actions_addopen")
         }
-        if let standardError = options.standardError {
-            try check(posix_spawn_file_actions_adddup2(&actions, standardError.rawValue, STDERR_FILENO), "posix_spawn_file_actions_adddup2")
+        for (source, target) in [(options.standardOutput, STDOUT_FILENO), (options.standardError, STDERR_FILENO)] {
+            guard let source else { continue }
+            try check(posix_spawn_file_actions_adddup2(&actions, source.rawValue, target), "posix_spawn_file_actions_adddup2")
         }
         for (offset, copy) in copies.enumerated() {
             try check(posix_spawn_file_actions_adddup2(&actions, copy, firstTarget + Int32(offset)), "posix_spawn_file_actions_adddup2")

@@ -1,37 +1,39 @@
 import GestureTestSupport
 import Glibc
 import SystemCalls
+import SystemPackage
 
-/// Starts a program with posix_spawn, its output to `logPath`, extra environment added.
+/// Starts a program, its standard error (and output, unless `stdoutPath`) appended to
+/// `logPath`, standard input `/dev/null`, extra `NAME=value` environment entries replacing
+/// the driver's own of the same name. It inherits no other descriptor of the driver
+/// (`Subprocess.spawn`): a daemon under test never holds a copy of another case's pipe or
+/// device node.
 func spawn(_ executable: String, _ arguments: [String], environment extra: [String] = [], logPath: String, stdoutPath: String? = nil)
     throws(CaseFailure) -> pid_t
 {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, stdoutPath ?? logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    var environment: [String] = []
-    var index = 0
-    while let entry = environ[index] {
-        let text = String(cString: entry)
-        if !extra.contains(where: { text.hasPrefix($0.prefix(while: { $0 != "=" }) + "=") }) { environment.append(text) }
-        index += 1
-    }
-    environment += extra
-    let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
-    defer {
-        for pointer in argv + envp { free(pointer) }
-    }
-    var pid: pid_t = 0
+    let replaced = Set(extra.map { String($0.prefix { $0 != "=" }) })
+    var options = Subprocess.Options()
+    options.nullStandardInput = true
+    options.environment = Subprocess.environment().filter { !replaced.contains(String($0.prefix { $0 != "=" })) } + extra
     do {
-        try SystemCall.returnedErrno("posix_spawn", path: executable) { posix_spawn(&pid, executable, &actions, nil, argv, envp) }
-    } catch {
+        // Started afresh unless only standard error goes there.
+        let logOptions: FileDescriptor.OpenOptions =
+            stdoutPath == nil ? [.create, .truncate, .append, .closeOnExec] : [.create, .append, .closeOnExec]
+        let log = try FileDescriptor.open(logPath, .writeOnly, options: logOptions, permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        defer { try? log.close() }
+        let output = try stdoutPath.map { path in
+            try FileDescriptor.open(
+                path, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        }
+        defer { try? output?.close() }
+        options.standardOutput = output ?? log
+        options.standardError = log
+        return try Subprocess.spawn(executable: executable, arguments: [executable] + arguments, options: options)
+    } catch let error as SystemError {
         throw CaseFailure("cannot start \(executable): \(errorText(error.errno.rawValue))")
+    } catch {
+        throw CaseFailure("cannot start \(executable): \(error)")
     }
-    return pid
 }
 
 /// Waits for `pid` to exit, at most `timeout` seconds; nil when it is still running.

@@ -97,6 +97,15 @@ struct Options: ParsableCommand {
     @Option(help: "Frames per kiosk latency run (with and without gestured), --interval ms apart.")
     var kioskFrames = 300
 
+    @Flag(
+        help:
+            "Run the kiosk tier's service cases instead (with --kiosk): gestured as a systemd service, its clone in the descriptor store, killed with a finger down (needs systemd as PID 1)."
+    )
+    var kioskUnderSystemd = false
+
+    @Option(help: ArgumentHelp("The packaged unit whose restart and descriptor-store lines the kiosk service takes.", valueName: "PATH"))
+    var packagedUnit = "systemd/gestured.service"
+
     @Option(
         name: .customLong("side-by-side"),
         help: ArgumentHelp(
@@ -178,7 +187,8 @@ func main(_ options: Options) -> Int32 {
             gestured: options.gesturedPath, gesturedWeb: options.gesturedWebPath, work: options.work,
             elanDescription: "\(options.corpus)/evemu-devices/touchscreens/ELAN Touchscreen.desc", compositors: options.kiosk,
             clients: options.kioskClients, guide: options.kioskGuide, page: options.kioskPage, jsClient: options.jsClient,
-            frames: options.kioskFrames, interval: options.interval
+            frames: options.kioskFrames, interval: options.interval, underSystemd: options.kioskUnderSystemd,
+            packagedUnit: options.packagedUnit
         ).run(harness)
         return finish(harness, started)
     }

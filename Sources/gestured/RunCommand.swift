@@ -104,10 +104,11 @@ struct RunCommand: ParsableCommand {
         let listener: UnixListener
         let storedClones: StoredClones
         do {
-            let passed = try ServiceManager.listenDescriptors()
+            // Stored clones (by their names) apart from listening sockets.
+            let passed = Dictionary(grouping: try ServiceManager.listenDescriptors()) { PassThroughClone.isStoreName($0.name) }
             // Taken back (and lifted) before anything else can fail.
-            storedClones = StoredClones(passed.filter { PassThroughClone.isStoreName($0.name) }, logger: logger)
-            listener = try makeListener(passed.filter { !PassThroughClone.isStoreName($0.name) }, configuration.daemon, logger: logger)
+            storedClones = StoredClones(passed[true, default: []], logger: logger)
+            listener = try makeListener(passed[false, default: []], configuration.daemon, logger: logger)
         } catch {
             logger.critical("cannot listen", metadata: ["error": "\(error)"])
             throw ExitCode(serviceUnavailableExitCode)

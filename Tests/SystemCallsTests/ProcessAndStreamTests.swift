@@ -43,6 +43,34 @@ import Testing
         #expect(!Subprocess.send(0, to: sleeper), "reaped: no such process any more")
     }
 
+    /// Standard output and error go where the options say, and the child holds no other
+    /// descriptor of this process: not even one without close-on-exec.
+    @Test func aChildGetsItsOwnStreamsAndNothingElse() throws {
+        let output = try Subprocess.pipe()
+        let errors = try Subprocess.pipe()
+        defer { for end in [output.read, errors.read] { try? end.close() } }
+        // A descriptor a careless open left inheritable.
+        let leaky = dup(output.write.rawValue)
+        try #require(leaky >= 0)
+        defer { close(leaky) }
+        var options = Subprocess.Options()
+        options.nullStandardInput = true
+        options.standardOutput = output.write
+        options.standardError = errors.write
+        // Each of this process's descriptors that is open in the child is printed.
+        let ours = [output.read, output.write, errors.read, errors.write].map(\.rawValue) + [leaky]
+        let script =
+            "for n in \(ours.map(String.init).joined(separator: " ")); do [ -e /proc/$$/fd/$n ] && echo $n; done; echo done; echo to-stderr >&2"
+        let child = try Subprocess.spawn(executable: "/bin/sh", arguments: ["sh", "-c", script], options: options)
+        try output.write.close()
+        try errors.write.close()
+        close(leaky)
+        let status = Subprocess.reap(child)
+        #expect(status == 0)
+        #expect(readAll(output.read) == "done\n")
+        #expect(readAll(errors.read) == "to-stderr\n")
+    }
+
     /// The identity of standard error is that of the file descriptor 2 names (what
     /// journald's `JOURNAL_STREAM` is compared with).
     @Test func standardErrorIdentityIsDescriptorTwos() throws {
@@ -55,5 +83,15 @@ import Testing
     @Test func environmentValues() {
         #expect(Environment.value("PATH") != nil)
         #expect(Environment.value("GESTURED_TEST_NEVER_SET_\(getpid())") == nil)
+    }
+
+    /// Everything `descriptor` gives until its end, as text.
+    private func readAll(_ descriptor: FileDescriptor) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while let count = try? buffer.withUnsafeMutableBytes({ try descriptor.read(into: $0) }), count > 0 {
+            bytes += buffer[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

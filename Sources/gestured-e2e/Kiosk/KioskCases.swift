@@ -34,6 +34,11 @@ struct KioskCases {
     /// Frames of each latency run, `interval` ms apart.
     let frames: Int
     let interval: Double
+    /// Whether gestured runs as a systemd service (`KioskService`; this boot has systemd as
+    /// PID 1) rather than by hand: then only the service's cases run, with wev.
+    let underSystemd: Bool
+    /// The packaged unit whose restart and descriptor-store settings the service takes.
+    let packagedUnit: String
     var daemonSocket: String { "\(work)/kiosk.sock" }
 
     /// Every device of the tier is named so; the daemon passes them all through.
@@ -61,9 +66,10 @@ struct KioskCases {
     func run(_ harness: Harness) {
         var system: KioskSystem?
         var root: KioskRoot?
-        harness.run("kiosk: systemd-udevd (with a calibration rule) and seatd start", always: true) {
+        let setup = underSystemd ? "seatd starts (udevd is the boot's)" : "systemd-udevd (with a calibration rule) and seatd start"
+        harness.run("kiosk: \(setup)", always: true) {
             root = try KioskRoot.current()
-            system = try KioskSystem(work: work, rules: Self.rules)
+            system = try KioskSystem(work: work, rules: Self.rules, startsUdevd: !underSystemd)
         }
         guard let system, let root else { return }
         var site: ProbeSite?
@@ -72,6 +78,10 @@ struct KioskCases {
             system.stop()
         }
         for stack in root.stacks where compositors.contains(stack.compositor) && clients.contains(stack.client) {
+            if underSystemd {
+                if stack.client == .wev { KioskRun(kind: stack.compositor, cases: self).runUnderService(harness) }
+                continue
+            }
             switch stack.client {
             case .wev:
                 KioskRun(kind: stack.compositor, cases: self).run(harness)
@@ -90,7 +100,7 @@ struct KioskCases {
 }
 
 /// The cases with wev under one compositor.
-private final class KioskRun {
+final class KioskRun {
     let kind: CompositorKind
     let cases: KioskCases
     var compositor: Compositor!
@@ -99,6 +109,8 @@ private final class KioskRun {
     var calibrated: TouchPanel!
     var daemon: DaemonProcess?
     var subscriber: Subscriber?
+    /// gestured as a systemd service (`runUnderService`), instead of `daemon`.
+    var service: KioskService?
     var configPath: String { "\(cases.work)/kiosk.toml" }
 
     init(kind: CompositorKind, cases: KioskCases) {
