@@ -28,7 +28,9 @@
 # --arch arm64 cross-compiles for aarch64 with Debian sid's swiftlang in a build root and a
 # Debian 12 arm64 sysroot (scripts/arm64-toolchain.sh makes and caches both; needs root), in
 # .build/aarch64, with the same link options and packaging/arm64/glibc-compat.c linked in
-# (docs/packaging.md "The arm64 package").
+# (docs/packaging.md "The arm64 package"); a change to that file relinks every arm64 product
+# it builds. GESTURED_GLIBC_COMPAT names another shim source (inside the clone: the build
+# root sees only the clone; scripts/test-arm64.sh's shim check).
 #
 # Every release build of this package should go through here: `swift build -c release`
 # with other flags relinks the same binaries in .build/release differently.
@@ -51,6 +53,7 @@ if [[ $arch == "$(dpkg --print-architecture)" ]]; then
     toolchain_clang=$(dirname "$(readlink -f "$(command -v swift)")")/clang
     archive=$("$toolchain_clang" -print-file-name=libstdc++.a)
     cross=()
+    compat=""
 else
     source scripts/arm64-toolchain.sh
     arm64_prepare
@@ -59,10 +62,19 @@ else
     static_cxx=.build/aarch64-static-libstdc++
     archive=$(ls "$arm64_sysroot"/usr/lib/gcc/aarch64-linux-gnu/*/libstdc++.a 2>/dev/null | head -n 1)
     mkdir -p .build/aarch64
+    # The glibc shim's object is made again whenever its source's text or the command that
+    # compiles it changes (a digest of both, kept beside it: a file's time says nothing after
+    # a checkout or a copy), and every product linked before the object is linked again below
+    # (SwiftPM does not know it: it reaches the link as a bare linker argument).
+    compat_source=${GESTURED_GLIBC_COMPAT:-packaging/arm64/glibc-compat.c}
     compat=.build/aarch64/glibc-compat.o
-    if [[ ! -f $compat || packaging/arm64/glibc-compat.c -nt $compat ]]; then
-        arm64_in_build_root "$arm64_clang" --target=aarch64-linux-gnu "--sysroot=$arm64_sysroot" -O2 -fPIC \
-            -ffunction-sections -c packaging/arm64/glibc-compat.c -o "$compat" >&2
+    compile_compat=("$arm64_clang" --target=aarch64-linux-gnu "--sysroot=$arm64_sysroot" -O2 -fPIC
+        -ffunction-sections -c "$compat_source" -o "$compat")
+    compat_digest=$({ printf '%s\n' "${compile_compat[@]}"; cat "$compat_source"; } | sha256sum | cut -d ' ' -f 1)
+    if [[ ! -f $compat || $(cat "$compat.sha256" 2>/dev/null) != "$compat_digest" ]]; then
+        rm -f "$compat" "$compat.sha256"
+        arm64_in_build_root "${compile_compat[@]}" >&2
+        echo "$compat_digest" >"$compat.sha256"
     fi
     # -sdk for the Swift frontend too (else Glibc's module map is looked up on the build
     # machine); the resource directory is the static runtime's (an explicit lib/swift makes
@@ -80,8 +92,11 @@ flags=(-c release --static-swift-stdlib --disable-local-rpath -Xswiftc -Xfronten
     -Xlinker "--symbol-ordering-file=$PWD/packaging/gestured.order" -Xlinker --no-warn-symbol-ordering "${cross[@]}")
 bin_path=$("${swift[@]}" build "${flags[@]}" --show-bin-path)
 for product in "${products[@]}"; do
-    # SwiftPM does not know the order file: a binary older than it is linked again.
-    [[ packaging/gestured.order -nt "$bin_path/$product" ]] && rm -f "$bin_path/$product"
+    # SwiftPM does not know the order file nor the shim's object: a binary older than
+    # either is linked again.
+    for link_input in packaging/gestured.order ${compat:+"$compat"}; do
+        if [[ $link_input -nt "$bin_path/$product" ]]; then rm -f "$bin_path/$product"; fi
+    done
     "${swift[@]}" build "${flags[@]}" --product "$product" >&2
 done
 echo "$bin_path"

@@ -47,12 +47,7 @@ for suite in $suites; do
     [[ -f "$pristine/.gestured-ready" ]] && continue
     arm64_lock -x roots.lock
     if [[ ! -f "$pristine/.gestured-ready" ]]; then
-        # A debootstrap that was killed leaves its /proc (and more) mounted in the partial
-        # root: unmounted first, deepest first, so that rm does not walk into them.
-        findmnt -rn -o TARGET | grep -F "$pristine.partial/" | sort -r | while read -r mounted; do
-            umount -l "$mounted"
-        done
-        rm -rf "$pristine.partial"
+        arm64_remove_partial "$pristine.partial"
         mkdir -p "$arm64_cache/roots"
         arm64_say "debootstrap --arch=arm64 $suite into $pristine (8 to 50 minutes, as busy as the machine is; log: $pristine.log)"
         suite_started=$SECONDS

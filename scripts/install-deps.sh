@@ -31,11 +31,13 @@ for option in "$@"; do
         # run, iproute2 brings the guest's loopback up for the page's site (gestured-web);
         # swayidle blanks the screen in the wake cases; wtype and xdotool type the `keys`
         # actions (Wayland, X11), wev and xev (x11-utils) read them.
-        --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools chromium iproute2 swayidle wtype xdotool x11-utils) ;;
+        # debootstrap makes the Debian 13 root of labwc and cage 0.2 (vm/kiosk-root.sh).
+        --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools chromium iproute2 swayidle wtype xdotool x11-utils debootstrap) ;;
         --with-package) packages+=(dpkg-dev binutils) ;;
         # The arm64 package (scripts/arm64-toolchain.sh): the build root and the sysroot, an
-        # aarch64 strip, running arm64 programs (man pages, the corpus check) under qemu-user.
-        --with-arm64) packages+=(debootstrap binutils-aarch64-linux-gnu qemu-user-static dpkg-dev binutils) ;;
+        # aarch64 strip, running arm64 programs (man pages, the corpus check) under qemu-user, and
+        # xz to unpack the arm64 swiftlang on every core.
+        --with-arm64) packages+=(debootstrap binutils-aarch64-linux-gnu qemu-user-static dpkg-dev binutils xz-utils) ;;
         --with-arm64-vm) packages+=(qemu-system-arm cpio) ;;
         --with-lintian) packages+=(lintian) ;;
         --with-python) packages+=(python3 python3-venv) ;;

@@ -7,7 +7,7 @@
 #                   cross-compiled by scripts/build-release.sh --arch arm64, the man pages
 #                   made by running them under qemu-user, Depends computed against the
 #                   Debian 12 arm64 sysroot (docs/packaging.md "The arm64 package"; needs
-#                   root; about 1.4 GB downloaded once into /var/cache/gestured-build)
+#                   root; about 1.3 GB downloaded once into /var/cache/gestured-build)
 #   --bin-path DIR  take gestured, gesturectl and gestured-web from DIR, as printed by
 #                   scripts/build-release.sh (so a test run builds once); without it, this
 #                   script runs scripts/build-release.sh

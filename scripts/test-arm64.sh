@@ -8,12 +8,16 @@
 #                    scripts/build-release.sh (default: built with it)
 #   --only ...       some of: package (control fields, what the binaries are and need),
 #                    compat (packaging/arm64/glibc-compat.c against its specification),
-#                    corpus, depends, lintian, install (default: all)
+#                    shim (a changed shim reaches the binaries), corpus, depends, lintian,
+#                    install (default: all)
 #
 # package: the file's name and Architecture; each binary is AArch64, needs no glibc newer
 # than 2.36 (Debian 12) and no Swift runtime, has no RUNPATH, and prints the version under
 # qemu-user. compat: packaging/arm64/glibc-compat-test.c, built for arm64 with the shim
-# against the Debian 12 sysroot, passes under qemu-user. corpus: the arm64 `gestured replay`
+# against the Debian 12 sysroot, passes under qemu-user. shim: scripts/build-release.sh
+# --arch arm64 relinks gesturectl when the shim's text changes (a marker added to a copy at
+# a fixed path, GESTURED_GLIBC_COMPAT, is in the binary after the build; the shim as it is
+# gives back the same binary, byte for byte). corpus: the arm64 `gestured replay`
 # under qemu-user (with the Debian 12 sysroot's libraries) prints the same bytes on standard
 # output and standard error, and exits with the same status, as this machine's on every
 # recording of the corpus. depends: apt resolves installing the .deb against Debian 12's and
@@ -28,13 +32,13 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 absolute() { [[ "$1" == /* ]] && echo "$1" || echo "$PWD/$1"; }
 deb=""
 amd64_bin=""
-only=package,compat,corpus,depends,lintian,install
+only=package,compat,shim,corpus,depends,lintian,install
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --deb) deb=$(absolute "$2"); shift ;;
         --amd64-bin) amd64_bin=$(absolute "$2"); shift ;;
         --only) only=$2; shift ;;
-        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
         *) echo "test-arm64.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -86,6 +90,27 @@ if wants compat; then
         '! readelf -V --wide "$1" | grep -E "GLIBC_2\.(3[7-9]|[4-9][0-9])"' _ "$compat_test"
     check "packaging/arm64/glibc-compat.c meets its specification (glibc-compat-test, qemu-user)" on_arm64 "$compat_test"
     on_arm64 "$compat_test" | sed 's/^/    /' || true
+fi
+
+if wants shim; then
+    # The smallest product, built as the package's; then with a copy of the shim that
+    # defines one more retained string, at a path that stays the same while its text changes
+    # (only the text can tell the build that it changed); then with the shim as it is again.
+    shim_copy=.build/aarch64/shim-check/glibc-compat.c
+    marker="gestured-shim-check-$$-$RANDOM"
+    mkdir -p "$(dirname "$shim_copy")"
+    arm64_bin=$(scripts/build-release.sh --arch arm64 gesturectl)
+    cp "$arm64_bin/gesturectl" "$work/gesturectl.as-packaged"
+    cp packaging/arm64/glibc-compat.c "$shim_copy"
+    GESTURED_GLIBC_COMPAT=$shim_copy scripts/build-release.sh --arch arm64 gesturectl >/dev/null
+    check "gesturectl linked with the shim's copy has no marker yet" bash -c '! grep -qaF "$1" "$2"' _ "$marker" "$arm64_bin/gesturectl"
+    printf '__attribute__((used, retain)) const char gestured_shim_marker[] = "%s";\n' "$marker" >>"$shim_copy"
+    GESTURED_GLIBC_COMPAT=$shim_copy scripts/build-release.sh --arch arm64 gesturectl >/dev/null
+    check "a changed shim reaches gesturectl (its marker is in the binary)" grep -qaF "$marker" "$arm64_bin/gesturectl"
+    scripts/build-release.sh --arch arm64 gesturectl >/dev/null
+    check "the shim as it is gives back the packaged gesturectl, byte for byte" \
+        cmp "$work/gesturectl.as-packaged" "$arm64_bin/gesturectl"
+    rm -rf "$(dirname "$shim_copy")"
 fi
 
 if wants corpus; then

@@ -10,7 +10,14 @@
 # then the VM tiers (each skipped with a message where qemu cannot run): the end-to-end
 # tier (vm/test.sh), the kiosk tier (vm/test-kiosk.sh: gestured between a touchscreen and
 # cage and sway with a Wayland client) and that package under a real systemd
-# (vm/test-systemd.sh).
+# (vm/test-systemd.sh); then the arm64 package (docs/packaging.md "The arm64 package"):
+# its cross toolchain is made (cached in /var/cache/gestured-build) and the package built
+# beside the tiers above, in the background at a lower priority, from the start (the
+# toolchain) and from after `swift build` (the package, the kernel tier's driver and
+# kernel); at the end its checks (scripts/test-arm64.sh: the corpus byte-identical under
+# qemu-user, Depends resolved against Debian 12's and 13's arm64 lists, the shim) and the
+# arm64-kernel tier (vm/test-arm64-kernel.sh) run. The arm64 parts need root (a chroot,
+# mounts): through sudo when the suite is not run as root.
 # Installs the Debian packages it needs first. Before anything is built, the sources must
 # be formatted as .swift-format says (the toolchain's `swift format`; any finding fails), and
 # no shipped code may call the system around SystemCalls (scripts/check-system-calls.sh), and
@@ -25,7 +32,8 @@ cd "$(dirname "$0")/.."
 source scripts/suite-scope.sh
 suite_scope_begin
 
-./scripts/install-deps.sh --with-vm --with-kiosk --with-package --with-lintian --with-python --with-chromium
+./scripts/install-deps.sh --with-vm --with-kiosk --with-package --with-lintian --with-python --with-chromium \
+    --with-arm64 --with-arm64-vm
 # Format: `swift format format -i -r Sources Tests` fixes what this finds.
 swift format lint --strict --recursive Sources Tests
 # The evdev name table is what the kernel header gives (scripts/generate-event-codes.py).
@@ -55,7 +63,44 @@ tier() {
     echo "suite: $name took $((SECONDS - began)) s"
 }
 
+# The arm64 parts, as root; each background job runs niced (the tiers keep the machine
+# first), its output in a log under TMPDIR that a failure prints.
+as_root=()
+[[ $(id -u) -eq 0 ]] || as_root=(sudo --preserve-env=TMPDIR,GESTURED_SUITE,GESTURED_BUILD_CACHE,GESTURED_CORPUS)
+# arm64_background NAME COMMAND...: starts COMMAND beside the tiers; arm64_join NAME waits
+# for it, records its time and fails the suite with its log's end when it failed.
+declare -A arm64_pid arm64_began
+arm64_background() {
+    local name=$1
+    shift
+    arm64_began[$name]=$(date +%s)
+    { "${as_root[@]}" nice -n 10 "$@" && echo "ended $(date +%s)"; } >"$TMPDIR/arm64-$name.log" 2>&1 &
+    arm64_pid[$name]=$!
+}
+arm64_join() {
+    local name=$1 waited=$SECONDS status=0 ended took
+    wait "${arm64_pid[$name]}" || status=$?
+    if [[ $status -ne 0 ]]; then
+        tail -n 60 "$TMPDIR/arm64-$name.log" >&2
+        echo "suite: the arm64 $name (in the background) failed; its log's end is above" >&2
+        exit 1
+    fi
+    ended=$(sed -n 's/^ended //p' "$TMPDIR/arm64-$name.log" | tail -n 1)
+    took=$((ended - arm64_began[$name]))
+    tier_times+=("arm64 $name (background) $took s, waited for $((SECONDS - waited)) s")
+    echo "suite: arm64 $name (in the background) took $took s; waited for it $((SECONDS - waited)) s"
+}
+# The toolchain from the start (downloads, two debootstraps' worth of unpacking: mostly
+# waiting for the network and the disk while `swift build` keeps the cores busy).
+arm64_background toolchain bash -c 'source scripts/arm64-toolchain.sh && arm64_prepare'
+
 tier "swift build" swift build --build-tests
+# The package once the host build has resolved the dependencies (the cross build clones
+# them from the same repository cache); it waits for the toolchain's lock.
+arm64_background package bash -c 'set -eo pipefail
+    deb=$(scripts/package-deb.sh --arch arm64 | tail -n 1)
+    vm/test-arm64-kernel.sh --deb "$deb" --fetch-only
+    echo "deb $deb"'
 tier "swift test" swift test --skip-build
 tier "ASan" ./scripts/test-asan.sh
 tier "Python client" env GESTURED_BIN="$(swift build --show-bin-path)/gestured" clients/python/test.sh
@@ -70,4 +115,11 @@ tier "package checks" scripts/test-deb.sh "$deb"
 tier "e2e VM" vm/test.sh
 tier "kiosk VM" vm/test-kiosk.sh
 tier "systemd VM" vm/test-systemd.sh --deb "$deb"
+
+arm64_join toolchain
+arm64_join package
+arm64_deb=$(sed -n 's/^deb //p' "$TMPDIR/arm64-package.log" | tail -n 1)
+tier "arm64 package checks" "${as_root[@]}" scripts/test-arm64.sh --deb "$arm64_deb" --amd64-bin "$release_bin" \
+    --only package,compat,shim,corpus,depends,lintian
+tier "arm64 kernel VM" "${as_root[@]}" vm/test-arm64-kernel.sh --deb "$arm64_deb"
 echo "suite: tier times: $(printf '%s; ' "${tier_times[@]}")total $SECONDS s"

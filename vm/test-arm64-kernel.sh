@@ -2,12 +2,15 @@
 # The arm64-kernel tier: the arm64 package on Debian's arm64 kernel, under
 # qemu-system-aarch64 (TCG, `-M virt -cpu cortex-a53`: the core of a Raspberry Pi 3 and
 # Zero 2, the oldest the package is for), with touchscreens described like Raspberry Pi
-# panels (vm/arm64/panels: the official 7" display's raspberrypi-ts and a Goodix GT911).
+# panels (vm/arm64/panels: the official 7" display through edt-ft5x06 and through the
+# firmware's raspberrypi-ts, and a Goodix GT911).
 #
-#   vm/test-arm64-kernel.sh [--deb DEB] [--only TEXT,...]
+#   vm/test-arm64-kernel.sh [--deb DEB] [--only TEXT,...] [--fetch-only]
 #
 #   --deb DEB        the arm64 .deb (default: made with scripts/package-deb.sh --arch arm64)
 #   --only TEXT,...  only the driver's cases whose names contain TEXT (the setup cases run)
+#   --fetch-only     make the package, the driver and the kernel ready (built, downloaded,
+#                    cached), boot nothing (scripts/test.sh does it beside other tiers)
 #
 # The guest's root is a small initramfs, no Debian root: arm64 busybox-static (its /init is
 # vm/arm64/init.sh), the .deb's files unpacked, the shared libraries its binaries and the e2e
@@ -33,11 +36,13 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 absolute() { [[ "$1" == /* ]] && echo "$1" || echo "$PWD/$1"; }
 deb=""
 only=()
+fetch_only=""
 while (($#)); do
     case "$1" in
         --deb) deb=$(absolute "${2:?--deb needs a file}"); shift ;;
         --only) only=(--only "${2:?--only needs case names}"); shift ;;
-        -h | --help) sed -n '2,30p' "$0"; exit 0 ;;
+        --fetch-only) fetch_only=1 ;;
+        -h | --help) sed -n '2,33p' "$0"; exit 0 ;;
         *) echo "test-arm64-kernel: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -92,6 +97,11 @@ if [[ ! -f "$kernel/.complete" ]]; then
     rm -rf "$kernel.partial/unpacked"
     touch "$kernel.partial/.complete"
     mv "$kernel.partial" "$kernel"
+fi
+
+if [[ -n $fetch_only ]]; then
+    step "the package, the driver and $kernel_package are ready"
+    exit 0
 fi
 
 step "the guest's root: busybox, the package, its libraries, the driver"

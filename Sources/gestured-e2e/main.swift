@@ -56,7 +56,7 @@ struct Options: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Run the kiosk tier instead: gestured between a uinput touchscreen and these Wayland compositors, each showing the clients of --kiosk-clients.",
-            valueName: "cage,sway"),
+            valueName: "cage,sway,labwc,cage2"),
         transform: { text in
             try text.split(separator: ",").map {
                 guard let kind = CompositorKind(rawValue: String($0)) else {

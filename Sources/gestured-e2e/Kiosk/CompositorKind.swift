@@ -10,29 +10,72 @@ enum CompositorKind: String, CaseIterable {
     case cage
     /// sway 1.7 (Debian 12): a tiling compositor whose configuration starts the client.
     case sway
+    /// labwc 0.8 (Debian 13; Raspberry Pi OS's compositor): a stacking compositor whose
+    /// `autostart` file (a shell script in its configuration directory) starts the client.
+    case labwc
+    /// cage 0.2.0 (Debian 13): started as cage 0.1.4 is; it sends `wl_touch.frame`.
+    case cage2
+
+    /// The program that runs (and that the guide's recipe names).
+    var program: String {
+        switch self {
+        case .cage, .cage2: "cage"
+        case .sway: "sway"
+        case .labwc: "labwc"
+        }
+    }
 
     /// The command line that starts this compositor running `client` (a shell command),
-    /// with `setup`'s own flags (cage) or configuration lines (sway, written to a file in
-    /// `work` that the compositor's user can read).
+    /// with `setup`'s own flags (cage) or configuration lines (sway's configuration, labwc's
+    /// autostart; written to files in `work` that the compositor's user can read).
     func commandLine(running client: String, setup: CompositorSetup, work: String) throws(CaseFailure) -> [String] {
         switch self {
-        case .cage:
+        case .cage, .cage2:
             return ["cage"] + setup.arguments + ["--", "sh", "-c", client]
         case .sway:
             let config = "\(work)/sway.conf"
-            let text = (setup.configLines + ["exec \(client)"]).joined(separator: "\n") + "\n"
-            guard FileManager.default.createFile(atPath: config, contents: Data(text.utf8)) else {
-                throw CaseFailure("cannot write \(config)")
-            }
-            _ = try? SystemCall.posixBlocking("chmod", path: config) { chmod(config, 0o644) }
+            try Self.write(config, (setup.configLines + ["exec \(client)"]).joined(separator: "\n") + "\n")
             return ["sway"] + setup.arguments + ["-c", config]
+        case .labwc:
+            let directory = "\(work)/labwc"
+            try? RegularFile.makeDirectory(path: directory, mode: 0o755)
+            _ = try? SystemCall.posixBlocking("chmod", path: directory) { chmod(directory, 0o755) }
+            try Self.write("\(directory)/autostart", (setup.configLines + ["(\(client)) &"]).joined(separator: "\n") + "\n")
+            try Self.write("\(directory)/rc.xml", Self.labwcConfiguration(fillOutput: setup.fillOutput))
+            return ["labwc"] + setup.arguments + ["--config-dir", directory]
         }
+    }
+
+    /// labwc's rc.xml for the tier: labwc's defaults (touches reach the client as `wl_touch`,
+    /// no mouse emulation, on the only output), and with `fillOutput` every window full screen,
+    /// as cage and sway show their one client.
+    static func labwcConfiguration(fillOutput: Bool) -> String {
+        let rules = """
+              <windowRules>
+                <windowRule identifier="*">
+                  <action name="ToggleFullscreen"/>
+                </windowRule>
+              </windowRules>
+
+            """
+        return "<?xml version=\"1.0\"?>\n<labwc_config>\n\(fillOutput ? rules : "")</labwc_config>\n"
+    }
+
+    private static func write(_ path: String, _ text: String) throws(CaseFailure) {
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+            throw CaseFailure("cannot write \(path)")
+        }
+        _ = try? SystemCall.posixBlocking("chmod", path: path) { chmod(path, 0o644) }
     }
 }
 
 /// What a kiosk recipe adds to a compositor besides its client: command-line flags (cage's
-/// `-d`) and configuration lines (sway's `default_border none`).
+/// `-d`) and configuration lines (sway's `default_border none`, labwc's autostart lines).
 struct CompositorSetup: Equatable {
     var arguments: [String] = []
     var configLines: [String] = []
+    /// Whether the tier makes the client's window fill the output (labwc: a window rule; cage
+    /// and sway show their one client so anyway). Off for the guide's recipes: Chromium's
+    /// `--kiosk` makes its window full screen itself.
+    var fillOutput = false
 }

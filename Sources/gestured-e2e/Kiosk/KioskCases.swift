@@ -68,7 +68,12 @@ struct KioskCases {
         var root: KioskRoot?
         let setup = underSystemd ? "seatd starts (udevd is the boot's)" : "systemd-udevd (with a calibration rule) and seatd start"
         harness.run("kiosk: \(setup)", always: true) {
-            root = try KioskRoot.current()
+            let current = try KioskRoot.current()
+            let elsewhere = compositors.filter { kind in !current.stacks.contains { $0.compositor == kind } }
+            try expect(
+                elsewhere.isEmpty,
+                "\(elsewhere.map(\.rawValue)) run on another root than this one (\(current.codename)): vm/test-kiosk.sh boots each root")
+            root = current
             system = try KioskSystem(work: work, rules: Self.rules, startsUdevd: !underSystemd)
         }
         guard let system, let root else { return }
@@ -128,7 +133,8 @@ final class KioskRun {
     func run(_ harness: Harness) {
         harness.run(name("the compositor starts, wev is activated, and touches on two touchscreens reach it"), always: true) {
             client = try WaylandClientLog(fifo: "\(cases.work)/wev-\(kind.rawValue).fifo")
-            compositor = try Compositor(kind, client: client, name: "\(kind.rawValue)-wev", work: cases.work)
+            compositor = try Compositor(
+                kind, setup: CompositorSetup(fillOutput: true), client: client, name: "\(kind.rawValue)-wev", work: cases.work)
             panel = try TouchPanel(descriptionFile: cases.elanDescription, name: KioskCases.panelName)
             calibrated = try TouchPanel(descriptionFile: cases.elanDescription, name: KioskCases.calibratedName)
             try probe(panel, "\(panel.name) (read by the compositor itself)")

@@ -6,7 +6,10 @@ import Foundation
 /// - a systemd unit (cage): its `ExecStart=` line is the compositor, its flags, `--`, and
 ///   the Chromium command line;
 /// - a sway configuration: its `exec` line is the Chromium command line, its other lines
-///   (not comments) the compositor's configuration.
+///   (not comments) the compositor's configuration;
+/// - a labwc autostart file (labwc): its line running `chromium … &` is the Chromium command
+///   line, its other lines (not comments) go into the autostart file before it.
+/// cage 0.2.0 runs cage's recipe unless the guide gives one marked `cage2`.
 /// Commands are plain words (no quotes, variables or escapes), which the tier passes on as
 /// they are.
 struct KioskGuide {
@@ -26,17 +29,26 @@ struct KioskGuide {
         self.text = text
     }
 
-    static func marker(_ compositor: CompositorKind) -> String { "<!-- kiosk tier: \(compositor.rawValue) -->" }
+    /// The markers of `compositor`'s recipe, the first the guide has being the one: its own
+    /// (`cage2`: cage 0.2.0's), then its program's (`cage`).
+    static func markers(_ compositor: CompositorKind) -> [String] {
+        let names = compositor.rawValue == compositor.program ? [compositor.program] : [compositor.rawValue, compositor.program]
+        return names.map { "<!-- kiosk tier: \($0) -->" }
+    }
 
     /// The recipe the guide gives for `compositor`; fails when it gives none or one the tier
     /// cannot run as written.
     func recipe(for compositor: CompositorKind) throws(CaseFailure) -> Recipe {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let markerLine = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == Self.marker(compositor) }),
-            let open = lines[markerLine...].firstIndex(where: { $0.hasPrefix("```") }),
+        let markerLine = Self.markers(compositor).lazy.compactMap { marker in
+            lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == marker }
+        }.first
+        guard let markerLine, let open = lines[markerLine...].firstIndex(where: { $0.hasPrefix("```") }),
             let close = lines[(open + 1)...].firstIndex(where: { $0.hasPrefix("```") })
         else {
-            throw CaseFailure("\(path) has no recipe for \(compositor.rawValue) (a fenced block after \(Self.marker(compositor)))")
+            throw CaseFailure(
+                "\(path) has no recipe for \(compositor.rawValue) (a fenced block after \(Self.markers(compositor).joined(separator: " or ")))"
+            )
         }
         let block = lines[(open + 1)..<close].map { $0.trimmingCharacters(in: .whitespaces) }
         return try Self.recipe(block: block, compositor: compositor, path: path)
@@ -51,7 +63,7 @@ struct KioskGuide {
         }
         if let exec = block.first(where: { $0.hasPrefix("ExecStart=") }) {
             let command = try words(String(exec.dropFirst("ExecStart=".count)))
-            guard let program = command.first, (program as NSString).lastPathComponent == compositor.rawValue,
+            guard let program = command.first, (program as NSString).lastPathComponent == compositor.program,
                 let separator = command.firstIndex(of: "--"), separator + 1 < command.count
             else {
                 throw CaseFailure(
@@ -62,6 +74,23 @@ struct KioskGuide {
         }
         var configLines: [String] = []
         var chromium: [String]?
+        if compositor == .labwc {
+            for line in block where !line.isEmpty && !line.hasPrefix("#") {
+                let command = try words(line)
+                if let program = command.first, (program as NSString).lastPathComponent == "chromium" {
+                    guard chromium == nil else { throw CaseFailure("\(path): the labwc autostart runs chromium twice") }
+                    // As every long-running line of an autostart script: in the background.
+                    guard command.last == "&" else {
+                        throw CaseFailure("\(path): the labwc autostart's chromium line does not end with &: \(line)")
+                    }
+                    chromium = Array(command.dropLast())
+                } else {
+                    configLines.append(line)
+                }
+            }
+            guard let chromium, !chromium.isEmpty else { throw CaseFailure("\(path): the labwc autostart runs no chromium") }
+            return Recipe(setup: CompositorSetup(configLines: configLines), chromium: chromium)
+        }
         for line in block where !line.isEmpty && !line.hasPrefix("#") {
             if line.hasPrefix("exec ") {
                 guard chromium == nil else { throw CaseFailure("\(path): the \(compositor.rawValue) recipe has two exec lines") }

@@ -5,20 +5,28 @@ import SystemCalls
 
 /// The `keys` actions of `gesturectl actions` in a real kiosk session: the runner starts as
 /// the kiosk user inside the compositor's session, as docs/kiosk.md tells an operator
-/// (sway: an `exec` line of its configuration; cage: beside the app in cage's command), with
-/// only the session's environment and no access to `/dev/uinput`. A tap must reach the
-/// client as the chord `KEY_LEFTCTRL+KEY_R`: `r` pressed and released with Control held,
-/// then Control released. Under sway the default `wayland` keyboard types (wtype, the
-/// virtual-keyboard protocol) into wev; under cage 0.1.4, which lacks that protocol, the
-/// `x11` keyboard types (xdotool, XTEST through cage's Xwayland) into xev, an X11 client as
-/// the guide's cage recipe runs Chromium. The verdict is what the client printed.
+/// (sway: an `exec` line of its configuration; labwc: an autostart line; cage: beside the
+/// app in cage's command), with only the session's environment and no access to
+/// `/dev/uinput`. A tap must reach the client as the chord `KEY_LEFTCTRL+KEY_R`: `r` pressed
+/// and released with Control held, then Control released. Under sway and labwc the default
+/// `wayland` keyboard types (wtype, the virtual-keyboard protocol) into wev; under cage
+/// (0.1.4 lacks that protocol) the `x11` keyboard types (xdotool, XTEST through cage's
+/// Xwayland) into xev, an X11 client as the guide's cage recipe runs Chromium. The verdict
+/// is what the client printed.
 final class KioskKeysRun {
     let kind: CompositorKind
     let cases: KioskCases
     var prefix: String { "kiosk [\(kind.rawValue)+\(program.rawValue)]: keys" }
     /// The keyboard the runner types with, and the client that reads it, per compositor.
-    var keyboard: String { kind == .sway ? "wayland" : "x11" }
-    var program: KeyboardClientLog.Program { kind == .sway ? .wev : .xev }
+    /// Wayland's virtual keyboard under sway and labwc; X11 through Xwayland under cage.
+    var keyboard: String { typesOnWayland ? "wayland" : "x11" }
+    var program: KeyboardClientLog.Program { typesOnWayland ? .wev : .xev }
+    var typesOnWayland: Bool {
+        switch kind {
+        case .sway, .labwc: true
+        case .cage, .cage2: false
+        }
+    }
 
     static let panelName = "\(KioskCases.namePrefix) keys ELAN Touchscreen"
 
@@ -79,21 +87,24 @@ final class KioskKeysRun {
 
         // As docs/kiosk.md has it, with the test's actions file and socket.
         let runner = "\(gesturectl) actions --config \(actions) --socket \(socket) > \(log) 2>&1"
-        var setup = CompositorSetup()
+        var setup = CompositorSetup(fillOutput: true)
         let fifo = "\(work)/keys-\(program.rawValue)-\(kind.rawValue).fifo"
         let client: KeyboardClientLog
         switch kind {
         case .sway:
             setup.configLines = ["exec \(runner)"]
             client = try KeyboardClientLog(program, fifo: fifo, before: nil)
-        case .cage:
+        case .labwc:
+            setup.configLines = ["\(runner) &"]
+            client = try KeyboardClientLog(program, fifo: fifo, before: nil)
+        case .cage, .cage2:
             client = try KeyboardClientLog(program, fifo: fifo, before: "\(runner) &")
         }
         let compositor = try Compositor(kind, setup: setup, client: client, name: "\(kind.rawValue)-keys", work: work)
         defer { compositor.stop() }
 
         let started = try awaitLogLine(log, containing: "the 'keys' actions type through the session's display", timeout: 60)
-        if kind == .sway {
+        if typesOnWayland {
             try expect(started.contains(compositor.runtimeDirectory), "the runner found another session: \(started)")
         }
         _ = try awaitLogLine(log, containing: "connected to gestured", timeout: 30)

@@ -3,15 +3,14 @@ import Glibc
 import SystemCalls
 
 /// The guest's root filesystem, and everything the kiosk tier assumes of it, in one place.
-/// Today the guest's root is the host's own `/`, shared read-only over 9p (vm/run.sh): the
-/// guest runs the host's Debian 12 programs (cage 0.1.4, sway 1.7, Chromium, Xwayland,
-/// seatd, udev; vm/test-kiosk.sh checks that they are installed). Its `/tmp` and `/run`
+/// The guest's root is the host's own `/` (Debian 12), shared read-only over 9p (vm/run.sh):
+/// the guest runs the host's programs (cage 0.1.4, sway 1.7, Chromium, Xwayland, seatd,
+/// udev; vm/test-kiosk.sh checks that they are installed); or a Debian 13 root made by
+/// vm/kiosk-root.sh (labwc 0.8, cage 0.2.0, Chromium; `vm/run.sh --root`). Its `/tmp` and `/run`
 /// are fresh tmpfs and the work directory (the checkout) is shared read-write, so the
 /// page and docs/kiosk.md are read from the checkout. The kernel refuses user namespaces
 /// in the chroot the guest runs in (Chromium's sandbox: `ChromiumPage.testFlags`).
-///
-/// A root with other releases (a Debian 13 image with labwc and cage 0.2.0, say) is a new
-/// entry in `roots` with the stacks that hold there, booted on its own.
+/// Another root is a new entry in `roots` with the stacks that hold there, booted on its own.
 struct KioskRoot {
     /// What `/etc/os-release` calls it (`VERSION_CODENAME`).
     let codename: String
@@ -25,7 +24,14 @@ struct KioskRoot {
                 KioskStack(compositor: .cage, client: .wev), KioskStack(compositor: .sway, client: .wev),
                 // On the GPU: its last case is wake-swallow against swayidle's DPMS off.
                 KioskStack(compositor: .sway, client: .chromium, output: .drm), KioskStack(compositor: .cage, client: .chromium),
-            ])
+            ]),
+        // vm/kiosk-root.sh's Debian 13 root (Raspberry Pi OS trixie's compositor).
+        KioskRoot(
+            codename: "trixie",
+            stacks: [
+                KioskStack(compositor: .labwc, client: .wev), KioskStack(compositor: .cage2, client: .wev),
+                KioskStack(compositor: .labwc, client: .chromium), KioskStack(compositor: .cage2, client: .chromium),
+            ]),
     ]
 
     /// The root this guest runs on, from `/etc/os-release`.
