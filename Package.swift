@@ -17,12 +17,11 @@ import PackageDescription
 /// - ConfigFile: the TOML reader.
 /// - CEvdev / EvdevInput: the only place libevdev is touched.
 /// - CSystemd / Systemd: a service's systemd integration (notifications, the watchdog, the
-///   listening sockets systemd passes, journald logging) through libsystemd, shared by
-///   `gestured` and `gestured-web`; Systemd is the only target that imports CSystemd.
-/// - CUdev: libudev, used only by Daemon's UdevMonitor.swift (hot-plug) and
-///   UdevDatabase.swift (a node's udev properties).
-/// - Daemon: event loop (epoll, through SystemCalls), hot-plug (libudev or inotify), socket,
-///   broadcaster; systemd's protocols through Systemd (docs/architecture.md, "libsystemd").
+///   listening sockets systemd passes, journald logging), the daemon's event loop (sd-event)
+///   and udev (sd-device: the hot-plug monitor, a node's properties), through libsystemd,
+///   shared by `gestured` and `gestured-web`; Systemd is the only target that imports CSystemd.
+/// - Daemon: hot-plug (udev through Systemd's sd-device monitor, or inotify), socket,
+///   broadcaster, on Systemd's event loop (docs/architecture.md, "libsystemd").
 /// - gestured, gesturectl: the executables; `gestured` joins Recordings and Daemon for
 ///   `run --replay`.
 /// - GestureTestSupport: what tests, the end-to-end driver, the benchmarks and the fuzzers
@@ -77,24 +76,23 @@ let package = Package(
         /// ConfigFile, the runner lives in gesturectl).
         .target(name: "Actions", dependencies: ["GestureCore", "GestureProtocol"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
-        /// libudev, for the daemon's hot-plug monitor and udev properties (Sources/Daemon/UdevMonitor.swift, UdevDatabase.swift).
-        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .target(
             name: "EvdevInput",
             dependencies: [
                 "CEvdev", "GestureCore", "GestureProtocol", "SystemCalls", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        /// libsystemd (sd-daemon, sd-journal), used only by Systemd.
+        /// libsystemd (sd-daemon, sd-journal, sd-event, sd-device), used only by Systemd.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         /// Notifications (`READY=1`, `STATUS=`, `RELOADING=1`, `STOPPING=1`, `WATCHDOG=1`), the
         /// listening sockets systemd passes (`LISTEN_FDS`) and the journald log handler, through
         /// libsystemd: what both `gestured` and `gestured-web` need of systemd, without the
-        /// daemon or libevdev.
+        /// daemon or libevdev; and the daemon's event loop on sd-event, the udev monitor and
+        /// a node's udev properties on sd-device.
         .target(
             name: "Systemd",
             dependencies: [
-                "CSystemd", "GestureCore", "SystemCalls",
+                "CSystemd", "GestureCore", "GestureProtocol", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -102,7 +100,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "CUdev", "CSystemCalls", "Systemd", "GestureProtocol", "GestureCore", "EvdevInput", "SystemCalls",
+                "CSystemCalls", "Systemd", "GestureProtocol", "GestureCore", "EvdevInput", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -186,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "SystemdTests",
             dependencies: [
-                "Systemd", "GestureCore", "GestureTestSupport", "SystemCalls",
+                "Systemd", "GestureCore", "GestureProtocol", "GestureTestSupport", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"), .product(name: "Logging", package: "swift-log"),
             ]
         ),

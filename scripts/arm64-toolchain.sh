@@ -32,11 +32,11 @@ arm64_triple=aarch64-unknown-linux-gnu
 arm64_clang=/usr/libexec/swift/bin/clang
 # What the sysroot is unpacked from (Debian 12, so that the binaries start on Debian 12 and
 # later): the C library, the C++ runtime that the static Swift runtime needs, and the
-# libraries gestured links (libevdev, libudev, libsystemd, with the libraries libsystemd0
+# libraries gestured links (libevdev, libsystemd, with the libraries libsystemd0
 # depends on, which lld reads to check libsystemd.so's own symbols). A package added here is
 # unpacked into a sysroot already cached (arm64_make_sysroot).
 arm64_sysroot_packages=(libc6 libc6-dev libgcc-s1 libgcc-12-dev libstdc++6 libstdc++-12-dev libatomic1
-    libevdev2 libevdev-dev libudev1 libudev-dev linux-libc-dev
+    libevdev2 libevdev-dev linux-libc-dev
     libsystemd0 libsystemd-dev libcap2 libgcrypt20 libgpg-error0 liblz4-1 liblzma5 libzstd1)
 
 arm64_say() { echo "arm64-toolchain: $*" >&2; }

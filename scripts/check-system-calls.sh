@@ -10,7 +10,7 @@
 # a qualified name (`fd.close()`, `RegularFile.read(path:)`); a Swift function of the same
 # name (a labelled argument, an implicit member `.ping`, no argument, or one where the C
 # call takes several); a declaration (`func read(`), a comment, a string. The C-wrapper modules
-# (EvdevInput for libevdev, Daemon for libudev, Systemd for libsystemd) call their own library
+# (EvdevInput for libevdev, Systemd for libsystemd) call their own library
 # directly, as they must; the Glibc calls around those are checked like everyone else's.
 #
 #   scripts/check-system-calls.sh          # Sources/

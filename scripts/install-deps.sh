@@ -19,10 +19,10 @@ set -euo pipefail
 
 # wtype: how `gesturectl actions` types its keys (a Recommends of the package); the
 # actions tests check its table of keysyms against wtype itself.
-packages=(libevdev-dev libudev-dev libsystemd-dev pkg-config evemu-tools socat wtype)
+packages=(libevdev-dev libsystemd-dev pkg-config evemu-tools socat wtype)
 for option in "$@"; do
     case "$option" in
-        # udev: the VM tier starts its systemd-udevd in the guest (hot-plug through libudev);
+        # udev: the VM tier starts its systemd-udevd in the guest (hot-plug through sd-device);
         # installing it never starts it (not in containers, nor where policy-rc.d forbids).
         --with-vm) packages+=(qemu-system-x86 busybox-static cpio python3 udev) ;;
         # cage exits without xwayland ("Cannot find Xwayland binary"); wev is the Wayland

@@ -169,7 +169,7 @@ done
 rm -rf "$manual_work"
 
 # Depends: the shared libraries the binaries load (dpkg-shlibdeps reads the shlibs/symbols
-# files of the installed packages that provide them: libevdev2, libudev1, libc6, …),
+# files of the installed packages that provide them: libevdev2, libsystemd0, libc6, …),
 # and what the maintainer scripts and units run that no Essential package provides:
 # systemd-sysusers (systemd, or the standalone one; adduser's addgroup where neither is
 # installed) and /bin/kill for ExecReload= (procps).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The daemon's instructions per frame, load-independent (docs/performance.md "The loop around
 # the encoder"): callgrind counts what `gestured run --replay` executes inside the
-# loop's turns (`EventLoop.iterate`: the wait, every dispatch, the writes to the client), with one
+# loop's turns (`sd_event_run`: the wait, every dispatch, the writes to the client), with one
 # client subscribed with touch lines (TOUCHES=0: gestures only), over demo/demo.events played
 # once and played three times in a row. The difference between the two is two passes of
 # steady state, without what a process pays once (first use of each code path, the client's
@@ -82,13 +82,13 @@ with open(sys.argv[2], "w") as out:
             out.write(" ".join([fields[0], "%.6f" % (float(fields[1]) + n * length)] + fields[2:]) + "\n")
 PYTHON
 
-# One run: the daemon under callgrind, collecting inside the loop's turns only (EventLoop.iterate,
-# by its mangled name's prefix); a client that
+# One run: the daemon under callgrind, collecting inside the loop's turns only (sd_event_run,
+# each turn of sd-event's loop); a client that
 # subscribes and reads until the replay device is removed. Prints the instructions.
 profile() {
     local recording=$1 name=$2
     rm -f "$work/socket"
-    valgrind --tool=callgrind --collect-atstart=no --toggle-collect='$s6Daemon9EventLoopC7iterate*waitingS2b_t11SystemCalls0P5ErrorVYKF' \
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect=sd_event_run \
         --callgrind-out-file="$work/profile-$name" "$work/gestured" run --config "$work/empty.toml" \
         --replay "$recording" --speed 1 --wait-for-subscriber --exit-after-replay --socket "$work/socket" \
         >"$work/daemon-$name.log" 2>&1 &

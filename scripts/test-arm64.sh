@@ -150,7 +150,7 @@ if wants depends; then
     resolves() {
         local output
         output=$(arm64_apt "$1" arm64 install --simulate --no-install-recommends "$deb" 2>&1) || { echo "$output"; return 1; }
-        grep -E "^Inst (gestured|libc6|libevdev2|libudev1|procps) " <<<"$output"
+        grep -E "^Inst (gestured|libc6|libevdev2|libsystemd0|procps) " <<<"$output"
         grep -q "^Inst gestured " <<<"$output"
     }
     for suite in bookworm trixie; do

@@ -3,7 +3,7 @@
 # tests) once more with AddressSanitizer, in its own build directory (.build/asan): every
 # test and every `gestured`/`gesturectl` process the tests start run instrumented, so a
 # heap or stack overflow, a use after free or a double free in the daemon's C interop
-# (epoll, sockets, libevdev, libudev) fails the run. scripts/test.sh runs it after the plain
+# (sd-event, sockets, libevdev, sd-device) fails the run. scripts/test.sh runs it after the plain
 # suite (docs/reliability.md has the timings); run it alone with this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -5,7 +5,7 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <fcntl.h>
-/* epoll, for SystemCalls.EventPoll (and its EPOLLIN/EPOLLOUT/... flags, for the loop's users). */
+/* epoll's EPOLLIN/EPOLLOUT/... flags, for the users of the daemon's loop (Systemd.EventLoop, on sd-event). */
 #include <sys/epoll.h>
 
 /* struct ucred's layout (SO_PEERCRED). */

@@ -2,6 +2,7 @@ import GestureCore
 import GestureProtocol
 import Logging
 import SystemCalls
+import Systemd
 
 /// `[daemon] idle-timeout` in the daemon: feeds every touch frame to the pure
 /// `ActivityMonitor`, keeps a loop timer on its deadline, and hands its changes to the

@@ -5,6 +5,7 @@ import Glibc
 import Logging
 import SystemCalls
 import SystemPackage
+import Systemd
 
 /// Who gets in: accepts connections on the listening socket, at most
 /// `maximumAcceptsPerDispatch` per turn of the loop, and refuses those past `max-clients`

@@ -5,6 +5,7 @@ import Glibc
 import Logging
 import SystemCalls
 import SystemPackage
+import Systemd
 
 /// One connection's output and input: its `DeliveryQueue` (docs/protocol.md "Limits and
 /// slow clients"), the bytes on their way into its socket, its per-connection `seq`, and

@@ -6,6 +6,7 @@ import Glibc
 import Logging
 import SystemCalls
 import SystemPackage
+import Systemd
 
 /// Keeps finished pass-through clones for `linger` before destroying them. The kernel
 /// discards a vanished device's unread events, so a clone destroyed in the same instant its

@@ -6,9 +6,10 @@ import Glibc
 import Logging
 import SystemCalls
 import SystemPackage
+import Systemd
 
 /// Finds the touch devices to read and follows hot-plug: a scan of the input directory at
-/// start (no device at all is fine), then changes from udev through a libudev monitor (`UdevMonitor`)
+/// start (no device at all is fine), then changes from udev through an sd-device monitor (`UdevMonitor`)
 /// when udev runs (`/run/udev/control` exists; its events come after udev set permissions
 /// and made the by-id links), else from inotify on the input directory.
 public final class LiveDevices {

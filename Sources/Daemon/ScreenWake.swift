@@ -3,6 +3,7 @@ import GestureCore
 import GestureProtocol
 import Logging
 import SystemCalls
+import Systemd
 
 /// What wake-swallow needs from outside the pass-through filter, shared by every
 /// pass-through device: the display's power, read from sysfs at a touch-down

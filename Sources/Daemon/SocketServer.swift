@@ -5,6 +5,7 @@ import Glibc
 import Logging
 import SystemCalls
 import SystemPackage
+import Systemd
 
 /// Serves protocol 1 on a listening socket: the fan-out of events to the clients whose
 /// subscriptions accept them, and the answers to their requests.

@@ -1,13 +1,14 @@
 import GestureCore
 import Logging
+import Systemd
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// The calibration the system gives a device: udev's `LIBINPUT_CALIBRATION_MATRIX`
-/// property (set by a hwdb entry or a rule; what libinput applies), read through libudev
-/// (`UdevDatabase`).
+/// property (set by a hwdb entry or a rule; what libinput applies), read through
+/// sd-device (`UdevDatabase`).
 public enum SystemCalibration {
     /// What udev says about one device node.
     public enum Lookup: Sendable, Hashable {

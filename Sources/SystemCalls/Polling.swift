@@ -2,7 +2,7 @@ import Glibc
 import SystemPackage
 
 /// `poll(2)` and non-blocking reads for a loop of its own (`gesturectl actions`' command
-/// supervisor); the daemon's loop is `EventLoop`, on `EventPoll`.
+/// supervisor); the daemon's loop is `EventLoop`, on sd-event.
 public enum Polling {
     /// Waits until a descriptor of `descriptors` is ready or `timeoutMilliseconds` pass (-1:
     /// no limit), and fills in their `revents`. Returns how many are ready; 0 on timeout

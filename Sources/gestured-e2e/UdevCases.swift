@@ -3,7 +3,7 @@ import GestureTestSupport
 import Glibc
 import SystemCalls
 
-/// Hot-plug through udev: the daemon follows hot-plug with a libudev monitor when udev
+/// Hot-plug through udev: the daemon follows hot-plug with an sd-device monitor when udev
 /// runs (`/run/udev/control` exists) and with inotify on /dev/input when it does not. The
 /// VM has no udev of its own: these cases start the host's `systemd-udevd` (package
 /// `udev`, installed by vm/setup.sh) in the guest, run a second `gestured run` beside it,

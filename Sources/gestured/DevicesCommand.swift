@@ -2,6 +2,7 @@ import ArgumentParser
 import Daemon
 import EvdevInput
 import GestureCore
+import Systemd
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials  // not Foundation: the daemon's resident memory (docs/performance.md)

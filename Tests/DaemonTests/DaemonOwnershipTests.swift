@@ -9,6 +9,7 @@ import SystemPackage
 import Testing
 
 @testable import Daemon
+@testable import Systemd
 
 /// The daemon's own state and how components hear of it.
 @Suite struct DaemonOwnershipTests {

@@ -2,6 +2,7 @@ import GestureCore
 import GestureProtocol
 import GestureTestSupport
 import Logging
+import Systemd
 import Testing
 
 @testable import Daemon

@@ -6,6 +6,7 @@ import Glibc
 import Logging
 import Recordings
 import SystemCalls
+import Systemd
 import Testing
 
 @testable import Daemon

@@ -1,9 +1,7 @@
-import CSystemCalls
 import GestureCore
 import Glibc
 import SystemCalls
 import SystemPackage
-import Systemd
 
 /// A signal delivered through the loop; released, it is no longer dispatched (the
 /// signal stays caught).

@@ -1,19 +1,17 @@
-import CSystemCalls
-import GestureCore
+import CSystemd
 import Glibc
 import SystemCalls
 import SystemPackage
-import Systemd
 
-/// A watched file descriptor.
+/// A watched file descriptor: an sd-event IO source, removed when cancelled or released.
 public final class IOWatch: EventSource {
     let fd: FileDescriptor
     let handler: (UInt32) -> Void
     var events: UInt32
     var isEnabled = true
     var isRegistered = false
-    /// Events the last wait found and not yet dispatched (0: not pending).
-    var pendingEvents: UInt32 = 0
+    /// The `sd_event_source`, nil once cancelled.
+    var source: OpaquePointer?
 
     init(loop: EventLoop, token: UInt64, fd: FileDescriptor, events: UInt32, handler: @escaping (UInt32) -> Void) {
         self.fd = fd
@@ -27,9 +25,11 @@ public final class IOWatch: EventSource {
     }
 
     public override func cancel() {
-        pendingEvents = 0
         loop?.forget(self)
         loop = nil
+        // The loop may be gone first: the source (which keeps the `sd_event` alive) goes anyway.
+        if let source { sd_event_source_disable_unref(source) }
+        source = nil
     }
 
     /// Changes the epoll events watched (e.g. add EPOLLOUT only while output is queued); a
@@ -39,18 +39,14 @@ public final class IOWatch: EventSource {
     public func setEvents(_ events: UInt32) throws(SystemError) {
         guard let loop, events != self.events else { return }
         self.events = events
-        pendingEvents = 0
-        if isEnabled {
-            try loop.modify(self)
-        }
+        try loop.modify(self)
     }
 
-    /// Stops (or resumes) watching the descriptor without giving up the watch; a pending
-    /// dispatch is dropped. Resuming fails as `setEvents` does.
+    /// Stops (or resumes) watching the descriptor without giving up the watch: stopped, it is
+    /// not dispatched. Resuming fails as `setEvents` does.
     public func setEnabled(_ enabled: Bool) throws(SystemError) {
         guard let loop, enabled != isEnabled else { return }
         isEnabled = enabled
-        pendingEvents = 0
         if enabled {
             do throws(SystemError) {
                 try loop.register(self)

@@ -1,10 +1,8 @@
-import CSystemCalls
 import GestureCore
 import GestureProtocol
 import Glibc
 import SystemCalls
 import SystemPackage
-import Systemd
 
 /// A re-armable one-shot CLOCK_MONOTONIC timer, its deadlines `Timestamp`s as the engine's
 /// are (not Foundation's `Timer`): it fires at the first iteration whose `now` is at or past its deadline, never

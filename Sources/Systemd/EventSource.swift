@@ -1,9 +1,7 @@
-import CSystemCalls
 import GestureCore
 import Glibc
 import SystemCalls
 import SystemPackage
-import Systemd
 
 /// Base of every event source: belongs to one loop until cancelled or released. Once the
 /// loop is gone (or the source cancelled), changing the source does nothing.

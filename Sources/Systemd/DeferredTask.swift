@@ -1,9 +1,7 @@
-import CSystemCalls
 import GestureCore
 import Glibc
 import SystemCalls
 import SystemPackage
-import Systemd
 
 /// A task run once per `schedule()`, after the current dispatch and before the loop next waits.
 public final class DeferredTask: EventSource {
