@@ -21,7 +21,7 @@
 # root only: cage and sway).
 #
 # Builds the release gestured, gestured-web and the driver (gestured-e2e, `--kiosk`) on the
-# host and runs the driver in one VM boot per root: systemd-udevd and seatd once, gestured-web once
+# host and runs the driver in one VM boot per root (two boots at a time, below): systemd-udevd and seatd once, gestured-web once
 # before the first browser, then per compositor and client a compositor (pixman; headless,
 # sway+chromium on the virtio GPU) running the client as nobody, the cases (vm/README.md "The kiosk tier"), and the
 # compositor's stop. Output: `PASS name` / `FAIL name: reason`, `NOTE …`, `BENCH …`, then
@@ -50,7 +50,11 @@ while (($#)); do
     shift
 done
 
-skip() { echo "SKIP: kiosk VM tier: $*"; exit 0; }
+skip() {
+    [[ -n ${lane_two:-} ]] && kill "$lane_two" 2>/dev/null
+    echo "SKIP: kiosk VM tier: $*"
+    exit 0
+}
 step() { echo "vm/test-kiosk [$((SECONDS - started))s]: $*"; }
 
 step "setup"
@@ -105,43 +109,66 @@ boot() {
         "$driver" --corpus "$corpus" --work /run/gestured-kiosk --kiosk "$kinds" --kiosk-clients "$clients" "${driver_args[@]}"
 }
 
+# The boots run in two lanes at once: each guest is one emulated CPU, so a second guest uses
+# the machine's other core. Lane one: the host's root with gestured by hand (the longest);
+# lane two: the Debian 13 root, then the host's root under systemd. Lane two's output is
+# kept in a file and printed when both lanes are done; the verdicts wait for events, never
+# for time, so the lanes do not depend on each other's speed.
+# lane_status NAME RC: records a boot's status (77: qemu cannot run here).
 status=0
-if in_list by-hand "$daemon" && ((${#bookworm[@]})); then
-    set +e
-    boot "the host's root" "$bookworm_list"
-    rc=$?
-    set -e
-    step "done, status $rc"
-    ((rc == 77)) && skip "qemu cannot run here (see above)"
-    ((rc == 0)) || status=$rc
-fi
-if in_list by-hand "$daemon" && ((${#trixie[@]})); then
-    step "the Debian 13 root (vm/kiosk-root.sh)"
-    set +e
-    if trixie_root=$(vm/kiosk-root.sh | tail -n 1) && [[ -d "$trixie_root" ]]; then
-        boot "Debian 13 ($trixie_root)" "$trixie_list" --root "$trixie_root"
-        rc=$?
-    else
-        echo "vm/test-kiosk: no Debian 13 root (vm/kiosk-root.sh failed)" >&2
-        rc=1
+lane_status() {
+    step "done $1, status $2"
+    ((${2} == 77)) && skip "qemu cannot run here (see above)"
+    ((${2} == 0)) || status=$2
+}
+
+by_hand_on_host() {
+    in_list by-hand "$daemon" && ((${#bookworm[@]})) || return 0
+    local rc=0
+    boot "the host's root" "$bookworm_list" || rc=$?
+    lane_status "on the host's root" "$rc"
+    return "$status"
+}
+
+on_debian13_then_under_systemd() {
+    local rc
+    if in_list by-hand "$daemon" && ((${#trixie[@]})); then
+        step "the Debian 13 root (vm/kiosk-root.sh)"
+        rc=0
+        if trixie_root=$(vm/kiosk-root.sh | tail -n 1) && [[ -d "$trixie_root" ]]; then
+            boot "Debian 13 ($trixie_root)" "$trixie_list" --root "$trixie_root" || rc=$?
+        else
+            echo "vm/test-kiosk: no Debian 13 root (vm/kiosk-root.sh failed)" >&2
+            rc=1
+        fi
+        lane_status "on Debian 13" "$rc"
     fi
-    set -e
-    step "done on Debian 13, status $rc"
-    ((rc == 77)) && skip "qemu cannot run here (see above)"
-    ((rc == 0)) || status=$rc
-fi
-if in_list systemd "$daemon" && ((${#bookworm[@]})); then
-    remaining=$((deadline - (SECONDS - started)))
-    ((remaining > 60)) || { echo "vm/test-kiosk: no time left for the systemd VM (${remaining}s of ${deadline}s)" >&2; exit 1; }
-    step "running in the VM under systemd (timeout ${remaining}s): compositors $bookworm_list, client wev, gestured as a service"
-    set +e
-    vm/run.sh --systemd --timeout "$remaining" --share "$corpus" -- \
-        "$driver" --corpus "$corpus" --work /run/gestured-kiosk --kiosk "$bookworm_list" --kiosk-clients wev \
-        --kiosk-under-systemd "${driver_args[@]}"
-    rc=$?
-    set -e
-    step "done under systemd, status $rc"
-    ((rc == 77)) && skip "qemu cannot run here (see above)"
-    ((rc == 0)) || status=$rc
-fi
+    if in_list systemd "$daemon" && ((${#bookworm[@]})); then
+        local remaining=$((deadline - (SECONDS - started)))
+        ((remaining > 60)) || { echo "vm/test-kiosk: no time left for the systemd VM (${remaining}s of ${deadline}s)" >&2; return 1; }
+        step "running in the VM under systemd (timeout ${remaining}s): compositors $bookworm_list, client wev, gestured as a service"
+        rc=0
+        vm/run.sh --systemd --timeout "$remaining" --share "$corpus" -- \
+            "$driver" --corpus "$corpus" --work /run/gestured-kiosk --kiosk "$bookworm_list" --kiosk-clients wev \
+            --kiosk-under-systemd "${driver_args[@]}" || rc=$?
+        lane_status "under systemd" "$rc"
+    fi
+    return "$status"
+}
+
+lane_two_log=$(mktemp "${TMPDIR:-/tmp}/kiosk-lane-two.XXXXXX")
+trap 'rm -f "$lane_two_log"' EXIT
+set +e
+on_debian13_then_under_systemd >"$lane_two_log" 2>&1 &
+lane_two=$!
+by_hand_on_host
+lane_one_status=$?
+wait "$lane_two"
+lane_two_status=$?
+set -e
+echo "vm/test-kiosk: the second lane (Debian 13, then under systemd):"
+cat "$lane_two_log"
+((lane_one_status == 0)) || status=$lane_one_status
+((lane_two_status == 0)) || status=$lane_two_status
+step "both lanes done"
 exit "$status"
