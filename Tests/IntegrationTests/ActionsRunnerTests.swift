@@ -205,12 +205,13 @@ final class ActionsProcess {
         let first = try waitForRun()
         switch overlap {
         case "skip":
-            for _ in 0..<3 { try runner.waitForLine("\(action) skipped: 1 earlier run(s) still alive") }
+            // Counted over the whole log: the skips may come before the first run's `written`.
+            try runner.waitForLines("\(action) skipped: 1 earlier run(s) still alive", count: 3)
             kill(first, SIGKILL)
             try runner.waitForLine("\(action) killed by signal 9")
             #expect(try String(contentsOfFile: taps, encoding: .utf8) == "1 1\n")
         case "queue":
-            try runner.waitForLine("\(action) queued (3 waiting)")
+            try runner.waitForLines("\(action) queued (3 waiting)", count: 1)
             var pid = first
             for _ in 0..<3 {
                 kill(pid, SIGKILL)
