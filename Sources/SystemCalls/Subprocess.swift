@@ -131,6 +131,14 @@ public enum Subprocess {
         return entries
     }
 
+    /// `NAME=value` entries of `entries`, those whose name `overrides` also sets left out,
+    /// then `overrides`.
+    public static func environment(_ entries: [String], overriddenBy overrides: [String]) -> [String] {
+        func name(_ entry: String) -> Substring { entry.prefix { $0 != "=" } }
+        let replaced = Set(overrides.map(name))
+        return entries.filter { !replaced.contains(name($0)) } + overrides
+    }
+
     /// Reaps `pid` if it has exited: true when it had (or is not our child any more).
     public static func reapIfExited(_ pid: pid_t) -> Bool {
         while true {

@@ -25,14 +25,12 @@ struct ChildProcess {
     /// environment plus `extraEnvironment` (which replaces variables of the same name). It
     /// inherits no descriptor but standard output and its standard error pipe.
     static func spawn(_ argv: [String], extraEnvironment: [(name: String, value: String)]) throws(SpawnError) -> ChildProcess {
-        let replaced = Set(extraEnvironment.map(\.name))
         var options = Subprocess.Options()
         options.searchPath = true
         options.ownProcessGroup = true
         options.nullStandardInput = true
-        options.environment =
-            Subprocess.environment().filter { !replaced.contains(String($0.prefix { $0 != "=" })) }
-            + extraEnvironment.map { "\($0.name)=\($0.value)" }
+        options.environment = Subprocess.environment(
+            Subprocess.environment(), overriddenBy: extraEnvironment.map { "\($0.name)=\($0.value)" })
         do throws(SystemError) {
             let pipe = try Subprocess.pipe(nonBlocking: (read: true, write: false))
             defer { try? pipe.write.close() }

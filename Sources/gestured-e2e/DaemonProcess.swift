@@ -11,10 +11,9 @@ import SystemPackage
 func spawn(_ executable: String, _ arguments: [String], environment extra: [String] = [], logPath: String, stdoutPath: String? = nil)
     throws(CaseFailure) -> pid_t
 {
-    let replaced = Set(extra.map { String($0.prefix { $0 != "=" }) })
     var options = Subprocess.Options()
     options.nullStandardInput = true
-    options.environment = Subprocess.environment().filter { !replaced.contains(String($0.prefix { $0 != "=" })) } + extra
+    options.environment = Subprocess.environment(Subprocess.environment(), overriddenBy: extra)
     do {
         // Started afresh unless only standard error goes there.
         let logOptions: FileDescriptor.OpenOptions =

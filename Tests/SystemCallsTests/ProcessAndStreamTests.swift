@@ -80,6 +80,12 @@ import Testing
         #expect(identity.device == UInt64(info.st_dev) && identity.inode == UInt64(info.st_ino))
     }
 
+    /// An override replaces every entry of its name, wherever it stood; others keep their order.
+    @Test func environmentOverriddenByName() {
+        let merged = Subprocess.environment(["A=1", "PATH=/bin", "B=2", "PATH=/x", "AB=3"], overriddenBy: ["PATH=/usr/bin", "C=4"])
+        #expect(merged == ["A=1", "B=2", "AB=3", "PATH=/usr/bin", "C=4"])
+    }
+
     @Test func environmentValues() {
         #expect(Environment.value("PATH") != nil)
         #expect(Environment.value("GESTURED_TEST_NEVER_SET_\(getpid())") == nil)

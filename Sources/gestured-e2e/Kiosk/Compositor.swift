@@ -46,11 +46,9 @@ final class Compositor {
             // wlroots 0.15 refuses to start with no input device yet: they come later.
             "WLR_LIBINPUT_NO_DEVICES=1",
         ]
-        func key(_ entry: String) -> Substring { entry.prefix { $0 != "=" } }
-        let replaced = Set(output.environment.map(key))
         pid = try spawn(
             KioskRoot.setpriv, ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"] + command,
-            environment: defaults.filter { !replaced.contains(key($0)) } + output.environment, logPath: logPath)
+            environment: Subprocess.environment(defaults, overriddenBy: output.environment), logPath: logPath)
         let deadline = monotonicMicroseconds() + UInt64(client.readyTimeout * 1_000_000)
         while !client.isReady {
             if let code = waitForExit(pid, timeout: 0) {
