@@ -58,6 +58,8 @@ final class KeyboardClientLog: KioskClient {
     var isReady: Bool { focused }
     let readyTimeout: Double = 120
     var recent: String { "its key events: \(events.suffix(8)); its last lines: \(recentLines.suffix(8))" }
+    /// The client's last 40 lines as it printed them (a failure shows what the parser passed over).
+    var lastLines: [String] { recentLines }
 
     func pump(milliseconds: Int32, alongside subscriber: Subscriber?) {
         for (line, _) in fifo.read(milliseconds: milliseconds, alongside: subscriber) { take(line) }
