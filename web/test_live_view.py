@@ -245,13 +245,16 @@ async def run(gestured: str, gestured_web: str, output: Path, work: Path) -> Non
         # The bridge serves the sockets it was passed from the moment it takes them, so a
         # browser's STATUS= may come before READY=1: read datagrams until READY=1 or the deadline.
         notices: list[str] = []
+
+        def says_ready() -> bool:
+            return any("READY=1" in notice.split("\n") for notice in notices)
+
         try:
-            while not any("READY=1" in notice.split("\n") for notice in notices):
+            while not says_ready():
                 notices.append(notify.recv(4096).decode())
         except TimeoutError:
             pass
-        check("the socket-activated bridge says READY=1",
-              any("READY=1" in notice.split("\n") for notice in notices), " | ".join(notices))
+        check("the socket-activated bridge says READY=1", says_ready(), " | ".join(notices))
         check("it serves on the sockets systemd passed", b"listening on " + listen[0].encode() in bridge_log_path.read_bytes(),
               bridge_log_path.read_text())
         if ipv6:

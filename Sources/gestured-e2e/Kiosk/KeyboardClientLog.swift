@@ -32,7 +32,8 @@ final class KeyboardClientLog: KioskClient {
     private let before: String?
     private(set) var events: [Event] = []
     private(set) var focused = false
-    private var recentLines: [String] = []
+    /// The client's last 40 lines as it printed them (a failure shows what the parser passed over).
+    private(set) var recentLines: [String] = []
     private var held: [String] = []
     /// The header whose detail line is still to come.
     private var pending: Pending?
@@ -58,8 +59,6 @@ final class KeyboardClientLog: KioskClient {
     var isReady: Bool { focused }
     let readyTimeout: Double = 120
     var recent: String { "its key events: \(events.suffix(8)); its last lines: \(recentLines.suffix(8))" }
-    /// The client's last 40 lines as it printed them (a failure shows what the parser passed over).
-    var lastLines: [String] { recentLines }
 
     func pump(milliseconds: Int32, alongside subscriber: Subscriber?) {
         for (line, _) in fifo.read(milliseconds: milliseconds, alongside: subscriber) { take(line) }

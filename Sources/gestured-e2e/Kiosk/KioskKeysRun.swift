@@ -126,7 +126,9 @@ final class KioskKeysRun {
         let events = Array(client.events[mark...])
         guard let press = events.firstIndex(where: { if case .key("r", true, _) = $0 { true } else { false } }),
             let release = events.firstIndex(where: { isRelease($0, of: "r") }), press < release
-        else { throw CaseFailure("no press of r before its release: \(events); its last lines: \(client.lastLines); runner: \(tail(log))") }
+        else {
+            throw CaseFailure("no press of r before its release: \(events); its last lines: \(client.recentLines); runner: \(tail(log))")
+        }
         try expect(events[press] == .key(sym: "r", pressed: true, held: ["Control"]), "r went down as \(events[press]); \(events)")
 
         _ = try awaitLogLine(log, containing: "exited with status 0")
