@@ -160,27 +160,3 @@ public struct RunScheduler: Sendable {
         return .start(id, action: index, event: event)
     }
 }
-
-/// The delays between attempts to reach the daemon again: 100 ms, doubling up to 5 s, back
-/// to the start once a connection has been greeted (no hammering a daemon that is down, no
-/// long wait after a quick restart).
-public struct ReconnectBackoff: Sendable {
-    public static let first: Duration = .milliseconds(100)
-    public static let longest: Duration = .seconds(5)
-
-    private var next = ReconnectBackoff.first
-
-    public init() {}
-
-    /// The attempt failed (or the connection was lost): how long to wait before the next.
-    public mutating func failed() -> Duration {
-        let delay = next
-        next = min(next * 2, Self.longest)
-        return delay
-    }
-
-    /// The daemon answered: the next failure waits `first` again.
-    public mutating func connected() {
-        next = Self.first
-    }
-}

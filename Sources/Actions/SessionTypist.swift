@@ -6,6 +6,32 @@ public enum SessionTypist {
     /// How long one run may take before it is stopped (it connects, types and exits).
     public static let timeout: Duration = .seconds(10)
 
+    /// The process that keeps a keyboard on the session's seat for as long as the runner
+    /// runs, started once (`wtype -`: a virtual keyboard that types what it reads on
+    /// standard input, given a pipe the runner never writes to, so it holds its keyboard
+    /// until the runner exits or dies and the pipe closes); nil for keyboards that need none
+    /// (X11 servers always have one; uinput's is the runner's own).
+    ///
+    /// Why: a seat with no keyboard of its own (a kiosk with none plugged in) offers
+    /// `wl_keyboard` only while some virtual keyboard exists. A client binds it only after
+    /// it hears of it, so the first keys of a typing run that brings the seat its keyboard
+    /// can pass before the client has one: the client then learns of the press only in the
+    /// keys of `wl_keyboard.enter`, which clients do not act on, and the chord is lost. With
+    /// the seat's keyboard held, clients bind it long before a chord is typed.
+    public static func keyboardHolder(for keyboard: KeyboardBackend) -> [String]? {
+        switch keyboard {
+        case .wayland: ["wtype", "-"]
+        case .x11, .uinput: nil
+        }
+    }
+
+    /// How long the keyboard holder's restarts wait at most (from 100 ms, doubling while it
+    /// keeps failing, as on a compositor without the virtual-keyboard protocol).
+    public static let holderLongestBackoff: Duration = .seconds(60)
+    /// How long the keyboard holder must have run for its exit to count as a loss rather
+    /// than a failure to start (the next restart waits 100 ms again).
+    public static let holderHeld: Duration = .seconds(10)
+
     /// The program for `keyboard`, searched in `PATH` (Debian packages of the same names);
     /// nil for `uinput`, which the runner types on itself.
     public static func program(for keyboard: KeyboardBackend) -> String? {

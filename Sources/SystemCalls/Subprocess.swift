@@ -30,6 +30,8 @@ public enum Subprocess {
         public var ownProcessGroup = false
         /// Standard input from `/dev/null` rather than this process's.
         public var nullStandardInput = false
+        /// Standard input from this descriptor rather than this process's (or `/dev/null`).
+        public var standardInput: FileDescriptor? = nil
         /// Standard output to this descriptor rather than this process's.
         public var standardOutput: FileDescriptor? = nil
         /// Standard error to this descriptor rather than this process's.
@@ -57,11 +59,13 @@ public enum Subprocess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if options.nullStandardInput {
+        if options.nullStandardInput && options.standardInput == nil {
             try check(
                 posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0), "posix_spawn_file_actions_addopen")
         }
-        for (source, target) in [(options.standardOutput, STDOUT_FILENO), (options.standardError, STDERR_FILENO)] {
+        for (source, target) in [
+            (options.standardInput, STDIN_FILENO), (options.standardOutput, STDOUT_FILENO), (options.standardError, STDERR_FILENO),
+        ] {
             guard let source else { continue }
             try check(posix_spawn_file_actions_adddup2(&actions, source.rawValue, target), "posix_spawn_file_actions_adddup2")
         }

@@ -109,6 +109,9 @@ final class ActionPerformer {
                 }
                 printError(
                     "actions: the 'keys' actions type through the session's display \(display) (keyboard = \"\(file.keyboard.rawValue)\")")
+                if let holder = SessionTypist.keyboardHolder(for: file.keyboard) {
+                    SessionKeyboardHolder(argv: holder).start()
+                }
                 return .session
             case .failure(let problem):
                 printError(

@@ -7,8 +7,9 @@ import SystemPackage
 #endif
 
 /// A command started for an action: its own process group (so a timeout's signals reach
-/// what it started too), standard input `/dev/null`, standard output shared with
-/// gesturectl, standard error to a pipe gesturectl reads (its first lines are logged).
+/// what it started too), standard input `/dev/null` (or a pipe of gesturectl's), standard
+/// output shared with gesturectl, standard error to a pipe gesturectl reads (its first
+/// lines are logged).
 struct ChildProcess {
     let pid: pid_t
     /// Read end of the child's standard error, non-blocking.
@@ -23,12 +24,16 @@ struct ChildProcess {
 
     /// Starts `argv` (searched in `PATH` when it has no slash, no shell) with gesturectl's
     /// environment plus `extraEnvironment` (which replaces variables of the same name). It
-    /// inherits no descriptor but standard output and its standard error pipe.
-    static func spawn(_ argv: [String], extraEnvironment: [(name: String, value: String)]) throws(SpawnError) -> ChildProcess {
+    /// inherits no descriptor but standard output, its standard error pipe and
+    /// `standardInput` (standard input; `/dev/null` when nil).
+    static func spawn(
+        _ argv: [String], extraEnvironment: [(name: String, value: String)], standardInput: FileDescriptor? = nil
+    ) throws(SpawnError) -> ChildProcess {
         var options = Subprocess.Options()
         options.searchPath = true
         options.ownProcessGroup = true
         options.nullStandardInput = true
+        options.standardInput = standardInput
         options.environment = Subprocess.environment(
             Subprocess.environment(), overriddenBy: extraEnvironment.map { "\($0.name)=\($0.value)" })
         do throws(SystemError) {

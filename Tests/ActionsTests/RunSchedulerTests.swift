@@ -96,4 +96,13 @@ import Testing
         backoff.connected()
         #expect(backoff.failed() == .milliseconds(100))
     }
+
+    @Test func theKeyboardHoldersRestartsWaitUpToAMinute() {
+        var backoff = ReconnectBackoff(first: .milliseconds(100), longest: SessionTypist.holderLongestBackoff)
+        let delays = (0..<12).map { _ in backoff.failed() }
+        #expect(delays.prefix(3) == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
+        #expect(delays.suffix(2) == [.seconds(60), .seconds(60)])
+        backoff.connected()
+        #expect(backoff.failed() == .milliseconds(100))
+    }
 }

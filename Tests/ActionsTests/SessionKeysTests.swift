@@ -42,6 +42,14 @@ import Testing
         #expect(SessionTypist.arguments(typing: try Self.chords(["KEY_F5"]), on: .uinput) == nil)
     }
 
+    /// Only the Wayland keyboard needs one held: `wtype -` holds a virtual keyboard while its
+    /// standard input is open; an X server always has a keyboard, and uinput's is the runner's.
+    @Test func onlyTheWaylandKeyboardIsHeldByAProcess() {
+        #expect(SessionTypist.keyboardHolder(for: .wayland) == ["wtype", "-"])
+        #expect(SessionTypist.keyboardHolder(for: .x11) == nil)
+        #expect(SessionTypist.keyboardHolder(for: .uinput) == nil)
+    }
+
     @Test(arguments: [
         ("KEY_ENTER", "Return"), ("KEY_ESC", "Escape"), ("KEY_SPACE", "space"), ("KEY_BACKSPACE", "BackSpace"),
         ("KEY_PAGEUP", "Prior"), ("KEY_DOT", "period"), ("KEY_7", "7"), ("KEY_F24", "F24"), ("KEY_BACK", "XF86Back"),

@@ -16,10 +16,15 @@ final class ActionsProcess {
     /// Commands still alive that the test started (killed at the end).
     private var pids: [pid_t] = []
 
-    /// `output`: where standard output goes instead of a pipe the test reads.
-    init(config: String, socket: String, extraArguments: [String] = [], output: FileHandle? = nil) throws {
+    /// `output`: where standard output goes instead of a pipe the test reads; `environment`:
+    /// variables set (or replaced) in the test's own.
+    init(
+        config: String, socket: String, extraArguments: [String] = [], output: FileHandle? = nil,
+        environment: [String: String] = [:]
+    ) throws {
         process.executableURL = URL(fileURLWithPath: try builtExecutable("gesturectl"))
         process.arguments = ["actions", "--config", config, "--socket", socket] + extraArguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardError = errorPipe
         process.standardOutput = output ?? outputPipe
         errorReader = LineReader(errorPipe)
@@ -421,5 +426,46 @@ extension ActionsRunnerTests {
         #expect(event.activity?.phase == .active)
         daemon.signal(SIGTERM)
         _ = try daemon.waitForExit()
+    }
+
+    /// With `keyboard = "wayland"` the runner holds a keyboard on the session's seat from its
+    /// start (`wtype -` on a pipe only the runner holds), starts it again after it exits
+    /// (saying how and after what delay), and takes it along when the runner itself is
+    /// killed. A stand-in `wtype` early in `PATH` records each start: the first exits at once
+    /// with a message, the next reads its standard input to the end (the real wtype with a
+    /// compositor is the kiosk tier's).
+    @Test func theWaylandKeyboardIsHeldRestartedAndGoesWithTheRunner() throws {
+        let directory = TemporaryDirectory()
+        let bin = directory.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let starts = directory.file("starts")
+        try """
+        #!/bin/sh
+        echo "$$ $*" >> \(starts)
+        if [ "$(wc -l < \(starts))" -eq 1 ]; then echo "Compositor went away" >&2; exit 3; fi
+        cat > /dev/null
+        echo "$$ end of input"
+        """.write(toFile: bin + "/wtype", atomically: true, encoding: .utf8)
+        #expect(chmod(bin + "/wtype", 0o755) == 0)
+        let display = directory.file("wayland-test")
+        #expect(FileManager.default.createFile(atPath: display, contents: nil))
+        try "[[action]]\ngesture = \"tap\"\nkeys = [\"KEY_F5\"]\n".write(
+            toFile: directory.file("actions.toml"), atomically: true, encoding: .utf8)
+        let runner = try ActionsProcess(
+            config: directory.file("actions.toml"), socket: directory.file("g.sock"),
+            environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "WAYLAND_DISPLAY": display])
+        try runner.waitForLine("the 'keys' actions type through the session's display \(display)")
+        let exited = try runner.waitForLine("the session's keyboard (wtype -) exited with status 3: Compositor went away after ")
+        #expect(exited.hasSuffix("; starting it again in 0.1 seconds"))
+        try runner.waitForLines("holding a keyboard on the session's seat", count: 2)
+        let held = runner.logLines(containing: "holding a keyboard on the session's seat")
+        let pid = try #require(held.last?.split(separator: " ").last.flatMap { pid_t($0) })
+        kill(runner.process.processIdentifier, SIGKILL)
+        runner.process.waitUntilExit()
+        // The pipe closed with the runner: the holder reads to its end and exits (it writes to
+        // the runner's standard output, which the test reads).
+        #expect(runner.readOutput() == "\(pid) end of input")
+        let text = try String(contentsOfFile: starts, encoding: .utf8)
+        #expect(text.split(separator: "\n").filter { $0.hasSuffix(" -") }.count == 2)
     }
 }

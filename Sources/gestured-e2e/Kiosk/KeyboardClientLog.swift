@@ -32,6 +32,16 @@ final class KeyboardClientLog: KioskClient {
     private let before: String?
     private(set) var events: [Event] = []
     private(set) var focused = false
+    /// The client has a keyboard with the focus: wev between `wl_keyboard` `enter` and
+    /// `leave` (a seat offers `wl_keyboard` only while it has a keyboard); xev once focused
+    /// (an X server always has one).
+    var hasKeyboard: Bool {
+        switch program {
+        case .wev: keyboardEntered
+        case .xev: focused
+        }
+    }
+    private var keyboardEntered = false
     /// The client's last 40 lines as it printed them (a failure shows what the parser passed over).
     private(set) var recentLines: [String] = []
     private var held: [String] = []
@@ -77,6 +87,8 @@ final class KeyboardClientLog: KioskClient {
     /// `[13:     wl_keyboard] key: …; state: 1 (pressed)` then `sym: r            (114), …`.
     private func takeWev(_ line: String) {
         if line.contains("activated") { focused = true }
+        if line.contains("wl_keyboard] enter:") { keyboardEntered = true }
+        if line.contains("wl_keyboard] leave:") { keyboardEntered = false }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if line.contains("wl_keyboard] modifiers:") {
             pending = .modifiers

@@ -11,8 +11,10 @@ import SystemCalls
 /// and released with Control held, then Control released. Under sway and labwc the default
 /// `wayland` keyboard types (wtype, the virtual-keyboard protocol) into wev; under cage
 /// (0.1.4 lacks that protocol) the `x11` keyboard types (xdotool, XTEST through cage's
-/// Xwayland) into xev, an X11 client as the guide's cage recipe runs Chromium. The verdict
-/// is what the client printed.
+/// Xwayland) into xev, an X11 client as the guide's cage recipe runs Chromium. The VM has
+/// no keyboard: under `wayland` the seat has one only because the runner holds one from its
+/// start, and the case waits for the client to have bound it before the tap. The verdict is
+/// what the client printed.
 final class KioskKeysRun {
     let kind: CompositorKind
     let cases: KioskCases
@@ -108,6 +110,11 @@ final class KioskKeysRun {
             try expect(started.contains(compositor.runtimeDirectory), "the runner found another session: \(started)")
         }
         _ = try awaitLogLine(log, containing: "connected to gestured", timeout: 30)
+        // The runner holds a keyboard on the seat (the VM has none of its own), so the client
+        // binds one before the tap: a chord then reaches it whole, however slow the client.
+        try client.wait("a keyboard with the focus (the runner's, held from its start)", timeout: 30, alongside: subscriber) {
+            client.hasKeyboard
+        }
         _ = subscriber.drain(quiet: 0.45)
         let mark = client.events.count
         try panel.tap([Spot(0.5, 0.5)], hold: 60)
