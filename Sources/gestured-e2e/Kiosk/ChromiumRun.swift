@@ -106,7 +106,7 @@ final class ChromiumRun {
             try killWithFingerDown()
         }
         harness.run(name("without app-fingers: a two-finger pinch zooms the page; a subscriber gets the pinch")) {
-            let (inputs, state) = try pinch()
+            let (inputs, state) = try pinch(zooms: true)
             let mostDown = inputs.compactMap(\.down).max() ?? 0
             try expect(mostDown == 2, "the page never had two touches down: \(describe(inputs))")
             try expect((state.scale ?? 0) > 1, "visualViewport.scale is \(state.scale ?? 0) after the pinch: \(describe(inputs))")
@@ -129,7 +129,7 @@ final class ChromiumRun {
         }
         guard daemon != nil else { return }
         harness.run(name("app-fingers = 1: a two-finger pinch leaves the page at scale 1; a subscriber gets the pinch")) {
-            let (inputs, state) = try pinch()
+            let (inputs, state) = try pinch(zooms: false)
             let mostDown = inputs.compactMap(\.down).max() ?? 0
             let pointers = Set(inputs.filter { $0.name == "pointerdown" }.compactMap(\.id))
             try expect(mostDown == 1 && pointers.count == 1, "the page got more than one finger: \(describe(inputs))")
@@ -346,7 +346,8 @@ final class ChromiumRun {
     }
 
     /// A two-finger spread in the middle: the page's input events and its state after.
-    func pinch() throws(CaseFailure) -> (inputs: [PageEvent], state: PageEvent) {
+    /// `zooms`: whether the page is to zoom (how long its scale is watched, below).
+    func pinch(zooms: Bool) throws(CaseFailure) -> (inputs: [PageEvent], state: PageEvent) {
         guard let subscriber else { throw CaseFailure("no subscriber") }
         let before = try page.reset(alongside: subscriber)
         try expect(before.scale == 1, "the page is at scale \(before.scale ?? 0) before the pinch")
@@ -359,11 +360,13 @@ final class ChromiumRun {
             page.inputs(since: mark).contains { ($0.name == "touchend" || $0.name == "touchcancel") && $0.down == 0 }
         }
         quiesce()
-        // Chromium applies a pinch's zoom after the touches' events, on its compositor: the
-        // scale is asked for until it changes or 3 s have passed, so a zoom that came late
-        // is neither missed by the verdict nor left on the page for the cases after it.
+        // Chromium applies a pinch's zoom after the touches' events, on its compositor: on a
+        // busy host seconds later. The scale is asked for until it changes: a zoom that must
+        // come is waited for as long as any page event (`patience`); one that must not is
+        // looked for during 3 s, so a slow host can only miss that failure, never invent
+        // one. Either way a late zoom is not left on the page for the cases after it.
         var state = try page.state(alongside: subscriber)
-        let deadline = monotonicMicroseconds() + 3_000_000
+        let deadline = monotonicMicroseconds() + UInt64((zooms ? Self.patience : 3) * 1_000_000)
         while state.scale == 1, monotonicMicroseconds() < deadline {
             page.settle(milliseconds: 200, alongside: subscriber)
             state = try page.state(alongside: subscriber)
