@@ -92,6 +92,9 @@ final class ActionPerformer {
         supervisor.start()
         self.supervisor = supervisor
         typist = file.typesKeys ? Self.makeTypist(file) : nil
+        if case .session = typist, let holder = SessionTypist.keyboardHolder(for: file.keyboard) {
+            SessionKeyboardHolder(argv: holder).start()
+        }
     }
 
     /// How the file's `keys` will be typed, or nil with a message saying why they cannot be
@@ -109,9 +112,6 @@ final class ActionPerformer {
                 }
                 printError(
                     "actions: the 'keys' actions type through the session's display \(display) (keyboard = \"\(file.keyboard.rawValue)\")")
-                if let holder = SessionTypist.keyboardHolder(for: file.keyboard) {
-                    SessionKeyboardHolder(argv: holder).start()
-                }
                 return .session
             case .failure(let problem):
                 printError(

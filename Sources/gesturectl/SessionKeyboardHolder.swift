@@ -28,7 +28,7 @@ final class SessionKeyboardHolder: @unchecked Sendable {
     }
 
     private func hold() {
-        var backoff = ReconnectBackoff(first: ReconnectBackoff.first, longest: SessionTypist.holderLongestBackoff)
+        var backoff = ReconnectBackoff(longest: SessionTypist.holderLongestBackoff)
         let command = argv.joined(separator: " ")
         while true {
             let started = now()
