@@ -11,7 +11,8 @@
 # that boot: started by boot and by socket activation, the dynamic user and the sandbox
 # seen in /proc, who may connect, a touchscreen hot-plugged through udev, clients before
 # activation / while running / after a restart, reload with a broken configuration, a
-# pass-through clone that outlives a crash, a kill of the unit and the watchdog, stop, the journal's messages, dpkg -r, dpkg -P and dpkg -i on the live system.
+# pass-through clone that outlives a crash, a kill of the unit and the watchdog, stop, the journal's messages, dpkg -r, dpkg -P and dpkg -i on the live system (and
+# /dev/uinput's group and mode after each).
 #
 # Exit status: 0 when every check passed, or when qemu cannot run on this machine (prints
 # "SKIP: ..."); non-zero otherwise (124: the guest never reported; 125: dpkg -i before

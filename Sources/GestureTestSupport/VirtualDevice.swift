@@ -148,6 +148,14 @@ public final class VirtualDevice {
         self.writer = writer
     }
 
+    /// Writes `sequence` frame after frame in one `write(2)`, so the kernel stamps them all
+    /// within it; the fingers are those of the last frame.
+    public func frames(_ sequence: [[Int: Spot]]) throws(SystemError) {
+        var writer = writer
+        try write(sequence.flatMap { writer.frame($0) })
+        self.writer = writer
+    }
+
     /// A normalised coordinate in device units.
     public func axis(_ code: UInt16, _ fraction: Double) -> Int32 {
         writer.axis(code, fraction)

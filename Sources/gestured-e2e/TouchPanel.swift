@@ -55,6 +55,16 @@ final class TouchPanel {
         }
     }
 
+    /// Writes these frames one after another in a single write (no wait between them can
+    /// be stretched by the host); the fingers are those of the last.
+    func frames(_ sequence: [[Int: Spot]]) throws(CaseFailure) {
+        do {
+            try device.frames(sequence)
+        } catch {
+            throw CaseFailure("writing to \(devnode): \(error)")
+        }
+    }
+
     // MARK: gestures a finger makes
 
     /// Touches down at `spots` (one finger each), holds `hold` ms, lifts all.

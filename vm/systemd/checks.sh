@@ -417,16 +417,38 @@ live_install_runs() {
     wait_for 60 is_active gestured.service || fail "gestured.service is $(systemctl is-active gestured.service)" || return 1
     is_active gestured.socket && gesturectl ping | grep -qx pong
 }
+# uinput_is STATE: /dev/uinput's owner, group and mode as `stat -c '%U:%G %a'` prints them.
+# With the package: gestured-uinput, 0660 (71-gestured-uinput.rules). Without it, what
+# Debian 12's own udev rules give the node: root:root 0600 (none of them names uinput).
+uinput_is() {
+    local state
+    state=$(stat -c '%U:%G %a' /dev/uinput) || return 1
+    [[ $state == "$1" ]] || fail "/dev/uinput is $state (gid $(stat -c %g /dev/uinput)), not $1" || return 1
+    echo "/dev/uinput $state"
+}
+# uinput_returned GID: the node is the system's again, and no longer carries the gid the
+# removed group gestured-uinput had (a group created later could reuse it).
+uinput_returned() {
+    [[ $(stat -c %g /dev/uinput) != "$1" ]] || fail "/dev/uinput still has gid $1 (gestured-uinput's): $(stat -c '%U:%G %a' /dev/uinput)" || return 1
+    uinput_is "root:root 600"
+}
+uinput_gid=$(getent group gestured-uinput | cut -d: -f3)
 kill "$evemu_pid" 2>/dev/null
 systemctl start gestured.socket
+check "the package's udev rule gives /dev/uinput to the group gestured-uinput, 0660" uinput_is "root:gestured-uinput 660"
 dpkg -r gestured > "$work/dpkg-r.out" 2>&1
 check "dpkg -r stops everything and removes the program; the configuration stays" removed
+check "dpkg -r gives /dev/uinput back to the system's rules: root:root 0600" uinput_returned "$uinput_gid"
 dpkg -P gestured > "$work/dpkg-p.out" 2>&1
 check "dpkg -P leaves nothing running and nothing behind" purged "$work/dpkg-p.out"
+check "after dpkg -P /dev/uinput is root:root 0600, not the deleted group's gid" uinput_returned "$uinput_gid"
 dpkg -i "$deb" > "$work/dpkg-i.out" 2>&1
 check "dpkg -i on the running system starts the socket and the service" live_install_runs
+check "dpkg -i on the running system gives /dev/uinput to gestured-uinput, 0660, at once" uinput_is "root:gestured-uinput 660"
+uinput_gid=$(getent group gestured-uinput | cut -d: -f3)
 dpkg -P gestured > "$work/dpkg-p2.out" 2>&1
 check "dpkg -P after a live install leaves nothing running and nothing behind" purged "$work/dpkg-p2.out"
+check "dpkg -P of the installed package leaves /dev/uinput root:root 0600, not the deleted group's gid" uinput_returned "$uinput_gid"
 
 echo "$passed passed, $failed failed ($((SECONDS - started)) s)"
 if ((failed > 0)); then
