@@ -4,8 +4,9 @@ import GestureProtocol
 import SystemPackage
 
 /// Where a device's gestures go: the broadcaster, tagged with the device's name. The
-/// engine emits into it as a `GestureSink`; the contact tracker's frames go to
-/// `touches(_:)` for clients that asked for raw touches.
+/// engine emits into it as a `GestureSink`; every frame the pipeline makes (input and touch
+/// hygiene's deadline frames alike) marks activity before its gestures (`frameMade`) and is
+/// counted and sent as `touch` lines after them (`frameClassified`).
 public struct DaemonSink: GestureSink {
     let server: SocketServer
     let ids: GestureIDAllocator
@@ -25,19 +26,19 @@ public struct DaemonSink: GestureSink {
     /// Whether any client wants raw touches (skip building frames' touch events otherwise).
     public var wantsTouches: Bool { server.wantsTouches }
 
-    /// A frame with contacts arrived (the daemon is not idle).
-    func touched(_ frame: TouchFrame) {
-        activity?.touched(frame, device: device)
-    }
-
     /// Sends one frame's contacts as `touch` events.
     public mutating func touches(_ frame: TouchFrame) {
         server.broadcastTouches(frame, device: device)
     }
 
-    /// A completed input frame: its touch-downs are counted, and its contacts sent as
-    /// `touch` events to the clients that asked for them.
-    mutating func frameCompleted(_ frame: TouchFrame) {
+    /// A frame with contacts arrived (the daemon is not idle): told before its gestures.
+    public mutating func frameMade(_ frame: TouchFrame) {
+        if !frame.contacts.isEmpty { activity?.touched(frame, device: device) }
+    }
+
+    /// A classified frame: its touch-downs are counted, and its contacts sent as `touch`
+    /// events (after its gestures) to the clients that asked for them.
+    public mutating func frameClassified(_ frame: TouchFrame) {
         server.state.metrics.count(frame, device: device)
         if wantsTouches { touches(frame) }
     }
@@ -54,27 +55,6 @@ public struct DaemonSink: GestureSink {
 }
 
 extension DevicePipeline {
-    /// Feeds one event; a completed frame with contacts counts as activity (before its
-    /// gestures); every completed frame is counted for `metrics` and goes out as raw
-    /// touches (after its gestures) when a client asked.
-    mutating func feed(_ event: InputEvent, touchesInto sink: inout DaemonSink) {
-        let completed = feed(event, into: &sink) { frame, sink in
-            if !frame.contacts.isEmpty { sink.touched(frame) }
-        }
-        if completed {
-            sink.frameCompleted(frame)
-        }
-    }
-
-    /// Fires the timers due at or before `time`; a frame touch hygiene makes at a deadline
-    /// (a held touch beginning, a stuck one cancelled) counts and goes out as raw touches too.
-    mutating func advance(to time: Timestamp, touchesInto sink: inout DaemonSink) {
-        advance(to: time, into: &sink) { frame, sink in
-            if !frame.contacts.isEmpty { sink.touched(frame) }
-            sink.frameCompleted(frame)
-        }
-    }
-
     /// `pipeline.nextDeadline`, read in place. A source keeps its pipeline in a stored
     /// property of a class; read from there through the getter, the whole pipeline is copied
     /// first (every reference in it retained, then released: some 1 500 instructions per

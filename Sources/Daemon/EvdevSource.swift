@@ -112,7 +112,7 @@ public final class EvdevSource: InputSource {
     ) throws(SystemError) -> ReadOutcome {
         try evdev.readAvailable { event in
             // The pipeline first: its touch hygiene says which touches the clone hides.
-            pipeline.feed(event, touchesInto: &sink)
+            pipeline.feed(event, into: &sink)
             passThrough?.feed(event, hidden: pipeline.hiddenTouches)
         }
     }
@@ -122,7 +122,7 @@ public final class EvdevSource: InputSource {
     /// press's deadline must still make a tap, and the timer must not overtake it.
     public func deadlineReached(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         if case .finished(let reason) = readAvailable(now: now, into: &sink) { return .finished(reason: reason) }
-        pipeline.advance(to: now, touchesInto: &sink)
+        pipeline.advance(to: now, into: &sink)
         passThrough?.hiddenTouchesChanged(pipeline.hiddenTouches, at: now)
         return .active
     }

@@ -91,19 +91,19 @@ public final class ReplaySource: InputSource {
                 if timeline.monotonic(event.time) <= now {
                     // As `Replayer`: the timers due up to an event fire just before it.
                     if let deadline = pipelineDeadline, deadline <= event.time {
-                        pipeline.advance(to: event.time, touchesInto: &sink)
+                        pipeline.advance(to: event.time, into: &sink)
                     }
-                    pipeline.feed(event, touchesInto: &sink)
+                    pipeline.feed(event, into: &sink)
                     index += 1
                 } else if let deadline = pipelineDeadline, timeline.monotonic(deadline) <= now {
-                    pipeline.advance(to: deadline, touchesInto: &sink)
+                    pipeline.advance(to: deadline, into: &sink)
                 } else {
                     return .active
                 }
             case .draining(let endTime, let timersLeft):
                 if let deadline = pipelineDeadline, timersLeft > 0 {
                     guard timeline.monotonic(deadline) <= now else { return .active }
-                    pipeline.advance(to: deadline, touchesInto: &sink)
+                    pipeline.advance(to: deadline, into: &sink)
                     phase = .draining(endTime: endTime, timersLeft: timersLeft - 1)
                     continue
                 }

@@ -9,8 +9,9 @@ public struct MetricsMessage: Sendable, Hashable {
     public var clients: Int
     /// Event lines dropped for slow clients (`status`'s `counters.dropped`).
     public var dropped: UInt64
-    /// Wall-clock time (microseconds since 1970, UTC) of the last touch-down on any device;
-    /// nil when there was none since the daemon started.
+    /// Wall-clock time (microseconds since 1970, UTC) when the daemon last read a frame with
+    /// any contact (a touch-down, a movement or a lift) on any device; nil when there was
+    /// none since the daemon started.
     public var lastTouch: UInt64?
     /// Gesture events by device and region: one entry per pair that had any.
     public var gestures: [GestureSeries]

@@ -36,7 +36,8 @@ public enum MetricsExposition {
             .increment(by: Int64(clamping: daemon.dropped))
         registry.makeGauge(
             descriptor: name(
-                "last_touch_timestamp", unit: "seconds", help: "Unix time of the last touch-down on any device, 0 before the first")
+                "last_touch_timestamp", unit: "seconds",
+                help: "Unix time of the last input frame with any contact on any device, 0 before the first")
         )
         .set(Double(daemon.lastTouch ?? 0) / 1_000_000)
         let gestures = name("gestures", unit: "total", help: "Gesture events by gesture, phase, region (empty: the top level) and device")

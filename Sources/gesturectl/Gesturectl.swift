@@ -87,7 +87,7 @@ struct Subscribe: AsyncParsableCommand {
     var json = false
     @Flag(
         help: ArgumentHelp(
-            "Leave out the changed events of drags, pinches and rotations: each gesture is its began and ended (or cancelled) line, the latter saying how many changes it had."
+            "Leave out the changed events of every gesture (drags, pinches, rotations, long presses that move): each gesture is its began and ended (or cancelled) line, the latter saying how many changes it had."
         ))
     var compact = false
 

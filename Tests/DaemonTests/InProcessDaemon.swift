@@ -69,7 +69,7 @@ final class InProcessDaemon {
     /// depend on the machine's speed. `wentIdle` becomes the daemon's `wentIdle` (called on
     /// the loop's thread).
     init(
-        settings: DaemonSettings = DaemonSettings(), idleTimeout: TimeSpan = .zero, devices: [PipeSource] = [],
+        settings: DaemonSettings = DaemonSettings(), idleTimeout: TimeSpan = .zero, devices: [any InputSource] = [],
         wentIdle: (() -> Void)? = nil
     ) throws {
         socketPath = directory.file("gestured.sock")

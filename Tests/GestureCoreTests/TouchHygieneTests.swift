@@ -4,11 +4,13 @@ import GestureTestSupport
 import Testing
 
 /// Collects what a device's pipeline gives the daemon: gestures, the frames `touch` lines
-/// carry, and what touch hygiene dropped or ended.
+/// carry (the classified ones), what touch hygiene dropped or ended, and in `order` when
+/// each frame was shown before and after the engine among the gestures.
 struct HygieneSink: GestureSink {
     var events: [GestureEvent] = []
     var frames: [TouchFrame] = []
     var filtered: [TouchFiltered] = []
+    var order: [String] = []
     var lastID: UInt64 = 0
 
     mutating func nextGestureID() -> UInt64 {
@@ -16,7 +18,19 @@ struct HygieneSink: GestureSink {
         return lastID
     }
 
-    mutating func emit(_ event: GestureEvent) { events.append(event) }
+    mutating func emit(_ event: GestureEvent) {
+        events.append(event)
+        order.append("\(event.kind) \(event.phase)")
+    }
+
+    mutating func frameMade(_ frame: TouchFrame) { order.append("made \(Self.phases(frame))") }
+
+    mutating func frameClassified(_ frame: TouchFrame) {
+        frames.append(frame)
+        order.append("classified \(Self.phases(frame))")
+    }
+
+    static func phases(_ frame: TouchFrame) -> String { frame.contacts.map { "\($0.id) \($0.phase)" }.joined(separator: ", ") }
 
     mutating func touchFiltered(_ filtered: TouchFiltered) { self.filtered.append(filtered) }
 
@@ -60,7 +74,7 @@ struct HygieneRig {
     mutating func run(_ events: [InputEvent], until end: UInt64? = nil) {
         for event in events {
             fireDeadlines(upTo: event.time)
-            if pipeline.feed(event, into: &sink) { sink.frames.append(pipeline.frame) }
+            pipeline.feed(event, into: &sink)
             if case .emit(let frame) = filter.feed(event, hidden: pipeline.hiddenTouches) { clone += frame }
         }
         if let end { fireDeadlines(upTo: Timestamp(microseconds: end)) }
@@ -68,7 +82,7 @@ struct HygieneRig {
 
     mutating func fireDeadlines(upTo time: Timestamp) {
         while let deadline = pipeline.nextDeadline, deadline <= time {
-            pipeline.advance(to: deadline, into: &sink) { frame, sink in sink.frames.append(frame) }
+            pipeline.advance(to: deadline, into: &sink)
             if case .emit(let frame) = filter.hiddenTouchesChanged(pipeline.hiddenTouches, at: deadline) { clone += frame }
         }
     }
@@ -251,6 +265,22 @@ extension EventScript {
         #expect(rig.cloneTrackingIDs == [1, 2])
     }
 
+    /// The daemon reads input queued past a deadline before it fires its timers, so touch
+    /// hygiene's deadlines usually fire inside `feed`, as here (no `advance`): the frame
+    /// accepting the held touch is shown before the engine (the idle watch's `active`
+    /// before the touch's gestures) and after it (counted, sent as `touch` lines).
+    @Test func aHeldTouchAcceptedWhileInputArrivesIsShownBeforeAndAfterItsGestures() {
+        var script = EventScript()
+        script.press(id: 1, x: 500, y: 250, duration: 700 * Self.ms)
+        var rig = HygieneRig(hygieneScreen, TouchHygieneSettings(holdDuration: .milliseconds(300)))
+        for event in script.events { rig.pipeline.feed(event, into: &rig.sink) }
+        #expect(rig.sink.frames.first?.time == Timestamp(microseconds: 1_000_000 + 300 * Self.ms))
+        #expect(rig.sink.touchDowns == [1])
+        let acceptance = ["made 1 began", "press began", "classified 1 began"]
+        #expect(rig.sink.order.filter(acceptance.contains) == acceptance)
+        #expect(rig.sink.order.last == "classified 1 ended")
+    }
+
     // MARK: stuck-after
 
     @Test func aStuckContactIsEndedCancelledLiftedOnTheCloneAndIgnoredUntilItLifts() {
@@ -276,6 +306,24 @@ extension EventScript {
         // On the clone: down, lifted at 3 s, and the next touch of the slot is new.
         let ids = rig.clone.filter { $0.code == ABS.mtTrackingID }.map { "\($0.value)@\($0.time.microseconds / 1000)" }
         #expect(ids == ["7@1000", "-1@3000", "8@\(script.time / 1000 - 10)"])
+    }
+
+    /// As for a held touch: a stuck touch ended at a deadline that fires inside `feed` is
+    /// shown before and after the engine like every frame.
+    @Test func aStuckTouchEndedWhileInputArrivesIsShownBeforeAndAfterItsGestures() {
+        var script = EventScript()
+        script.slot(0, id: 7, x: 500, y: 250)
+        script.report()
+        script.at(1_000_000 + 5_000 * Self.ms)
+        script.slot(0, x: 501)
+        script.report()
+        var rig = HygieneRig(hygieneScreen, TouchHygieneSettings(stuckAfter: .seconds(2)))
+        for event in script.events { rig.pipeline.feed(event, into: &rig.sink) }
+        #expect(rig.sink.reasons == [.stuck])
+        #expect(rig.sink.frames.map(\.time) == [Timestamp(microseconds: 1_000_000), Timestamp(microseconds: 3_000_000)])
+        let ending = ["made 1 cancelled", "press cancelled", "classified 1 cancelled"]
+        #expect(rig.sink.order.filter(ending.contains) == ending)
+        #expect(rig.sink.order.last == "classified 1 cancelled")
     }
 
     @Test func movingBeyondTheSlopRestartsTheStuckTimer() {

@@ -450,6 +450,27 @@ dpkg -P gestured > "$work/dpkg-p2.out" 2>&1
 check "dpkg -P after a live install leaves nothing running and nothing behind" purged "$work/dpkg-p2.out"
 check "dpkg -P of the installed package leaves /dev/uinput root:root 0600, not the deleted group's gid" uinput_returned "$uinput_gid"
 
+# --- /dev/uinput as a static node --------------------------------------------------------
+# At boot /dev/uinput is a static node until something opens it (the module not loaded yet:
+# no device in sysfs); udevd gives it the rule's group at its start (static_node=uinput),
+# and no trigger reaches it afterwards. Made so here: the module unloaded, the node made as
+# systemd-tmpfiles makes it from modules.devname, udevd restarted.
+udevd_ready() { [[ -S /run/udev/control ]] && udevadm settle --timeout=30; }
+dpkg -i "$deb" > "$work/dpkg-i2.out" 2>&1
+systemctl stop gestured.service gestured.socket
+busybox rmmod uinput > "$work/rmmod.out" 2>&1
+mknod -m 0600 /dev/uinput c 10 223
+systemctl restart systemd-udevd.service
+wait_for 60 udevd_ready
+static_node_has_group() {
+    [[ ! -e /sys/class/misc/uinput ]] || fail "the uinput module is still loaded: $(cat "$work/rmmod.out")" || return 1
+    uinput_is "root:gestured-uinput 660"
+}
+check "a static /dev/uinput (module not loaded) gets gestured-uinput, 0660, from udevd's start" static_node_has_group
+uinput_gid=$(getent group gestured-uinput | cut -d: -f3)
+dpkg -P gestured > "$work/dpkg-p3.out" 2>&1
+check "dpkg -P gives a static /dev/uinput back too: root:root 0600, not the deleted group's gid" uinput_returned "$uinput_gid"
+
 echo "$passed passed, $failed failed ($((SECONDS - started)) s)"
 if ((failed > 0)); then
     echo "--- journalctl -u gestured.service -u gestured.socket, last 40 lines ---"

@@ -88,8 +88,17 @@ public protocol GestureSink {
     /// Touch hygiene dropped or ended a touch (counted and logged by the daemon, traced by
     /// `gestured replay --trace`). Default: nothing.
     mutating func touchFiltered(_ filtered: TouchFiltered)
+    /// `DevicePipeline` made `frame` (from input, or touch hygiene's at a deadline: a held
+    /// touch accepted, a stuck one ended); the engine classifies it next (the daemon's idle
+    /// watch: `active` before the waking touch's gestures). Default: nothing.
+    mutating func frameMade(_ frame: TouchFrame)
+    /// The engine classified `frame`, the one `frameMade` showed, and its gestures are out
+    /// (the daemon counts it and sends its `touch` lines). Default: nothing.
+    mutating func frameClassified(_ frame: TouchFrame)
 }
 
 extension GestureSink {
     public mutating func touchFiltered(_ filtered: TouchFiltered) {}
+    @inlinable public mutating func frameMade(_ frame: TouchFrame) {}
+    @inlinable public mutating func frameClassified(_ frame: TouchFrame) {}
 }

@@ -1,7 +1,7 @@
 import GestureProtocol
 
 /// press: `began` at the sequence's first touch-down, `ended` at its last lift whatever the
-/// touch became, `cancelled` when the primary touch leaves the region, when a gesture of an
+/// touch became, `cancelled` when every finger has left the region, when a gesture of an
 /// enclosing region wins the touch, or when the sequence is cancelled. One press per
 /// sequence, and one more for a finger that joins it when its press is over or it had none
 /// (`RegionRecognizers`); never for a sequence that started unobserved.
@@ -54,7 +54,7 @@ struct PressRecognizer {
         }
     }
 
-    /// The primary touch left the region, an enclosing region's gesture won the touch, or
+    /// Every finger left the region, an enclosing region's gesture won the touch, or
     /// the sequence was cancelled.
     mutating func cancel(
         time: Timestamp, location: Point, fingers: Int, _ reason: StaticString, _ cancellation: PressCancellation, reporter: Reporter

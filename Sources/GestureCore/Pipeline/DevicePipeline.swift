@@ -35,25 +35,17 @@ public struct DevicePipeline {
     public var hiddenTouches: HiddenTouches { hygiene.hidden }
 
     /// Feeds one event; when it completes a frame, the engine classifies the frame (firing
-    /// any timer due before it first). Returns true when a frame was completed.
-    @discardableResult
-    public mutating func feed<S: GestureSink>(_ event: InputEvent, into sink: inout S) -> Bool {
-        feed(event, into: &sink) { _, _ in }
-    }
-
-    /// As `feed(_:into:)`, showing a completed frame to `beforeEngine` before the engine
-    /// classifies it (the daemon's idle watch: `active` goes out before the waking touch's
-    /// gestures). Inlined into `feed(_:into:)`, with the tracker's `feed`: an event that
-    /// completes no frame (most) is then one call from the caller's loop.
+    /// any timer due before it first). Returns true when a frame was completed. Every frame
+    /// made (touch hygiene's deadline frames before it too) goes to `sink.frameMade` before
+    /// the engine and to `sink.frameClassified` after it. Inlined, with the tracker's `feed`:
+    /// an event that completes no frame (most) is then one call from the caller's loop.
     @inline(__always) @discardableResult
-    public mutating func feed<S: GestureSink>(_ event: InputEvent, into sink: inout S, beforeEngine: (TouchFrame, inout S) -> Void) -> Bool
-    {
+    public mutating func feed<S: GestureSink>(_ event: InputEvent, into sink: inout S) -> Bool {
         guard tracker.feed(event) else { return false }
         // Out of line, so that without touch hygiene this stays as small as it was (the
         // optimiser inlines it into every caller).
-        if hygiene.isActive { return processFiltered(into: &sink, beforeEngine: beforeEngine) }
-        beforeEngine(tracker.frame, &sink)
-        engine.process(tracker.frame, into: &sink)
+        if hygiene.isActive { return processFiltered(into: &sink) }
+        Self.classify(tracker.frame, by: &engine, into: &sink)
         return true
     }
 
@@ -61,12 +53,21 @@ public struct DevicePipeline {
     /// before the frame (a held touch accepted, a stuck one ended) come first, each a frame
     /// of its own.
     @inline(never)
-    private mutating func processFiltered<S: GestureSink>(into sink: inout S, beforeEngine: (TouchFrame, inout S) -> Void) -> Bool {
-        fireHygieneDeadlines(upTo: tracker.frame.time, into: &sink, frameMade: beforeEngine)
+    private mutating func processFiltered<S: GestureSink>(into sink: inout S) -> Bool {
+        fireHygieneDeadlines(upTo: tracker.frame.time, into: &sink)
         guard hygiene.process(tracker.frame, sources: tracker.sources, report: { sink.touchFiltered($0) }) else { return false }
-        beforeEngine(hygiene.frame, &sink)
-        engine.process(hygiene.frame, into: &sink)
+        Self.classify(hygiene.frame, by: &engine, into: &sink)
         return true
+    }
+
+    /// The one route of every frame the pipeline makes: shown to the sink, classified, shown
+    /// again. Static, so that the frame is borrowed from the tracker or touch hygiene while
+    /// the engine alone is mutated.
+    @inline(__always)
+    private static func classify<S: GestureSink>(_ frame: TouchFrame, by engine: inout GestureEngine, into sink: inout S) {
+        sink.frameMade(frame)
+        engine.process(frame, into: &sink)
+        sink.frameClassified(frame)
     }
 
     /// Receives every recognizer state transition and every touch hygiene decision (nil:
@@ -90,24 +91,16 @@ public struct DevicePipeline {
         return min(filter, engine.nextDeadline ?? .distantFuture)
     }
 
-    /// Fires every timer due at or before `time`.
+    /// Fires every timer due at or before `time`; a frame touch hygiene makes at a deadline
+    /// (a held touch accepted, a stuck one ended) goes the way `feed`'s frames go.
     public mutating func advance<S: GestureSink>(to time: Timestamp, into sink: inout S) {
-        advance(to: time, into: &sink) { _, _ in }
-    }
-
-    /// As `advance(to:into:)`, showing each frame touch hygiene makes at a deadline (a held
-    /// touch beginning, a stuck one cancelled) to `frameMade` after the engine saw it.
-    public mutating func advance<S: GestureSink>(to time: Timestamp, into sink: inout S, frameMade: (TouchFrame, inout S) -> Void) {
-        if hygiene.isActive { fireHygieneDeadlines(upTo: time, into: &sink, frameMade: frameMade) }
+        if hygiene.isActive { fireHygieneDeadlines(upTo: time, into: &sink) }
         engine.advance(to: time, into: &sink)
     }
 
-    private mutating func fireHygieneDeadlines<S: GestureSink>(
-        upTo time: Timestamp, into sink: inout S, frameMade: (TouchFrame, inout S) -> Void
-    ) {
+    private mutating func fireHygieneDeadlines<S: GestureSink>(upTo time: Timestamp, into sink: inout S) {
         while hygiene.fireNextDeadline(upTo: time, report: { sink.touchFiltered($0) }) {
-            engine.process(hygiene.frame, into: &sink)
-            frameMade(hygiene.frame, &sink)
+            Self.classify(hygiene.frame, by: &engine, into: &sink)
         }
     }
 
@@ -121,6 +114,8 @@ public struct DevicePipeline {
     /// Every contact still down ends as cancelled (one frame); the engine's timers stay
     /// armed. The first step of `finish`, for callers that fire the timers themselves
     /// (`gestured run --replay` waits for them in real time). Returns true when a frame was made.
+    /// That frame is not shown to `frameMade`/`frameClassified`: it ends what the device had
+    /// down, it is not input (the daemon neither counts it nor sends it as `touch` lines).
     @discardableResult
     public mutating func cancelContacts<S: GestureSink>(at time: Timestamp, into sink: inout S) -> Bool {
         guard tracker.cancelAll(at: time) else { return false }

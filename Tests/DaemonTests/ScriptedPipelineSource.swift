@@ -1,0 +1,78 @@
+import Daemon
+import GestureCore
+import GestureProtocol
+import Glibc
+import SystemPackage
+
+/// A protocol-B touchscreen the test drives through a pipe: each byte written feeds
+/// `script[byte]` (evdev events on a virtual clock) through a real `DevicePipeline` into the
+/// daemon's sink, as `EvdevSource` feeds what it read. It announces no deadline: the
+/// pipeline's timers fire only inside `feed`, as when the daemon reads input queued past a
+/// deadline before it fires its timers.
+final class ScriptedPipelineSource: InputSource {
+    static let description: DeviceDescription = {
+        let absInfo: [UInt16: AbsInfo] = [
+            ABS.x: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
+            ABS.y: AbsInfo(minimum: 0, maximum: 500, resolution: 10),
+            ABS.mtSlot: AbsInfo(minimum: 0, maximum: 4),
+            ABS.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535),
+            ABS.mtPositionX: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
+            ABS.mtPositionY: AbsInfo(minimum: 0, maximum: 500, resolution: 10),
+        ]
+        return DeviceDescription(
+            name: "scripted screen", properties: [INPUTPROP.direct], codes: [EV.key: [BTN.touch], EV.abs: Set(absInfo.keys)],
+            absInfo: absInfo)
+    }()
+
+    let device: DeviceInfo
+    let readEnd: FileDescriptor
+    let writeEnd: FileDescriptor
+    var script: [UInt8: [InputEvent]] = [:]
+    private var pipeline: DevicePipeline
+
+    init(touch: TouchHygieneSettings) throws {
+        device = DeviceInfo(name: Self.description.name, kind: .touchscreen, path: "/dev/input/test-scripted")
+        (readEnd, writeEnd) = try FileDescriptor.pipe(options: [.nonBlocking, .closeOnExec])
+        pipeline = DevicePipeline(
+            device: Self.description, geometry: DeviceGeometry(), configuration: EngineConfiguration(), touch: touch)
+    }
+
+    deinit {
+        try? readEnd.close()
+        try? writeEnd.close()
+    }
+
+    var fileDescriptor: FileDescriptor? { readEnd }
+    var nextDeadline: Timestamp? { nil }
+
+    func trigger(_ byte: UInt8) {
+        var b = byte
+        _ = write(writeEnd.rawValue, &b, 1)
+    }
+
+    func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
+        var byte: UInt8 = 0
+        while read(readEnd.rawValue, &byte, 1) == 1 {
+            for event in script[byte] ?? [] { pipeline.feed(event, into: &sink) }
+        }
+        return .active
+    }
+
+    func deadlineReached(now: Timestamp, into sink: inout DaemonSink) -> InputStatus { .active }
+    func close(now: Timestamp, into sink: inout DaemonSink) {}
+
+    /// A touch in slot 0 at the middle of the screen from `down` to `up` (µs of the virtual
+    /// clock), with one resting report at `rest` in between if given.
+    static func touch(id: Int32, down: UInt64, rest: UInt64? = nil, up: UInt64) -> [InputEvent] {
+        func at(_ time: UInt64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
+            InputEvent(time: Timestamp(microseconds: time), type: type, code: code, value: value)
+        }
+        var events = [
+            at(down, EV.abs, ABS.mtSlot, 0), at(down, EV.abs, ABS.mtTrackingID, id), at(down, EV.abs, ABS.mtPositionX, 500),
+            at(down, EV.abs, ABS.mtPositionY, 250), at(down, EV.syn, SYN.report, 0),
+        ]
+        if let rest { events += [at(rest, EV.abs, ABS.mtPositionX, 501), at(rest, EV.syn, SYN.report, 0)] }
+        events += [at(up, EV.abs, ABS.mtTrackingID, -1), at(up, EV.syn, SYN.report, 0)]
+        return events
+    }
+}
