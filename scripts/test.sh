@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: unit, replay-over-the-corpus and property tests with `swift test`;
-# the same once more under AddressSanitizer (scripts/test-asan.sh: about 1.5 minutes more,
-# docs/reliability.md); the Python client against the debug daemon (clients/python/test.sh:
-# pytest and mypy from PyPI into .build/python-client); the live view and the WebSocket bridge
+# the same once more under AddressSanitizer (scripts/test-asan.sh: about 8 minutes more, its
+# own build included, docs/testing.md and docs/reliability.md); the Python client against the
+# debug daemon (clients/python/test.sh: pytest and mypy from PyPI into .build/python-client);
+# the live view and the WebSocket bridge
 # in headless Chromium (web/test.sh: Debian's chromium, websockets from PyPI into
 # .build/web-test; the screenshot lands in .build/web-test-output); then what ships: the release build
 # (once, scripts/build-release.sh), the Debian package made from it (scripts/package-deb.sh)

@@ -106,9 +106,4 @@ extension ServiceManager {
         }
         return enabled > 0 ? .microseconds(microseconds) : nil
     }
-
-    /// `WATCHDOG=1`: the service is alive; due at least once per `watchdogInterval()`.
-    public static func watchdogPing() {
-        notify("WATCHDOG=1")
-    }
 }
