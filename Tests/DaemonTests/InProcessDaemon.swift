@@ -11,41 +11,32 @@ import SystemPackage
 /// A device the test drives through a pipe: each byte written makes it emit `script[byte]`.
 final class PipeSource: InputSource {
     let device: DeviceInfo
-    let readEnd: FileDescriptor
-    let writeEnd: FileDescriptor
+    let pipe: TriggerPipe
     var script: [UInt8: [GestureEvent]] = [:]
     var onStop: (() -> Void)?
 
     init(name: String) throws {
         device = DeviceInfo(name: name, kind: .touchscreen, path: "/dev/input/test-\(name)")
-        (readEnd, writeEnd) = try FileDescriptor.pipe(options: [.nonBlocking, .closeOnExec])
+        pipe = try TriggerPipe()
     }
 
-    deinit {
-        try? readEnd.close()
-        try? writeEnd.close()
-    }
-
-    var fileDescriptor: FileDescriptor? { readEnd }
+    var fileDescriptor: FileDescriptor? { pipe.readEnd }
     var nextDeadline: Timestamp? { nil }
 
-    func trigger(_ byte: UInt8) {
-        var b = byte
-        _ = write(writeEnd.rawValue, &b, 1)
-    }
+    func trigger(_ byte: UInt8) { pipe.trigger(byte) }
 
     func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
-        var byte: UInt8 = 0
-        while read(readEnd.rawValue, &byte, 1) == 1 {
+        pipe.drain { byte in
             if byte == 0 {
                 onStop?()
-                return .active
+                return false
             }
             for event in script[byte] ?? [] {
                 var event = event
                 event.id = sink.nextGestureID()
                 sink.emit(event)
             }
+            return true
         }
         return .active
     }

@@ -25,35 +25,26 @@ final class ScriptedPipelineSource: InputSource {
     }()
 
     let device: DeviceInfo
-    let readEnd: FileDescriptor
-    let writeEnd: FileDescriptor
+    let pipe: TriggerPipe
     var script: [UInt8: [InputEvent]] = [:]
     private var pipeline: DevicePipeline
 
     init(touch: TouchHygieneSettings) throws {
         device = DeviceInfo(name: Self.description.name, kind: .touchscreen, path: "/dev/input/test-scripted")
-        (readEnd, writeEnd) = try FileDescriptor.pipe(options: [.nonBlocking, .closeOnExec])
+        pipe = try TriggerPipe()
         pipeline = DevicePipeline(
             device: Self.description, geometry: DeviceGeometry(), configuration: EngineConfiguration(), touch: touch)
     }
 
-    deinit {
-        try? readEnd.close()
-        try? writeEnd.close()
-    }
-
-    var fileDescriptor: FileDescriptor? { readEnd }
+    var fileDescriptor: FileDescriptor? { pipe.readEnd }
     var nextDeadline: Timestamp? { nil }
 
-    func trigger(_ byte: UInt8) {
-        var b = byte
-        _ = write(writeEnd.rawValue, &b, 1)
-    }
+    func trigger(_ byte: UInt8) { pipe.trigger(byte) }
 
     func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
-        var byte: UInt8 = 0
-        while read(readEnd.rawValue, &byte, 1) == 1 {
+        pipe.drain { byte in
             for event in script[byte] ?? [] { pipeline.feed(event, into: &sink) }
+            return true
         }
         return .active
     }
