@@ -4,9 +4,10 @@ import GestureProtocol
 import SystemPackage
 
 /// Where a device's gestures go: the broadcaster, tagged with the device's name. The
-/// engine emits into it as a `GestureSink`; every frame the pipeline makes (input and touch
-/// hygiene's deadline frames alike) marks activity before its gestures (`frameMade`) and is
-/// counted and sent as `touch` lines after them (`frameClassified`).
+/// engine emits into it as a `GestureSink`; every frame the pipeline makes (input, touch
+/// hygiene's deadline frames and the one that cancels a device's contacts alike) marks
+/// activity before its gestures (`frameMade`) and is counted and sent as `touch` lines after
+/// them (`frameClassified`).
 public struct DaemonSink: GestureSink {
     let server: SocketServer
     let ids: GestureIDAllocator

@@ -8,7 +8,9 @@ import SystemPackage
 /// `script[byte]` (evdev events on a virtual clock) through a real `DevicePipeline` into the
 /// daemon's sink, as `EvdevSource` feeds what it read. It announces no deadline: the
 /// pipeline's timers fire only inside `feed`, as when the daemon reads input queued past a
-/// deadline before it fires its timers.
+/// deadline before it fires its timers. As `EvdevSource` does: the byte `unplug` makes it
+/// finish as an unplugged device does, the byte `reload` starts its pipeline over as a
+/// reload does, and closing it cancels what its pipeline had down.
 final class ScriptedPipelineSource: InputSource {
     static let description: DeviceDescription = {
         let absInfo: [UInt16: AbsInfo] = [
@@ -28,8 +30,10 @@ final class ScriptedPipelineSource: InputSource {
     let pipe: TriggerPipe
     var script: [UInt8: [InputEvent]] = [:]
     private var pipeline: DevicePipeline
+    private let touch: TouchHygieneSettings
 
     init(touch: TouchHygieneSettings) throws {
+        self.touch = touch
         device = DeviceInfo(name: Self.description.name, kind: .touchscreen, path: "/dev/input/test-scripted")
         pipe = try TriggerPipe()
         pipeline = DevicePipeline(
@@ -41,16 +45,35 @@ final class ScriptedPipelineSource: InputSource {
 
     func trigger(_ byte: UInt8) { pipe.trigger(byte) }
 
+    /// The trigger that unplugs the device.
+    static let unplug: UInt8 = 0xFF
+    /// The trigger that reloads the device's settings (unchanged).
+    static let reload: UInt8 = 0xFE
+
     func readAvailable(now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
+        var unplugged = false
         pipe.drain { byte in
-            for event in script[byte] ?? [] { pipeline.feed(event, into: &sink) }
-            return true
+            switch byte {
+            case Self.unplug:
+                unplugged = true
+            case Self.reload:
+                pipeline.cancelAll(at: now, into: &sink)
+                pipeline = DevicePipeline(
+                    device: Self.description, geometry: DeviceGeometry(), configuration: EngineConfiguration(), touch: touch,
+                    replacing: pipeline)
+            default:
+                for event in script[byte] ?? [] { pipeline.feed(event, into: &sink) }
+            }
+            return !unplugged
         }
-        return .active
+        return unplugged ? .finished(reason: "unplugged") : .active
     }
 
     func deadlineReached(now: Timestamp, into sink: inout DaemonSink) -> InputStatus { .active }
-    func close(now: Timestamp, into sink: inout DaemonSink) {}
+
+    func close(now: Timestamp, into sink: inout DaemonSink) {
+        pipeline.cancelAll(at: now, into: &sink)
+    }
 
     /// A touch in slot 0 at the middle of the screen from `down` to `up` (µs of the virtual
     /// clock), with one resting report at `rest` in between if given.

@@ -326,6 +326,40 @@ extension EventScript {
         #expect(rig.sink.order.last == "classified 1 cancelled")
     }
 
+    // MARK: A device's touches cancelled
+
+    /// The frame that cancels what a device had down (unplugged, reloaded, closed) takes every
+    /// frame's route, with touch hygiene off or on: shown before the engine (the idle watch
+    /// learns no finger is down) and after it (its `touch` lines, `cancelled`).
+    @Test(arguments: [false, true]) func cancellingADevicesContactsEndsEveryTouchShown(withHygiene: Bool) {
+        var script = EventScript()
+        script.slot(0, id: 7, x: 500, y: 250)
+        script.report()
+        let touch = withHygiene ? TouchHygieneSettings(stuckAfter: .seconds(2)) : TouchHygieneSettings()
+        var rig = HygieneRig(hygieneScreen, touch)
+        rig.run(script.events)
+        rig.pipeline.cancelAll(at: Timestamp(microseconds: 1_200_000), into: &rig.sink)
+        #expect(
+            rig.sink.order == [
+                "made 1 began", "press began", "classified 1 began", "made 1 cancelled", "press cancelled",
+                "classified 1 cancelled",
+            ])
+        #expect(rig.sink.frames.last?.time == Timestamp(microseconds: 1_200_000))
+    }
+
+    /// A touch touch hygiene still holds back was never shown: cancelling the device ends it
+    /// unseen, with no frame at all.
+    @Test func cancellingADevicesContactsShowsNothingOfAHeldTouch() {
+        var script = EventScript()
+        script.slot(0, id: 7, x: 500, y: 250)
+        script.report()
+        var rig = HygieneRig(hygieneScreen, TouchHygieneSettings(holdDuration: .milliseconds(300)))
+        rig.run(script.events)
+        rig.pipeline.cancelAll(at: Timestamp(microseconds: 1_100_000), into: &rig.sink)
+        #expect(rig.sink.order.isEmpty)
+        #expect(rig.sink.events.isEmpty)
+    }
+
     @Test func movingBeyondTheSlopRestartsTheStuckTimer() {
         var script = EventScript()
         script.slot(0, id: 7, x: 500, y: 250)

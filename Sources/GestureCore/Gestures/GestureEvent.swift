@@ -88,12 +88,13 @@ public protocol GestureSink {
     /// Touch hygiene dropped or ended a touch (counted and logged by the daemon, traced by
     /// `gestured replay --trace`). Default: nothing.
     mutating func touchFiltered(_ filtered: TouchFiltered)
-    /// `DevicePipeline` made `frame` (from input, or touch hygiene's at a deadline: a held
-    /// touch accepted, a stuck one ended); the engine classifies it next (the daemon's idle
+    /// `DevicePipeline` made `frame` (from input, touch hygiene's at a deadline: a held
+    /// touch accepted, a stuck one ended, or the one that cancels every contact of a device
+    /// that goes or is reloaded); the engine classifies it next (the daemon's idle
     /// watch: `active` before the waking touch's gestures). Default: nothing.
     mutating func frameMade(_ frame: TouchFrame)
     /// The engine classified `frame`, the one `frameMade` showed, and its gestures are out
-    /// (the daemon counts it and sends its `touch` lines). Default: nothing.
+    /// (the daemon counts its touch-downs and sends its `touch` lines). Default: nothing.
     mutating func frameClassified(_ frame: TouchFrame)
 }
 

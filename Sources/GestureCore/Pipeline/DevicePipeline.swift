@@ -36,9 +36,10 @@ public struct DevicePipeline {
 
     /// Feeds one event; when it completes a frame, the engine classifies the frame (firing
     /// any timer due before it first). Returns true when a frame was completed. Every frame
-    /// made (touch hygiene's deadline frames before it too) goes to `sink.frameMade` before
-    /// the engine and to `sink.frameClassified` after it. Inlined, with the tracker's `feed`:
-    /// an event that completes no frame (most) is then one call from the caller's loop.
+    /// made (touch hygiene's deadline frames before it too, and `cancelContacts`' frame) goes
+    /// to `sink.frameMade` before the engine and to `sink.frameClassified` after it. Inlined,
+    /// with the tracker's `feed`: an event that completes no frame (most) is then one call
+    /// from the caller's loop.
     @inline(__always) @discardableResult
     public mutating func feed<S: GestureSink>(_ event: InputEvent, into sink: inout S) -> Bool {
         guard tracker.feed(event) else { return false }
@@ -114,17 +115,19 @@ public struct DevicePipeline {
     /// Every contact still down ends as cancelled (one frame); the engine's timers stay
     /// armed. The first step of `finish`, for callers that fire the timers themselves
     /// (`gestured run --replay` waits for them in real time). Returns true when a frame was made.
-    /// That frame is not shown to `frameMade`/`frameClassified`: it ends what the device had
-    /// down, it is not input (the daemon neither counts it nor sends it as `touch` lines).
+    /// That frame takes every frame's route (`frameMade`, the engine, `frameClassified`):
+    /// every touch a client was shown ends (`touch` lines `cancelled`), and the daemon's idle
+    /// watch learns that the device has no finger down (after a reload the finger may lift
+    /// unseen by the new tracker).
     @discardableResult
     public mutating func cancelContacts<S: GestureSink>(at time: Timestamp, into sink: inout S) -> Bool {
         guard tracker.cancelAll(at: time) else { return false }
         guard hygiene.isActive else {
-            engine.process(tracker.frame, into: &sink)
+            Self.classify(tracker.frame, by: &engine, into: &sink)
             return true
         }
         guard hygiene.process(tracker.frame, sources: tracker.sources, report: { sink.touchFiltered($0) }) else { return false }
-        engine.process(hygiene.frame, into: &sink)
+        Self.classify(hygiene.frame, by: &engine, into: &sink)
         return true
     }
 
