@@ -2,6 +2,7 @@ import EvdevInput
 import GestureCore
 import GestureProtocol
 import Logging
+import Synchronization
 import SystemCalls
 import SystemPackage
 
@@ -37,8 +38,10 @@ public final class CloneGuard {
     static let cloneDescriptor = FileDescriptor(rawValue: 3)
     static let pipeDescriptor = FileDescriptor(rawValue: 4)
 
-    /// Guards that were released but had not exited yet: reaped on later calls.
-    nonisolated(unsafe) private static var exiting: [pid_t] = []
+    /// Guards that were released but had not exited yet: reaped on later calls. Locked: the
+    /// daemon has one thread, but every thread that releases a guard shares the list (tests
+    /// run many daemons and guards at once; unlocked, two of them corrupted it).
+    private static let exiting = Mutex<[pid_t]>([])
 
     /// Starts the guard of `clone` (created from `description`) from the running gestured.
     /// Throws when no process can be started (the clone then works unguarded: the caller
@@ -89,19 +92,23 @@ public final class CloneGuard {
         self.pipe = nil
         _ = try? pipe.writeAll([Self.releasedMark])
         try? pipe.close()
-        Self.exiting.append(pid)
+        Self.exiting.withLock { $0.append(pid) }
         Self.reapExited()
     }
 
     /// Reaps the released guards that have exited (they exit at once after the mark).
     static func reapExited() {
-        exiting.removeAll { Subprocess.reapIfExited($0) }
+        exiting.withLock { $0.removeAll { Subprocess.reapIfExited($0) } }
     }
 
-    /// At the daemon's stop: waits for the released guards (they exit at once).
+    /// At the daemon's stop: waits for the released guards (they exit at once). The list is
+    /// taken whole first: each guard is waited for once, and never under the lock.
     static func reapAll() {
-        for pid in exiting { Subprocess.reap(pid) }
-        exiting.removeAll()
+        let released = exiting.withLock { list in
+            defer { list = [] }
+            return list
+        }
+        for pid in released { Subprocess.reap(pid) }
     }
 
     // MARK: The guard's side

@@ -66,6 +66,33 @@ import Testing
         CloneGuard.reapAll()
     }
 
+    /// Each clone's guard is released by whichever thread owns the clone, and one list of the
+    /// released guards is shared: guards released on many threads at once are each reaped,
+    /// none is left a zombie. (Unlocked, two tests releasing at once crashed the test run.)
+    @Test func guardsReleasedOnManyThreadsAtOnceAreAllReaped() async throws {
+        let executable = try builtExecutable("gestured")
+        let released = try await withThrowingTaskGroup(of: pid_t.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let clone = try Subprocess.pipe()
+                    let cloneGuard = try CloneGuard(
+                        cloneDescriptor: clone.write, devnode: "/dev/input/event9", release: frame, executable: executable)
+                    try clone.write.close()
+                    cloneGuard.release()
+                    #expect(try readToEnd(clone.read).isEmpty)
+                    try clone.read.close()
+                    return cloneGuard.pid
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        CloneGuard.reapAll()
+        for pid in released {
+            // Reaped already: no child of this process has the pid any more.
+            #expect(waitpid(pid, nil, WNOHANG) == -1 && errno == ECHILD)
+        }
+    }
+
     /// The guard inherits only its two descriptors, even ones not close-on-exec: a grabbed
     /// evdev node or systemd's listening socket would otherwise outlive the daemon in it.
     @Test func theGuardHoldsNothingElse() throws {
