@@ -79,20 +79,22 @@ arm64_background() {
     arm64_pid[$name]=$!
 }
 # Once the tiers are done the job is all that is left: arm64_unnice NAME gives every
-# process of it (and so the compilers they start next) the normal priority back, so that a
-# CPU-bound job beside the suite does not starve it (beside stress-ng --cpu 2, a cold cross
-# build left niced took 4567 s, and the suite waited 1477 s for it).
+# thread of every process of it (and so the compilers they start next) the normal priority
+# back, so that a CPU-bound job beside the suite does not starve it (beside stress-ng --cpu 2,
+# a cold cross build left niced took 4567 s, and the suite waited 1477 s for it). Every
+# thread: Linux keeps a nice value per thread, and swift-build starts its compilers from
+# worker threads, which a renice of its process id alone leaves at nice 10.
 arm64_unnice() {
-    local pids
-    pids=$(ps -e -o pid=,ppid= | awk -v root="${arm64_pid[$1]}" '
-        { parent[$1] = $2 }
+    local threads
+    threads=$(ps -e -L -o lwp=,pid=,ppid= | awk -v root="${arm64_pid[$1]}" '
+        { process[$1] = $2; parent[$2] = $3 }
         END {
-            for (pid in parent) {
-                for (ancestor = pid; ancestor != "" && ancestor != root && ancestor > 1; ancestor = parent[ancestor]) {}
-                if (ancestor == root) print pid
+            for (thread in process) {
+                for (ancestor = process[thread]; ancestor != "" && ancestor != root && ancestor > 1; ancestor = parent[ancestor]) {}
+                if (ancestor == root) print thread
             }
         }')
-    [[ -z $pids ]] || "${as_root[@]}" renice -n 0 -p $pids >/dev/null 2>&1 || true
+    [[ -z $threads ]] || "${as_root[@]}" renice -n 0 -p $threads >/dev/null 2>&1 || true
 }
 arm64_join() {
     local name=$1 waited=$SECONDS status=0 ended took
