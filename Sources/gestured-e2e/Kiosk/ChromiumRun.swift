@@ -221,12 +221,16 @@ final class ChromiumRun {
     /// daemon's clone) some time after it appears, and touches before that are lost; through
     /// Xwayland, after the page loaded again, the first touches reached it as mouse events
     /// only or not at all (a finger held 90 s gave no event), and later ones as touches.
+    /// A probe that reached the page is over once its click came too: Chromium clicks after
+    /// the touchend, and on a busy host that click came more than the settling second later,
+    /// into the next case's tap.
     func probe(_ what: String, attempts: Int = 10) throws(CaseFailure) {
         for _ in 1...attempts {
             let mark = page.events.count
             try tap(Spot(0.85, 0.85))
             let reached: Void? = try? page.wait("a probe tap", timeout: 20, alongside: subscriber) {
-                page.inputs(since: mark).contains { $0.name == "touchend" }
+                let inputs = page.inputs(since: mark)
+                return inputs.contains { $0.name == "touchend" } && inputs.contains { $0.name == "click" }
             }
             if reached != nil {
                 quiesce()
