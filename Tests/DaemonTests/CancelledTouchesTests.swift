@@ -28,8 +28,11 @@ import Testing
         return (daemon, client)
     }
 
-    /// The summaries of the lines `client` reads up to the first for which `last` is true.
-    static func lines(of client: LineClient, through last: (ServerMessage) -> Bool) throws -> [String] {
+    /// The summaries of the lines `client` reads up to the first `kind` line for which `last`
+    /// is true.
+    static func lines<Value>(of client: LineClient, through kind: KeyPath<ServerMessage, Value?>, _ last: (Value) -> Bool) throws
+        -> [String]
+    {
         var lines: [String] = []
         while true {
             let message = try client.readMessage()
@@ -38,7 +41,7 @@ import Testing
             } else if let summary = HygieneFramesTests.summary(message) {
                 lines.append(summary)
             }
-            if last(message) { return lines }
+            if let value = message[keyPath: kind], last(value) { return lines }
         }
     }
 
@@ -49,10 +52,7 @@ import Testing
         defer { daemon.stop() }
         screen.trigger(1)
         screen.trigger(ScriptedPipelineSource.unplug)
-        let lines = try Self.lines(of: client) { message in
-            if case .device(let device) = message { return device.phase == .removed }
-            return false
-        }
+        let lines = try Self.lines(of: client, through: \.device) { $0.phase == .removed }
         #expect(
             lines == [
                 "gesture press began", "touch began", "gesture long-press began", "gesture long-press cancelled",
@@ -72,10 +72,7 @@ import Testing
         screen.trigger(1)
         screen.trigger(ScriptedPipelineSource.reload)
         screen.trigger(2)
-        let lines = try Self.lines(of: client) { message in
-            if case .activity(let activity) = message { return activity.phase == .idle }
-            return false
-        }
+        let lines = try Self.lines(of: client, through: \.activity) { $0.phase == .idle }
         #expect(
             lines == [
                 "activity active", "gesture press began", "touch began", "gesture long-press began",

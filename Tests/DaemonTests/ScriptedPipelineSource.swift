@@ -36,8 +36,13 @@ final class ScriptedPipelineSource: InputSource {
         self.touch = touch
         device = DeviceInfo(name: Self.description.name, kind: .touchscreen, path: "/dev/input/test-scripted")
         pipe = try TriggerPipe()
-        pipeline = DevicePipeline(
-            device: Self.description, geometry: DeviceGeometry(), configuration: EngineConfiguration(), touch: touch)
+        pipeline = Self.pipeline(touch: touch)
+    }
+
+    /// The pipeline of the scripted screen, replacing `previous` after a reload.
+    private static func pipeline(touch: TouchHygieneSettings, replacing previous: DevicePipeline? = nil) -> DevicePipeline {
+        DevicePipeline(
+            device: description, geometry: DeviceGeometry(), configuration: EngineConfiguration(), touch: touch, replacing: previous)
     }
 
     var fileDescriptor: FileDescriptor? { pipe.readEnd }
@@ -58,9 +63,7 @@ final class ScriptedPipelineSource: InputSource {
                 unplugged = true
             case Self.reload:
                 pipeline.cancelAll(at: now, into: &sink)
-                pipeline = DevicePipeline(
-                    device: Self.description, geometry: DeviceGeometry(), configuration: EngineConfiguration(), touch: touch,
-                    replacing: pipeline)
+                pipeline = Self.pipeline(touch: touch, replacing: pipeline)
             default:
                 for event in script[byte] ?? [] { pipeline.feed(event, into: &sink) }
             }

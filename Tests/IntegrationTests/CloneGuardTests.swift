@@ -31,6 +31,11 @@ import Testing
         }
     }
 
+    /// Starts the built `gestured guard-clone` on `clone`, with `frame` as its release frame.
+    private func startGuard(writingTo clone: FileDescriptor) throws -> CloneGuard {
+        try CloneGuard(cloneDescriptor: clone, devnode: "/dev/input/event9", release: frame, executable: try builtExecutable("gestured"))
+    }
+
     /// Reads `descriptor` until every writer has closed it.
     private func readToEnd(_ descriptor: FileDescriptor) throws -> [UInt8] {
         var all: [UInt8] = []
@@ -44,8 +49,7 @@ import Testing
 
     @Test func theDaemonsDeathLiftsEveryTouch() throws {
         let clone = try Subprocess.pipe()
-        let cloneGuard = try CloneGuard(
-            cloneDescriptor: clone.write, devnode: "/dev/input/event9", release: frame, executable: try builtExecutable("gestured"))
+        let cloneGuard = try startGuard(writingTo: clone.write)
         try clone.write.close()
         cloneGuard.abandon()  // what SIGKILL does to the daemon's end
         let written = try readToEnd(clone.read)
@@ -56,8 +60,7 @@ import Testing
 
     @Test func aReleasedCloneIsLeftAlone() throws {
         let clone = try Subprocess.pipe()
-        let cloneGuard = try CloneGuard(
-            cloneDescriptor: clone.write, devnode: "/dev/input/event9", release: frame, executable: try builtExecutable("gestured"))
+        let cloneGuard = try startGuard(writingTo: clone.write)
         try clone.write.close()
         cloneGuard.release()
         // The guard held the only other writer: the pipe ends when it exits, with nothing in it.
@@ -70,13 +73,11 @@ import Testing
     /// released guards is shared: guards released on many threads at once are each reaped,
     /// none is left a zombie. (Unlocked, two tests releasing at once crashed the test run.)
     @Test func guardsReleasedOnManyThreadsAtOnceAreAllReaped() async throws {
-        let executable = try builtExecutable("gestured")
         let released = try await withThrowingTaskGroup(of: pid_t.self) { group in
             for _ in 0..<8 {
                 group.addTask {
                     let clone = try Subprocess.pipe()
-                    let cloneGuard = try CloneGuard(
-                        cloneDescriptor: clone.write, devnode: "/dev/input/event9", release: frame, executable: executable)
+                    let cloneGuard = try startGuard(writingTo: clone.write)
                     try clone.write.close()
                     cloneGuard.release()
                     #expect(try readToEnd(clone.read).isEmpty)
@@ -99,8 +100,7 @@ import Testing
         let clone = try Subprocess.pipe()
         let unrelated = try Subprocess.pipe()
         _ = fcntl(unrelated.write.rawValue, F_SETFD, 0)  // as a descriptor systemd passes
-        let cloneGuard = try CloneGuard(
-            cloneDescriptor: clone.write, devnode: "/dev/input/event9", release: frame, executable: try builtExecutable("gestured"))
+        let cloneGuard = try startGuard(writingTo: clone.write)
         // posix_spawn returns once the child has executed, but the guard's dynamic loader
         // then opens each shared library as a descriptor for a moment: the table is read
         // once the guard is past its start (it ignores SIGTERM just before it waits).

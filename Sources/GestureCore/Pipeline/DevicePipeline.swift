@@ -56,6 +56,13 @@ public struct DevicePipeline {
     @inline(never)
     private mutating func processFiltered<S: GestureSink>(into sink: inout S) -> Bool {
         fireHygieneDeadlines(upTo: tracker.frame.time, into: &sink)
+        return filterAndClassify(into: &sink)
+    }
+
+    /// The tracker's frame through touch hygiene, and what it lets through to the engine;
+    /// false when it let no frame through.
+    @inline(__always)
+    private mutating func filterAndClassify<S: GestureSink>(into sink: inout S) -> Bool {
         guard hygiene.process(tracker.frame, sources: tracker.sources, report: { sink.touchFiltered($0) }) else { return false }
         Self.classify(hygiene.frame, by: &engine, into: &sink)
         return true
@@ -126,9 +133,7 @@ public struct DevicePipeline {
             Self.classify(tracker.frame, by: &engine, into: &sink)
             return true
         }
-        guard hygiene.process(tracker.frame, sources: tracker.sources, report: { sink.touchFiltered($0) }) else { return false }
-        Self.classify(hygiene.frame, by: &engine, into: &sink)
-        return true
+        return filterAndClassify(into: &sink)
     }
 
     /// End of a finite stream (a recording): fingers still down are cancelled, then the
