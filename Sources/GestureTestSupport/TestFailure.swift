@@ -1,6 +1,8 @@
-import Testing
-
 /// A test's own failure, with a message.
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
+public struct TestFailure: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
