@@ -23,7 +23,8 @@
 # be formatted as .swift-format says (the toolchain's `swift format`; any finding fails), and
 # no shipped code may call the system around SystemCalls (scripts/check-system-calls.sh), and
 # no text may cite the issue tracker by number (scripts/check-issue-numbers.sh), and every
-# relative link of the documentation must resolve (scripts/check-doc-links.py).
+# relative link of the documentation must resolve (scripts/check-doc-links.py), and the
+# module map of docs/architecture.md must be Package.swift's (scripts/check-module-map.py).
 # Nothing the run creates outlives it (scripts/suite-scope.sh): its temporary files and
 # directories, sockets and VM work folders all live in one directory under /tmp, removed
 # at exit with every process the run started, passed or failed; what an interrupted run
@@ -45,6 +46,10 @@ scripts/check-system-calls.sh
 # No tracker issue numbers in the tree (the tracker is not in it); its own fixtures first.
 scripts/check-issue-numbers.sh --self-test
 scripts/check-issue-numbers.sh
+# docs/architecture.md's layers and module table say what Package.swift declares; its own
+# fixtures first.
+scripts/check-module-map.py --self-test
+scripts/check-module-map.py
 # Every relative link and #anchor of the documentation resolves; its own fixtures first.
 scripts/check-doc-links.py --self-test
 scripts/check-doc-links.py
