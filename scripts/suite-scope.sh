@@ -54,11 +54,11 @@ suite_scope_processes() {
 suite_scope_stop() {
     local -
     set +e
-    local pids pid
+    local pids pid listing=""
     pids=$(suite_scope_processes "$1" "$2")
     [[ -n "$pids" ]] || return 0
-    echo "test.sh: stopping what the run $1 left running:" $(
-        for pid in $pids; do echo "$pid ($(cat "/proc/$pid/comm" 2>/dev/null))"; done) >&2
+    for pid in $pids; do listing+=" $pid ($(cat "/proc/$pid/comm" 2>/dev/null))"; done
+    echo "test.sh: stopping what the run $1 left running:$listing" >&2
     # shellcheck disable=SC2086
     kill -TERM $pids 2>/dev/null || true
     for _ in $(seq 50); do
@@ -71,7 +71,7 @@ suite_scope_stop() {
 }
 
 suite_scope_begin() {
-    local directory owner pid started
+    local directory pid started
     for directory in "$suite_scope_parent"/gestured-suite.*; do
         [[ -d "$directory" && -f "$directory/owner" ]] || continue
         read -r pid started <"$directory/owner" || continue
