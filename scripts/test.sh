@@ -49,6 +49,8 @@ scripts/check-issue-numbers.sh --self-test
 scripts/check-issue-numbers.sh
 # Every shell script passes shellcheck (a check disabled only with its reason beside it).
 scripts/check-shell.sh
+# The suite runner's reading of /proc (scripts/suite-scope.sh, the arm64 jobs' priority).
+scripts/process_tree.py --self-test
 # docs/architecture.md's layers and module table say what Package.swift declares; its own
 # fixtures first.
 scripts/check-module-map.py --self-test
@@ -95,14 +97,7 @@ arm64_background() {
 # worker threads, which a renice of its process id alone leaves at nice 10.
 arm64_unnice() {
     local threads=()
-    mapfile -t threads < <(ps -e -L -o lwp=,pid=,ppid= | awk -v root="${arm64_pid[$1]}" '
-        { process[$1] = $2; parent[$2] = $3 }
-        END {
-            for (thread in process) {
-                for (ancestor = process[thread]; ancestor != "" && ancestor != root && ancestor > 1; ancestor = parent[ancestor]) {}
-                if (ancestor == root) print thread
-            }
-        }')
+    mapfile -t threads < <(scripts/process_tree.py threads-under "${arm64_pid[$1]}")
     [[ ${#threads[@]} -eq 0 ]] || "${as_root[@]}" renice -n 0 -p "${threads[@]}" >/dev/null 2>&1 || true
 }
 arm64_join() {
