@@ -51,6 +51,8 @@ scripts/check-issue-numbers.sh
 scripts/check-shell.sh
 # The suite runner's reading of /proc (scripts/suite-scope.sh, the arm64 jobs' priority).
 scripts/process_tree.py --self-test
+# The systemd VM tier's harness: its parsers and PASS/FAIL reporting, on fixtures.
+vm/systemd/checks.py --self-test
 # docs/architecture.md's layers and module table say what Package.swift declares; its own
 # fixtures first.
 scripts/check-module-map.py --self-test

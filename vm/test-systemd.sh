@@ -7,7 +7,7 @@
 # Builds the package (scripts/package-deb.sh; --bin-path reuses a release build, --deb
 # takes a built package), boots the VM with `vm/run.sh --systemd`, installs the package
 # with `dpkg -i` in the new root before systemd starts (as a kiosk image is built: the
-# units are enabled, not yet started), and runs vm/systemd/checks.sh as a oneshot unit of
+# units are enabled, not yet started), and runs vm/systemd/checks.py (Python) as a oneshot unit of
 # that boot: started by boot and by socket activation, the dynamic user and the sandbox
 # seen in /proc, who may connect, a touchscreen hot-plugged through udev, clients before
 # activation / while running / after a restart, reload with a broken configuration, a
@@ -35,6 +35,9 @@ done
 
 skip() { echo "SKIP: systemd VM tier: $*"; exit 0; }
 step() { echo "vm/test-systemd [$((SECONDS - started))s]: $*"; }
+
+step "the harness's own tests"
+vm/systemd/checks.py --self-test
 
 step "setup"
 set +e; vm/setup.sh; rc=$?; set -e
@@ -67,7 +70,7 @@ remaining=$((deadline - (SECONDS - started)))
 ((remaining > 120)) || { echo "vm/test-systemd: no time left for the VM (${remaining}s of ${deadline}s)" >&2; exit 1; }
 step "booting systemd in the VM with $(basename "$deb") installed (timeout ${remaining}s)"
 set +e
-vm/run.sh --systemd --timeout "$remaining" --before-boot "$before" -- vm/systemd/checks.sh "$deb"
+vm/run.sh --systemd --timeout "$remaining" --before-boot "$before" -- vm/systemd/checks.py "$deb"
 rc=$?
 set -e
 step "done, status $rc"
