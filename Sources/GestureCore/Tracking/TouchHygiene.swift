@@ -25,7 +25,7 @@ public struct TouchHygieneSettings: Sendable, Hashable {
 
     /// The largest `shortest-contact` accepted: every touch is held back this long, and the
     /// corpus' shortest real contacts are longer (docs/configuration.md).
-    public static let largestShortestContact = TimeSpan.milliseconds(15)
+    public static let largestShortestContact = TimeSpan.milliseconds(1)
 
     public init(
         debounce: TimeSpan = .zero, ignoreRepeat: TimeSpan = .zero, holdDuration: TimeSpan = .zero, stuckAfter: TimeSpan = .zero,
@@ -355,10 +355,14 @@ public struct TouchHygiene {
         frame.time = input.time
         frame.contacts.removeAllFromEnd()
         var hiddenDown = 0
+        // A touch that begins while another is shown (one lifting in this frame included) is
+        // not held for shortest-contact: holding it would end the person's touch sequence
+        // between the two (a tracking id handed over in one frame).
+        let accompanied = visibleDown > 0
         for (index, contact) in input.contacts.enumerated() {
             let source = index < sources.count ? sources[index] : 0
             switch contact.phase {
-            case .began: began(contact, source: source, time: input.time, report: report)
+            case .began: began(contact, source: source, time: input.time, accompanied: accompanied, report: report)
             case .moved: moved(contact, source: source, time: input.time, report: report)
             case .ended: ended(contact, time: input.time, report: report)
             case .cancelled: cancelled(contact)
@@ -409,7 +413,9 @@ public struct TouchHygiene {
 
     // MARK: - Contacts
 
-    private mutating func began(_ contact: Contact, source: Int, time: Timestamp, report: (TouchFiltered) -> Void) {
+    private mutating func began(
+        _ contact: Contact, source: Int, time: Timestamp, accompanied: Bool, report: (TouchFiltered) -> Void
+    ) {
         if contact.startedUnobserved, let orphan = orphans.firstIndex(where: { $0.source == source }) {
             // The contact cancelled here (SYN_DROPPED, a reload) is this one, found again.
             var record = orphans.remove(at: orphan)
@@ -430,13 +436,13 @@ public struct TouchHygiene {
             contact: contact.id, source: source, verdict: .passes, startTime: time, start: contact.surfaceLocation,
             position: contact.surfaceLocation, location: contact.location, unobserved: contact.startedUnobserved,
             anchor: contact.surfaceLocation, anchorTime: time, stuckAfter: settings.stuckAfter,
-            shortestContact: settings.shortestContact)
+            shortestContact: accompanied ? .zero : settings.shortestContact)
         var verdict = Verdict.passes
         if !contact.startedUnobserved {
             let phantomHold = settings.watchesSeries ? seriesBegan(contact, time: time) : nil
             record.phantomCandidate = phantomHold != nil
             record.heldForDuration = settings.holdDuration != .zero
-            verdict = judge(contact, time: time, phantomHold: phantomHold)
+            verdict = judge(contact, time: time, shortestContact: record.shortestContact, phantomHold: phantomHold)
         }
         Self.transition(log, &record, "down", verdict)
         records.append(record)
@@ -452,9 +458,10 @@ public struct TouchHygiene {
     }
 
     /// The decision at touch-down, first rule first: bounce, repeat, then held for the
-    /// longest of hold-duration, shortest-contact and a phantom's hold (`phantomHold`: the
-    /// touch falls on a learned series' phase, phantom = suppress).
-    private func judge(_ contact: Contact, time: Timestamp, phantomHold: TimeSpan?) -> Verdict {
+    /// longest of hold-duration, `shortestContact` (zero for a touch that begins beside
+    /// another) and a phantom's hold (`phantomHold`: the touch falls on a learned series'
+    /// phase, phantom = suppress).
+    private func judge(_ contact: Contact, time: Timestamp, shortestContact: TimeSpan, phantomHold: TimeSpan?) -> Verdict {
         if let lift = lastLift {
             let gap = time - lift.time
             if settings.debounce != .zero && gap <= settings.debounce && contact.surfaceLocation.distance(to: lift.point) <= slop {
@@ -462,7 +469,7 @@ public struct TouchHygiene {
             }
             if settings.ignoreRepeat != .zero && gap <= settings.ignoreRepeat { return .dropped(.repeat) }
         }
-        let hold = max(settings.holdDuration, settings.shortestContact, phantomHold ?? .zero)
+        let hold = max(settings.holdDuration, shortestContact, phantomHold ?? .zero)
         return hold == .zero ? .passes : .held(deadline: time + hold)
     }
 
@@ -538,7 +545,8 @@ public struct TouchHygiene {
             phantomHold = seriesBegan(contact, time: time)
             record.phantomCandidate = phantomHold != nil
         }
-        var verdict = judge(contact, time: time, phantomHold: settings.phantom == .suppress ? phantomHold : nil)
+        var verdict = judge(
+            contact, time: time, shortestContact: settings.shortestContact, phantomHold: settings.phantom == .suppress ? phantomHold : nil)
         if case .held = verdict { verdict = .dropped(record.liftReason(at: time)) }
         var period: TimeSpan?
         if case .dropped(.phantom) = verdict { period = firstReport(of: contact.id) }
