@@ -1,4 +1,3 @@
-import CSystemCalls
 import GestureCore
 import GestureProtocol
 import Glibc
@@ -160,7 +159,7 @@ final class SocketServer: ClientConnectionOwner {
         let client = ClientConnection(id: nextClientID, fd: fd, credentials: credentials, limits: deliveryLimits, owner: self)
         nextClientID += 1
         do {
-            client.watch = try loop.watch(fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned client] revents in
+            client.watch = try loop.watch(fd, events: .readable) { [unowned self, unowned client] revents in
                 for line in client.handle(revents: revents, readBuffer: &readBuffer) where !client.isClosed {
                     handleRequest(line, from: client)
                 }
