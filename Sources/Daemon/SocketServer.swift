@@ -134,12 +134,13 @@ final class SocketServer: ClientConnectionOwner {
         case .phantom:
             guard let period = filtered.seriesPeriod else { return }
             hygieneLog.log(
-                .notice, "touch hygiene: phantom touches repeating at one point on \(device), dropped until the series breaks",
+                .notice,
+                "touch hygiene: phantom touches repeating at one point on \(device), dropped while they keep its period (gesturectl status shows the series)",
                 [
                     "device": "\(device)", "reason": "phantom", "location": "\(filtered.location.x) \(filtered.location.y)",
                     "period-ms": "\(period.milliseconds)",
                 ])
-        case .bounce, .repeat, .tooShort, .stuck:
+        case .bounce, .repeat, .tooShort, .stuck, .zeroDuration:
             hygieneLog.log(
                 .info, "touch hygiene: touches dropped or ended on \(device) (\(filtered.reason.rawValue))",
                 [

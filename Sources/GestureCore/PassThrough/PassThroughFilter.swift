@@ -18,9 +18,11 @@ public struct PassThroughPolicy: Sendable, Hashable {
     public var reserved: [ReservedArea]
     /// How device coordinates map to the screen (the same mapping the regions use).
     public var geometry: DeviceGeometry
-    /// Wake touches are reserved too: the first touch after `PassThroughFilter.idle()`,
-    /// every touch while the display is off (`PassThroughFilter.displayPower(_:)`), and every
-    /// touch within `wakeGuard` after the display came back on.
+    /// Wake touches are reserved too: every touch while the display is off
+    /// (`PassThroughFilter.displayPower(_:)`) as long as the compositor can be made to wake
+    /// (`WakeSignal`), every touch within `wakeGuard` after the display came back on, and,
+    /// where the display's power cannot be read, the first touch after
+    /// `PassThroughFilter.idle()`.
     public var wakeSwallow: Bool
     /// How long after the display came back on touches still belong to the same wake
     /// (`wake-guard`).
@@ -58,8 +60,9 @@ public enum PassThroughDecision: Sendable, Hashable {
     case passes
     /// It started in this reserved region.
     case reservedByRegion(String)
-    /// A touch that wakes the screen (wake-swallow): the first after an idle period, one
-    /// while the display is off, or one within the wake guard after it came back on.
+    /// A touch that wakes the screen (wake-swallow): one while the display is off, one
+    /// within the wake guard after it came back on, or, with the display's power unknown,
+    /// the first after an idle period.
     case reservedAsWakeTouch
     /// It began when this many fingers of its touch sequence had reached the app (`app-fingers`).
     case reservedBeyondAppFingers(Int)
@@ -67,19 +70,23 @@ public enum PassThroughDecision: Sendable, Hashable {
     case held(HeldTouch)
     /// It rested past the long-press duration (`app-long-press = false`).
     case reservedAsLongPress
+    /// Touch hygiene hid it at its touch-down (held back or dropped): decided when hygiene
+    /// first shows it, so that a touch held back to tell it from a ghost can still be the
+    /// wake touch, and a ghost never is.
+    case pendingHygiene
 
     public var isReserved: Bool {
         switch self {
-        case .passes, .held: false
+        case .passes, .held, .pendingHygiene: false
         case .reservedByRegion, .reservedAsWakeTouch, .reservedBeyondAppFingers, .reservedAsLongPress: true
         }
     }
 
-    /// Whether the clone does not show the touch now (reserved or still held).
+    /// Whether the clone does not show the touch now (reserved, still held, or undecided).
     var keepsOffClone: Bool {
         switch self {
         case .passes: false
-        case .held, .reservedByRegion, .reservedAsWakeTouch, .reservedBeyondAppFingers, .reservedAsLongPress: true
+        case .held, .reservedByRegion, .reservedAsWakeTouch, .reservedBeyondAppFingers, .reservedAsLongPress, .pendingHygiene: true
         }
     }
 }
@@ -151,8 +158,12 @@ public struct PassThroughFilter {
     private var singleDecision: (decision: PassThroughDecision, order: UInt64)?
     /// Protocol A: the first frame after `SYN_DROPPED` (libevdev's delta has no contact list).
     private var resyncing = false
-    /// Wake-swallow: the next touch-down is reserved.
+    /// Wake-swallow: the daemon went idle; the next touch-down is reserved when the
+    /// display's power is unknown (a readable display decides by itself).
     private var wakeArmed = false
+    /// Wake-swallow: whether the compositor can be made to wake for a touch swallowed while
+    /// the display is off; where it cannot, such touches are forwarded.
+    public private(set) var wakeSignal = WakeSignal.ready
     /// Wake-swallow: the display as the daemon last read it, and until when touches still
     /// belong to the last wake (the display's return plus the guard).
     private var display = DisplayPower.unknown
@@ -173,6 +184,13 @@ public struct PassThroughFilter {
     /// How many touches were reserved as wake touches so far: the daemon tells whatever
     /// blanked the screen of each one, since the compositor never sees it.
     public private(set) var wakeTouchCount = 0
+    /// How many touches that landed while the display read off were forwarded because the
+    /// compositor cannot be made to wake (`wakeSignal` unavailable): the daemon logs each.
+    public private(set) var forwardedWakeTouchCount = 0
+    /// How long after a touch swallowed on a dark display the display must read on again;
+    /// a touch that finds it still off later shows that the compositor did not wake on the
+    /// daemon's signal, and wake-swallow fails safe (`WakeSignal.unavailable`).
+    public static let wakeConfirmation = TimeSpan.seconds(2)
 
     /// `current`: the device's state now, when it is already open and may have touches
     /// down (nil: a device just opened, in its initial state). The clone is taken to be
@@ -199,11 +217,14 @@ public struct PassThroughFilter {
         guard policy.wakeSwallow, state == .reading else { return false }
         switch layout.mode {
         case .slotted:
-            return working.slots.indices.contains { working.slots[$0].isDown && (slotBegan[$0] || slotDecisions[$0] == nil) }
+            return working.slots.indices.contains {
+                working.slots[$0].isDown && (slotBegan[$0] || slotDecisions[$0] == nil || slotDecisions[$0] == .pendingHygiene)
+            }
         case .unslotted:
             return frameHasReports
         case .singleTouch(let touchKey):
-            return singleDecision == nil && (layout.keys.firstIndex(of: touchKey).map { working.keys[$0] != 0 } ?? false)
+            return (singleDecision == nil || singleDecision?.decision == .pendingHygiene)
+                && (layout.keys.firstIndex(of: touchKey).map { working.keys[$0] != 0 } ?? false)
         }
     }
 
@@ -272,6 +293,7 @@ public struct PassThroughFilter {
         guard hidden != self.hidden, state == .reading else { return .none }
         self.hidden = hidden
         log?("pass-through: touch hygiene changed what it hides")
+        if decidePendingTouches(in: committed, at: time) && wakeArmed { wakeArmed = false }
         if hidesTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
         return write(cloneTarget(of: committed), at: time, extras: [])
     }
@@ -285,6 +307,8 @@ public struct PassThroughFilter {
             wakeArmed = false
             wakeGuardUntil = nil
         }
+        // A reload tries the wake signal again after the display once stayed off.
+        if case .unavailable(.displayStayedOff) = wakeSignal { wakeSignal = .ready }
         log?("pass-through: reconfigured, \(policy.reserved.count) reserved regions, wake-swallow \(policy.wakeSwallow)")
     }
 
@@ -301,8 +325,19 @@ public struct PassThroughFilter {
     public mutating func displayPower(_ power: DisplayPower) {
         guard power != display else { return }
         display = power
-        if case .on(let since?) = power { wakeGuardUntil = since + policy.wakeGuard }
+        if case .on(let since?) = power {
+            wakeGuardUntil = since + policy.wakeGuard
+            // The compositor woke after the signal.
+            if case .sent = wakeSignal { wakeSignal = .ready }
+        }
         log?("pass-through: display \(power)")
+    }
+
+    /// The daemon cannot make the compositor wake (its wake key could not be made): from now
+    /// on a touch that lands while the display reads off is forwarded, not swallowed.
+    public mutating func wakeSignalUnavailable(_ failure: WakeSignalFailure) {
+        wakeSignal = .unavailable(failure)
+        log?("pass-through: the compositor cannot be woken (\(failure)): touches on a dark display are forwarded")
     }
 
     /// The clone is about to be destroyed (daemon stopping, device unplugged or no longer
@@ -399,8 +434,9 @@ public struct PassThroughFilter {
             if let revealed = revealHeldSingleTouch(touchKey: touchKey, at: time) { events = revealFrame(revealed, at: time) }
             began = decideSingleTouch(touchKey: touchKey, at: time)
         }
+        let shownByHygiene = decidePendingTouches(in: working, at: time)
         // Only a touch the clone may show is the wake touch (`decide`).
-        if began && wakeArmed { wakeArmed = false }
+        if (began || shownByHygiene) && wakeArmed { wakeArmed = false }
         if hidesTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
         if !anyTouchDown { appFingersInSequence = 0 }
         resyncing = false
@@ -512,15 +548,21 @@ public struct PassThroughFilter {
 
     /// Decides the touch-down at `x`, `y` (device units) of `source` in the frame at `time`;
     /// `origin`: the touch as it is now. A touch touch hygiene hides at its touch-down (a
-    /// phantom, a bounce) is not the wake touch: it wakes nothing.
+    /// ghost, a bounce, one held back) is decided when hygiene shows it, if ever: until
+    /// then it is not the wake touch, and a dropped one wakes nothing.
     private mutating func decide(
         x: Int32, y: Int32, source: Int, touch: String, at time: Timestamp, origin: HeldTouch.Origin
     ) -> PassThroughDecision {
+        if hidden.contains(source) {
+            log?("pass-through: \(touch) at (\(x), \(y)) → hidden by touch hygiene, decided when it shows")
+            return .pendingHygiene
+        }
         let decision: PassThroughDecision
         let point = mapper.location(x: x, y: y)
-        if isWakeTouch(at: time) && !hidden.contains(source) {
+        if isWakeTouch(at: time) {
             decision = .reservedAsWakeTouch
             wakeTouchCount += 1
+            if display == .off, case .ready = wakeSignal { wakeSignal = .sent(at: time) }
         } else {
             // The innermost (smallest) reserved region names the decision.
             let areas = policy.reserved.filter { $0.rect.contains(point) }
@@ -532,12 +574,26 @@ public struct PassThroughFilter {
         return decision
     }
 
-    /// Whether a touch beginning at `time` wakes the screen: the first after idle, one while
-    /// the display is off, or one within the guard of the last wake.
-    private func isWakeTouch(at time: Timestamp) -> Bool {
+    /// Whether a touch beginning at `time` wakes the screen: one while the display is off
+    /// (unless the compositor cannot be made to wake: then it is forwarded, fail-safe), one
+    /// within the guard of the last wake, or the first after idle when nothing says whether
+    /// the display is on.
+    private mutating func isWakeTouch(at time: Timestamp) -> Bool {
         guard policy.wakeSwallow else { return false }
-        if wakeArmed || display == .off { return true }
-        return wakeGuardUntil.map { time < $0 } ?? false
+        switch display {
+        case .off:
+            if case .sent(let sent) = wakeSignal, time - sent >= Self.wakeConfirmation {
+                wakeSignal = .unavailable(.displayStayedOff(time - sent))
+                log?("pass-through: the display still reads off \(time - sent) after a wake touch: the compositor did not wake")
+            }
+            guard case .unavailable = wakeSignal else { return true }
+            forwardedWakeTouchCount += 1
+            return false
+        case .on:
+            return wakeGuardUntil.map { time < $0 } ?? false
+        case .unknown:
+            return wakeArmed || (wakeGuardUntil.map { time < $0 } ?? false)
+        }
     }
 
     /// What the app gets of a touch no reservation keeps (`AppTouchPolicy`): nothing beyond
@@ -550,6 +606,42 @@ public struct PassThroughFilter {
         appFingersInSequence += 1
         guard let limits = admission.hold else { return .passes }
         return .held(HeldTouch(since: time, x: x, y: y, limits: limits, origin: origin))
+    }
+
+    /// Touches hygiene hid at their touch-down and shows now (`pendingHygiene`) are decided
+    /// now, where they are in `device`; true when any was.
+    private mutating func decidePendingTouches(in device: EvdevState, at time: Timestamp) -> Bool {
+        var decided = false
+        switch layout.mode {
+        case .slotted:
+            for index in slotDecisions.indices where slotDecisions[index] == .pendingHygiene && !hidden.contains(index) {
+                let slot = device.slots[index]
+                guard slot.isDown else { continue }
+                slotDecisions[index] = decide(
+                    x: layout.slotX.map { slot.values[$0] } ?? 0, y: layout.slotY.map { slot.values[$0] } ?? 0, source: index,
+                    touch: "slot \(index) tracking id \(slot.trackingID)", at: time, origin: .slot(slot))
+                decided = true
+            }
+        case .unslotted:
+            for index in contactDecisions.indices
+            where contactDecisions[index].decision == .pendingHygiene && !hidden.contains(index) && device.contacts.indices.contains(index)
+            {
+                let contact = device.contacts[index]
+                func value(_ code: UInt16) -> Int32 { contact.events.last { $0.code == code }?.value ?? 0 }
+                contactDecisions[index].decision = decide(
+                    x: value(ABS.mtPositionX), y: value(ABS.mtPositionY), source: index, touch: "contact \(index)", at: time,
+                    origin: .contact(contact))
+                decided = true
+            }
+        case .singleTouch:
+            guard singleDecision?.decision == .pendingHygiene, !hidden.contains(0) else { break }
+            let decision = decide(
+                x: layout.x.map { device.axes[$0] } ?? 0, y: layout.y.map { device.axes[$0] } ?? 0, source: 0, touch: "touch", at: time,
+                origin: .singleTouch(axes: device.axes))
+            singleDecision?.decision = decision
+            decided = true
+        }
+        return decided
     }
 
     private mutating func takeOrder() -> UInt64 {
