@@ -42,8 +42,8 @@ struct DragRecognizer {
     private(set) var surfaceTranslation = SurfacePoint.zero
     private var velocity = VelocityTracker<Translation>()
 
-    mutating func touchDown<S: GestureSink>(
-        time: Timestamp, location: Point, surface: PhysicalSize, in context: inout RecognizerContext<S>
+    mutating func touchDown(
+        time: Timestamp, location: Point, surface: PhysicalSize, in context: RecognizerContext
     ) {
         switch state {
         case .idle:
@@ -84,7 +84,7 @@ struct DragRecognizer {
     }
 
     /// Whether the translation exceeds the minimum distance while the drag is possible.
-    private func wantsToBegin<S: GestureSink>(in context: RecognizerContext<S>) -> Bool {
+    private func wantsToBegin(in context: RecognizerContext) -> Bool {
         switch state {
         case .possible: surfaceTranslation.length.exceeds(context.thresholds.dragMinimumDistance)
         case .idle, .failed, .dragging: false
@@ -93,40 +93,40 @@ struct DragRecognizer {
 
     /// The touch moves as a whole: the drag has begun, or moved far enough to claim it.
     /// Fingers that move together are a drag: pinch and rotate no longer begin.
-    func takesTouch<S: GestureSink>(in context: RecognizerContext<S>) -> Bool {
+    func takesTouch(in context: RecognizerContext) -> Bool {
         hasBegun || wantsToBegin(in: context)
     }
 
     /// After the frame's movement was added: beyond the minimum distance, the drag claims
     /// the touch (and, told it won, begins).
-    func judge<S: GestureSink>(in context: RecognizerContext<S>) -> ArenaRequest {
+    func judge(in context: RecognizerContext) -> ArenaRequest {
         wantsToBegin(in: context) ? .claim("moved-beyond-minimum") : .none
     }
 
     /// The arena let the drag win.
-    mutating func begin<S: GestureSink>(time: Timestamp, fingers: Int, in context: inout RecognizerContext<S>) {
+    mutating func begin<S: GestureSink>(time: Timestamp, fingers: Int, in context: RecognizerContext, into sink: inout S) {
         switch state {
         case .possible:
-            let id = context.newID(.drag)
+            let id = context.newID(.drag, &sink)
             state = .dragging(id: id)
-            emit(.began, id: id, time: time, fingers: fingers, lifting: false, in: &context)
+            emit(.began, id: id, time: time, fingers: fingers, lifting: false, in: context, into: &sink)
             context.transition("drag", State.possible, "moved-beyond-minimum", state)
         case .idle, .failed, .dragging:
             break
         }
     }
 
-    mutating func changed<S: GestureSink>(time: Timestamp, fingers: Int, in context: inout RecognizerContext<S>) {
+    mutating func changed<S: GestureSink>(time: Timestamp, fingers: Int, in context: RecognizerContext, into sink: inout S) {
         switch state {
         case .dragging(let id):
-            emit(.changed, id: id, time: time, fingers: fingers, lifting: false, in: &context)
+            emit(.changed, id: id, time: time, fingers: fingers, lifting: false, in: context, into: &sink)
         case .idle, .possible, .failed:
             break
         }
     }
 
     /// Lost: another recognizer (of this region or of another region of the touch) won.
-    mutating func fail<S: GestureSink>(_ reason: StaticString, in context: inout RecognizerContext<S>) {
+    mutating func fail(_ reason: StaticString, in context: RecognizerContext) {
         switch state {
         case .possible:
             state = .failed
@@ -136,14 +136,14 @@ struct DragRecognizer {
         }
     }
 
-    mutating func lastLift<S: GestureSink>(time: Timestamp, fingers: Int, in context: inout RecognizerContext<S>) {
+    mutating func lastLift<S: GestureSink>(time: Timestamp, fingers: Int, in context: RecognizerContext, into sink: inout S) {
         let old = state
         switch state {
         case .dragging(let id):
             let values = emit(
-                .ended, id: id, time: time, fingers: fingers, lifting: true, in: &context)
+                .ended, id: id, time: time, fingers: fingers, lifting: true, in: context, into: &sink)
             swipe(
-                values: values.drag, surfaceVelocity: values.surfaceVelocity, time: time, fingers: fingers, in: &context)
+                values: values.drag, surfaceVelocity: values.surfaceVelocity, time: time, fingers: fingers, in: context, into: &sink)
         case .idle, .possible, .failed:
             break
         }
@@ -151,11 +151,11 @@ struct DragRecognizer {
         context.transition("drag", old, "last-lift", state)
     }
 
-    mutating func cancel<S: GestureSink>(time: Timestamp, fingers: Int, in context: inout RecognizerContext<S>) {
+    mutating func cancel<S: GestureSink>(time: Timestamp, fingers: Int, in context: RecognizerContext, into sink: inout S) {
         let old = state
         switch state {
         case .dragging(let id):
-            emit(.cancelled, id: id, time: time, fingers: fingers, lifting: false, in: &context)
+            emit(.cancelled, id: id, time: time, fingers: fingers, lifting: false, in: context, into: &sink)
         case .idle, .possible, .failed:
             break
         }
@@ -166,8 +166,8 @@ struct DragRecognizer {
     mutating func reset() { state = .idle }
 
     /// The drag's values now; at lift, a finger that rested before lifting has velocity 0.
-    func values<S: GestureSink>(
-        time: Timestamp, lifting: Bool, in context: RecognizerContext<S>
+    func values(
+        time: Timestamp, lifting: Bool, in context: RecognizerContext
     ) -> (drag: DragValues, surfaceVelocity: SurfaceVelocity) {
         let thresholds = context.thresholds
         let rate =
@@ -185,16 +185,17 @@ struct DragRecognizer {
 
     @discardableResult
     private func emit<S: GestureSink>(
-        _ phase: GesturePhase, id: UInt64, time: Timestamp, fingers: Int, lifting: Bool, in context: inout RecognizerContext<S>
+        _ phase: GesturePhase, id: UInt64, time: Timestamp, fingers: Int, lifting: Bool, in context: RecognizerContext, into sink: inout S
     ) -> (drag: DragValues, surfaceVelocity: SurfaceVelocity) {
         let values = values(time: time, lifting: lifting, in: context)
-        context.emit(.drag(values.drag), phase, id: id, time: time, fingers: fingers, location: startLocation + translation)
+        context.emit(.drag(values.drag), phase, id: id, time: time, fingers: fingers, location: startLocation + translation, into: &sink)
         return values
     }
 
     /// swipe: a discrete `ended` right after the drag ended far and fast enough.
     private func swipe<S: GestureSink>(
-        values: DragValues, surfaceVelocity: SurfaceVelocity, time: Timestamp, fingers: Int, in context: inout RecognizerContext<S>
+        values: DragValues, surfaceVelocity: SurfaceVelocity, time: Timestamp, fingers: Int, in context: RecognizerContext,
+        into sink: inout S
     ) {
         guard surfaceTranslation.length.reaches(context.thresholds.swipeMinimumDistance),
             surfaceVelocity.speed.reaches(context.thresholds.swipeMinimumVelocity)
@@ -203,10 +204,10 @@ struct DragRecognizer {
             surfaceTranslation.x.magnitude >= surfaceTranslation.y.magnitude
             ? (surfaceTranslation.x >= .zero ? .right : .left)
             : (surfaceTranslation.y >= .zero ? .down : .up)
-        let id = context.newID(.swipe)
+        let id = context.newID(.swipe, &sink)
         context.emit(
             .swipe(direction: direction, edge: edge, drag: values), .ended, id: id, time: time, fingers: fingers,
-            location: startLocation + translation)
+            location: startLocation + translation, into: &sink)
     }
 
     /// The screen edge within `margin` of `location` (the nearest one in a corner).

@@ -32,7 +32,7 @@ struct LongPressRecognizer {
         }
     }
 
-    mutating func touchDown<S: GestureSink>(time: Timestamp, in context: inout RecognizerContext<S>) {
+    mutating func touchDown(time: Timestamp, in context: RecognizerContext) {
         switch state {
         case .idle:
             state = .waiting(deadline: time + context.thresholds.longPressDuration)
@@ -44,7 +44,7 @@ struct LongPressRecognizer {
 
     /// The farthest any finger of the touch is from where it touched down: beyond the
     /// maximum distance, the touch is no long press.
-    func judge<S: GestureSink>(maximumTravel: Length, in context: RecognizerContext<S>) -> ArenaRequest {
+    func judge(maximumTravel: Length, in context: RecognizerContext) -> ArenaRequest {
         maximumTravel.exceeds(context.thresholds.longPressMaximumDistance) ? .reject("beyond-maximum-distance") : .none
     }
 
@@ -65,7 +65,7 @@ struct LongPressRecognizer {
     /// Lost: moved too far, pushed out of the arena (by a gesture of this region or of
     /// another region of the touch), an unobserved finger joined, the touch left the region,
     /// a pinch/rotate began, or the deadline passed without a claim. No effect once pressing.
-    mutating func fail<S: GestureSink>(_ reason: StaticString, in context: inout RecognizerContext<S>) {
+    mutating func fail(_ reason: StaticString, in context: RecognizerContext) {
         switch state {
         case .waiting:
             let old = state
@@ -77,33 +77,35 @@ struct LongPressRecognizer {
     }
 
     /// Won the arena at its deadline: `began`, stamped with the deadline.
-    mutating func begin<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, in context: inout RecognizerContext<S>) {
+    mutating func begin<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, in context: RecognizerContext, into sink: inout S) {
         switch state {
         case .waiting:
             let old = state
-            let id = context.newID(.longPress)
+            let id = context.newID(.longPress, &sink)
             state = .pressing(id: id)
-            context.emit(.longPress, .began, id: id, time: time, fingers: fingers, location: location)
+            context.emit(.longPress, .began, id: id, time: time, fingers: fingers, location: location, into: &sink)
             context.transition("long-press", old, "deadline-won", state)
         case .idle, .failed, .pressing:
             break
         }
     }
 
-    mutating func moved<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, in context: inout RecognizerContext<S>) {
+    mutating func moved<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, in context: RecognizerContext, into sink: inout S) {
         switch state {
         case .pressing(let id):
-            context.emit(.longPress, .changed, id: id, time: time, fingers: fingers, location: location)
+            context.emit(.longPress, .changed, id: id, time: time, fingers: fingers, location: location, into: &sink)
         case .idle, .waiting, .failed:
             break
         }
     }
 
-    mutating func lastLift<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, in context: inout RecognizerContext<S>) {
+    mutating func lastLift<S: GestureSink>(
+        time: Timestamp, fingers: Int, location: Point, in context: RecognizerContext, into sink: inout S
+    ) {
         let old = state
         switch state {
         case .pressing(let id):
-            context.emit(.longPress, .ended, id: id, time: time, fingers: fingers, location: location)
+            context.emit(.longPress, .ended, id: id, time: time, fingers: fingers, location: location, into: &sink)
         case .idle, .waiting, .failed:
             break
         }
@@ -111,11 +113,12 @@ struct LongPressRecognizer {
         context.transition("long-press", old, "last-lift", state)
     }
 
-    mutating func cancel<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, in context: inout RecognizerContext<S>) {
+    mutating func cancel<S: GestureSink>(time: Timestamp, fingers: Int, location: Point, in context: RecognizerContext, into sink: inout S)
+    {
         let old = state
         switch state {
         case .pressing(let id):
-            context.emit(.longPress, .cancelled, id: id, time: time, fingers: fingers, location: location)
+            context.emit(.longPress, .cancelled, id: id, time: time, fingers: fingers, location: location, into: &sink)
         case .idle, .waiting, .failed:
             break
         }

@@ -41,13 +41,15 @@ struct PressRecognizer {
         }
     }
 
-    mutating func touchDown<S: GestureSink>(time: Timestamp, location: Point, fingers: Int, in context: inout RecognizerContext<S>) {
+    mutating func touchDown<S: GestureSink>(
+        time: Timestamp, location: Point, fingers: Int, in context: RecognizerContext, into sink: inout S
+    ) {
         switch state {
         case .idle, .done:
             let old = state
-            let id = context.newID(.press)
+            let id = context.newID(.press, &sink)
             state = .pressing(id: id)
-            context.emit(.press, .began, id: id, time: time, fingers: fingers, location: location)
+            context.emit(.press, .began, id: id, time: time, fingers: fingers, location: location, into: &sink)
             context.transition("press", old, "touch-down", state)
         case .pressing, .closing:
             break
@@ -56,9 +58,9 @@ struct PressRecognizer {
 
     /// Every finger left the region, an enclosing region's gesture won the touch, or
     /// the sequence was cancelled.
-    mutating func cancel<S: GestureSink>(
+    mutating func cancel(
         time: Timestamp, location: Point, fingers: Int, _ reason: StaticString, _ cancellation: PressCancellation,
-        in context: inout RecognizerContext<S>
+        in context: RecognizerContext
     ) {
         switch state {
         case .pressing(let id):
@@ -72,7 +74,7 @@ struct PressRecognizer {
         }
     }
 
-    mutating func lastLift<S: GestureSink>(time: Timestamp, location: Point, fingers: Int, in context: inout RecognizerContext<S>) {
+    mutating func lastLift(time: Timestamp, location: Point, fingers: Int, in context: RecognizerContext) {
         let old = state
         switch state {
         case .pressing(let id):
@@ -87,10 +89,11 @@ struct PressRecognizer {
     }
 
     /// Reports a press that ended or was cancelled in this step (after every other gesture).
-    mutating func flush<S: GestureSink>(in context: inout RecognizerContext<S>) {
+    mutating func flush<S: GestureSink>(in context: RecognizerContext, into sink: inout S) {
         switch state {
         case .closing(let id, let phase, let cancellation, let time, let location, let fingers, let sequenceOver):
-            context.emit(.press, phase, id: id, time: time, fingers: fingers, location: location, pressCancellation: cancellation)
+            context.emit(
+                .press, phase, id: id, time: time, fingers: fingers, location: location, pressCancellation: cancellation, into: &sink)
             state = sequenceOver ? .idle : .done
         case .idle, .pressing, .done:
             break

@@ -209,8 +209,8 @@ struct RegionRecognizers {
     let fallThrough: Bool
     let simultaneous: GestureKindSet
     let highPriority: GestureKindSet
-    var reporter: Reporter
-    let thresholds: Thresholds
+    /// The region's thresholds and reporter, passed to every recognizer call.
+    var context: RecognizerContext
     private var sequence: Sequence = .idle
     private(set) var contacts: [TrackedContact] = []
     private var cancelRequested = false
@@ -250,8 +250,8 @@ struct RegionRecognizers {
         self.fallThrough = fallThrough
         self.simultaneous = GestureKindSet(simultaneous)
         self.highPriority = GestureKindSet(highPriority)
-        reporter = Reporter(region: name, rect: rect, reported: .none, log: nil)
-        thresholds = Thresholds(settings)
+        context = RecognizerContext(
+            thresholds: Thresholds(settings), reporter: Reporter(region: name, rect: rect, reported: .none, log: nil))
         contacts.reserveCapacity(Self.contactCapacity)
     }
 
@@ -265,7 +265,7 @@ struct RegionRecognizers {
     /// The touch this region's live sequence stamps its events with; nil when not tracking.
     var trackedTouch: UInt32? {
         switch sequence {
-        case .tracking: reporter.touch
+        case .tracking: context.reporter.touch
         case .idle, .ignored: nil
         }
     }
@@ -353,7 +353,7 @@ struct RegionRecognizers {
             contacts[index].lifting = true
         }
         // What the sequence does with this frame is settled first, and the roles it reports
-        // with, so that the recognizers' context carries them.
+        // with, so that every recognizer told of the frame reports with them.
         var beginning: GestureArena.Members?
         let cancelling: Bool
         switch sequence {
@@ -364,7 +364,7 @@ struct RegionRecognizers {
             if cancelRequested || contacts[0].unobserved {
                 cancelRequested = false
                 sequence = .ignored
-                reporter.transition("sequence", Sequence.idle, "touch-down-unobserved-or-cancelled", sequence)
+                context.reporter.transition("sequence", Sequence.idle, "touch-down-unobserved-or-cancelled", sequence)
                 return
             }
             beginning = startSequence()
@@ -375,45 +375,41 @@ struct RegionRecognizers {
                 // A finger whose press is this region's joined: the region reports presses now.
                 roles.exclusive.insert(.press)
                 roles.reported.insert(.press)
-                reporter.reported = roles.reported
+                context.reporter.reported = roles.reported
             }
         }
-        var context = RecognizerContext(thresholds: thresholds, reporter: reporter, sink: consume sink)
         if let members = beginning {
-            beginSequence(members, time: time, deviceFingers: deviceFingers, surface: surface, in: &context)
+            beginSequence(members, time: time, deviceFingers: deviceFingers, surface: surface, into: &sink)
         }
         if cancelling {
-            cancel(time: time, deviceFingers: deviceFingers, claims: &claims, in: &context)
+            cancel(time: time, deviceFingers: deviceFingers, claims: &claims, into: &sink)
         } else {
             countedFingers = max(countedFingers, deviceFingers)
             let motion = FrameMotion(contacts: contacts, rect: rect, deviceFingers: deviceFingers)
-            decide(motion, time: time, claims: &claims, in: &context)
+            decide(motion, time: time, claims: &claims, into: &sink)
             previousFrameTime = time
         }
-        sink = context.sink
     }
 
     /// Fires the timers due at or before `time`, each stamped with its own deadline.
     mutating func fireTimers<S: GestureSink>(upTo time: Timestamp, claims: inout [ArenaClaim], sink: inout S) {
-        var context = RecognizerContext(thresholds: thresholds, reporter: reporter, sink: consume sink)
         if let deadline = longPress.deadline, deadline <= time {
             // Held for the long-press duration where a long press is enabled: it is no tap,
             // whatever else happens.
             let moment = Moment(time: deadline, fingers: contacts.count, location: centroid())
-            if roles.longPressEndsTap { settle(.reject("held-too-long"), of: .tap, at: moment, claims: &claims, in: &context) }
+            if roles.longPressEndsTap { settle(.reject("held-too-long"), of: .tap, at: moment, claims: &claims, into: &sink) }
             // A long press this region does not report (disabled, or only the tap's timer)
             // does not claim: in a region without long press, a held touch may still drag.
             var request = longPress.judge(at: deadline)
             if case .claim(let reason) = request, !roles.reported.contains(.longPress) { request = .reject(reason) }
-            settle(request, of: .longPress, at: moment, claims: &claims, in: &context)
+            settle(request, of: .longPress, at: moment, claims: &claims, into: &sink)
             // The timer is spent whatever the arena said (a long press that runs only as the
             // tap's timer is no member to be told).
-            longPress.fail("deadline", in: &context)
+            longPress.fail("deadline", in: context)
         }
         if let deadline = tap.deadline, deadline <= time {
-            tap.deadlineReached(time: deadline, in: &context)
+            tap.deadlineReached(time: deadline, in: context, into: &sink)
         }
-        sink = context.sink
     }
 
     /// A member of another region that holds one of this sequence's contacts won the touch
@@ -424,23 +420,21 @@ struct RegionRecognizers {
     /// scrolls.
     mutating func yield<S: GestureSink>(to claim: ArenaClaim, time: Timestamp, claims: inout [ArenaClaim], sink: inout S) {
         guard case .tracking = sequence else { return }
-        var context = RecognizerContext(thresholds: thresholds, reporter: reporter, sink: consume sink)
         if claim.cancels {
-            cancel(time: time, deviceFingers: 0, claims: &claims, in: &context)
+            cancel(time: time, deviceFingers: 0, claims: &claims, into: &sink)
         } else {
             let moment = Moment(time: time, fingers: contacts.count, location: centroid())
             for member in GestureArena.everyMember
             where isExclusive(member)
                 && (claim.defeats.contains(member) || !exclusiveKinds(of: member).intersection(claim.kinds).isEmpty)
             {
-                settle(.reject("other-region-won"), of: member, at: moment, claims: &claims, in: &context)
+                settle(.reject("other-region-won"), of: member, at: moment, claims: &claims, into: &sink)
             }
             if claim.region > index && !holdsTouch {
                 press.cancel(
-                    time: time, location: moment.location, fingers: moment.fingers, "enclosing-region-won", .released, in: &context)
+                    time: time, location: moment.location, fingers: moment.fingers, "enclosing-region-won", .released, in: context)
             }
         }
-        sink = context.sink
     }
 
     /// A press ended or was cancelled in this step and waits for `flushPress`.
@@ -449,24 +443,20 @@ struct RegionRecognizers {
     /// Reports a press that ended in this step; the engine calls it after every region ran,
     /// so the press comes after every other gesture of its touch.
     mutating func flushPress<S: GestureSink>(sink: inout S) {
-        var context = RecognizerContext(thresholds: thresholds, reporter: reporter, sink: consume sink)
-        press.flush(in: &context)
-        sink = context.sink
+        press.flush(in: context, into: &sink)
     }
 
     /// Device removed or SYN_DROPPED: every gesture in flight ends `cancelled`, held-back
     /// taps (complete taps waiting for their count) are reported, and every contact is forgotten.
     mutating func cancelAll<S: GestureSink>(time: Timestamp, sink: inout S) {
-        var context = RecognizerContext(thresholds: thresholds, reporter: reporter, sink: consume sink)
         switch sequence {
         case .tracking:
             // Every region cancels: nothing to relay.
             var relayed: [ArenaClaim] = []
-            cancel(time: time, deviceFingers: 0, claims: &relayed, in: &context)
+            cancel(time: time, deviceFingers: 0, claims: &relayed, into: &sink)
         case .idle, .ignored:
-            tap.flushHeldBack(time: time, in: &context)
+            tap.flushHeldBack(time: time, in: context, into: &sink)
         }
-        sink = context.sink
         contacts.removeAll(keepingCapacity: true)
         cancelRequested = false
         sequence = .idle
@@ -529,13 +519,13 @@ struct RegionRecognizers {
     }
 
     /// A sequence starts with this frame: takes its roles and opens its arena; returns the
-    /// arena's members (told of the touch-down by `beginSequence`, once the context is built).
+    /// arena's members (then told of the touch-down by `beginSequence`).
     private mutating func startSequence() -> GestureArena.Members {
         roles = nextRoles
-        reporter.reported = roles.reported
-        reporter.touch = nextTouch
+        context.reporter.reported = roles.reported
+        context.reporter.touch = nextTouch
         sequence = .tracking(primary: contacts[0].id)
-        reporter.transition("sequence", Sequence.idle, "touch-down", sequence)
+        context.reporter.transition("sequence", Sequence.idle, "touch-down", sequence)
         countedFingers = 0
         finalLifts = FinalLifts()
         fingersInside = true
@@ -552,21 +542,21 @@ struct RegionRecognizers {
     /// first touch-down.
     private mutating func beginSequence<S: GestureSink>(
         _ members: GestureArena.Members, time: Timestamp, deviceFingers: Int, surface: PhysicalSize,
-        in context: inout RecognizerContext<S>
+        into sink: inout S
     ) {
         let first = contacts[0]
         if roles.runs(.press) {
-            press.touchDown(time: time, location: first.location, fingers: max(contacts.count, deviceFingers), in: &context)
+            press.touchDown(time: time, location: first.location, fingers: max(contacts.count, deviceFingers), in: context, into: &sink)
         }
         if members.contains(.tap) {
-            tap.sequenceBegan(time: time, location: first.startLocation, surfaceLocation: first.surfaceStart, in: &context)
+            tap.sequenceBegan(time: time, location: first.startLocation, surfaceLocation: first.surfaceStart, in: context, into: &sink)
         }
         // The long-press timer also ends a tap held too long, where a long press is enabled.
         if members.contains(.longPress) || (members.contains(.tap) && roles.longPressEndsTap) {
-            longPress.touchDown(time: time, in: &context)
+            longPress.touchDown(time: time, in: context)
         }
         if members.contains(.drag) {
-            drag.touchDown(time: time, location: centroid(), surface: surface, in: &context)
+            drag.touchDown(time: time, location: centroid(), surface: surface, in: context)
         }
         contacts[0].joined = false
     }
@@ -574,20 +564,20 @@ struct RegionRecognizers {
     /// Cancels every gesture of the sequence (the press is reported last, at the engine's
     /// flush) and has the sequences sharing its fingers cancelled too.
     private mutating func cancel<S: GestureSink>(
-        time: Timestamp, deviceFingers: Int, claims: inout [ArenaClaim], in context: inout RecognizerContext<S>
+        time: Timestamp, deviceFingers: Int, claims: inout [ArenaClaim], into sink: inout S
     ) {
         let fingers = max(contacts.count, deviceFingers)
         let location = centroid()
-        tap.cancel(time: time, in: &context)
-        longPress.cancel(time: time, fingers: fingers, location: location, in: &context)
-        drag.cancel(time: time, fingers: fingers, in: &context)
-        pinch.cancel(time: time, fingers: fingers, location: location, in: &context)
-        rotate.cancel(time: time, fingers: fingers, location: location, in: &context)
-        press.cancel(time: time, location: location, fingers: fingers, "cancel", .touchCancelled, in: &context)
+        tap.cancel(time: time, in: context, into: &sink)
+        longPress.cancel(time: time, fingers: fingers, location: location, in: context, into: &sink)
+        drag.cancel(time: time, fingers: fingers, in: context, into: &sink)
+        pinch.cancel(time: time, fingers: fingers, location: location, in: context, into: &sink)
+        rotate.cancel(time: time, fingers: fingers, location: location, in: context, into: &sink)
+        press.cancel(time: time, location: location, fingers: fingers, "cancel", .touchCancelled, in: context)
         cancelRequested = false
         let old = sequence
         sequence = .ignored
-        reporter.transition("sequence", old, "cancel", sequence)
+        context.reporter.transition("sequence", old, "cancel", sequence)
         claims.append(ArenaClaim(region: index, defeats: .none, cancels: true))
     }
 
@@ -598,7 +588,7 @@ struct RegionRecognizers {
     /// holds the touch against the drag, and pinch and rotate begin only while neither
     /// holds it.
     private mutating func decide<S: GestureSink>(
-        _ motion: FrameMotion, time: Timestamp, claims: inout [ArenaClaim], in context: inout RecognizerContext<S>
+        _ motion: FrameMotion, time: Timestamp, claims: inout [ArenaClaim], into sink: inout S
     ) {
         let moment = Moment(time: time, fingers: motion.fingers, location: motion.centroid)
         if joinerPresses {
@@ -608,33 +598,33 @@ struct RegionRecognizers {
             joinerPresses = false
             fingersInside = true
             let joiner = contacts.last { $0.joined } ?? contacts[0]
-            press.touchDown(time: time, location: joiner.location, fingers: motion.fingers, in: &context)
+            press.touchDown(time: time, location: joiner.location, fingers: motion.fingers, in: context, into: &sink)
         }
         for contact in contacts where motion.joined > 0 && contact.joined {
             tap.fingerJoined(
                 time: time, location: contact.startLocation, surfaceLocation: contact.surfaceStart, unobserved: contact.unobserved,
-                in: &context)
-            settle(longPress.fingerJoined(unobserved: contact.unobserved), of: .longPress, at: moment, claims: &claims, in: &context)
+                in: context, into: &sink)
+            settle(longPress.fingerJoined(unobserved: contact.unobserved), of: .longPress, at: moment, claims: &claims, into: &sink)
         }
 
         // Every finger left the region: the press is cancelled, and the touch is no tap or
         // long press of this region any more (its other gestures go on).
         if fingersInside && motion.allOutside {
             fingersInside = false
-            press.cancel(time: time, location: motion.centroid, fingers: motion.fingers, "left-region", .released, in: &context)
-            rejectTapAndLongPress("left-region", at: moment, claims: &claims, in: &context)
+            press.cancel(time: time, location: motion.centroid, fingers: motion.fingers, "left-region", .released, in: context)
+            rejectTapAndLongPress("left-region", at: moment, claims: &claims, into: &sink)
         }
 
         // Each member judges how far the touch went by its own limit (a member already out
         // is not asked: its request would change nothing, and asking on every frame of a
         // drag cost two calls per frame).
         if arena.admits(.tap) {
-            settle(tap.judge(maximumTravel: motion.maximumTravel, in: context), of: .tap, at: moment, claims: &claims, in: &context)
+            settle(tap.judge(maximumTravel: motion.maximumTravel, in: context), of: .tap, at: moment, claims: &claims, into: &sink)
         }
         if arena.admits(.longPress) {
             settle(
                 longPress.judge(maximumTravel: motion.maximumTravel, in: context), of: .longPress, at: moment, claims: &claims,
-                in: &context)
+                into: &sink)
         }
 
         // Pinch and rotate: not arena members; when one begins, tap and long press lose
@@ -653,17 +643,17 @@ struct RegionRecognizers {
                 let pinchBegan = pinch.moved(
                     time: time, since: previousFrameTime, spread: motion.spread, spreadRatio: motion.spreadRatio,
                     spreadChange: motion.spreadChange, turn: motion.turn, touchTaken: touchTaken, fingers: motion.fingers,
-                    location: motion.centroid, in: &context)
+                    location: motion.centroid, in: context, into: &sink)
                 began = began || (pinchBegan && roles.exclusive.contains(.pinch))
-                if pinchBegan { rejectTapAndLongPress("pinch-began", at: moment, claims: &claims, in: &context) }
+                if pinchBegan { rejectTapAndLongPress("pinch-began", at: moment, claims: &claims, into: &sink) }
             }
             if roles.runs(.rotate) {
                 let rotateBegan = rotate.moved(
                     time: time, since: previousFrameTime, spread: motion.spread, spreadRatio: motion.spreadRatio,
                     spreadChange: motion.spreadChange, turn: motion.turn, touchTaken: touchTaken, fingers: motion.fingers,
-                    location: motion.centroid, in: &context)
+                    location: motion.centroid, in: context, into: &sink)
                 began = began || (rotateBegan && roles.exclusive.contains(.rotate))
-                if rotateBegan { rejectTapAndLongPress("rotate-began", at: moment, claims: &claims, in: &context) }
+                if rotateBegan { rejectTapAndLongPress("rotate-began", at: moment, claims: &claims, into: &sink) }
             }
             if began { claims.append(ArenaClaim(region: index, defeats: GestureArena.Members([.tap, .longPress]))) }
         }
@@ -672,49 +662,49 @@ struct RegionRecognizers {
         switch drag.judge(in: context) {
         case .claim(let reason):
             // A long press that has begun holds the touch: the drag loses.
-            settle(longPress.hasBegun ? .reject(reason) : .claim(reason), of: .drag, at: moment, claims: &claims, in: &context)
+            settle(longPress.hasBegun ? .reject(reason) : .claim(reason), of: .drag, at: moment, claims: &claims, into: &sink)
         case .none, .reject:
             if motion.anyMoved || (motion.fingersChanged && motion.down > 0) {
-                drag.changed(time: time, fingers: motion.fingers, in: &context)
+                drag.changed(time: time, fingers: motion.fingers, in: context, into: &sink)
             }
         }
         if motion.anyMoved {
-            longPress.moved(time: time, fingers: motion.fingers, location: motion.centroid, in: &context)
+            longPress.moved(time: time, fingers: motion.fingers, location: motion.centroid, in: context, into: &sink)
         }
 
         // Lifts.
         finalLifts.frame(motion, time: time, window: context.thresholds.tapFingerWindow)
         for _ in 0..<motion.lifting {
-            tap.fingerLifted(time: time, in: &context)
+            tap.fingerLifted(time: time, in: context, into: &sink)
         }
         if motion.down < 2 && !(pinch.isIdle && rotate.isIdle) {
-            pinch.fingersBelowTwo(time: time, fingers: motion.fingers, location: motion.centroid, in: &context)
-            rotate.fingersBelowTwo(time: time, fingers: motion.fingers, location: motion.centroid, in: &context)
+            pinch.fingersBelowTwo(time: time, fingers: motion.fingers, location: motion.centroid, in: context, into: &sink)
+            rotate.fingersBelowTwo(time: time, fingers: motion.fingers, location: motion.centroid, in: context, into: &sink)
         }
         if motion.down == 0 {
-            drag.lastLift(time: time, fingers: finalLifts.fingers, in: &context)
-            longPress.lastLift(time: time, fingers: motion.fingers, location: motion.centroid, in: &context)
-            settle(tap.judgeLastLift(), of: .tap, at: moment, claims: &claims, in: &context)
-            tap.sequenceEnded(time: time, in: &context)
-            press.lastLift(time: time, location: motion.centroid, fingers: motion.fingers, in: &context)
+            drag.lastLift(time: time, fingers: finalLifts.fingers, in: context, into: &sink)
+            longPress.lastLift(time: time, fingers: motion.fingers, location: motion.centroid, in: context, into: &sink)
+            settle(tap.judgeLastLift(), of: .tap, at: moment, claims: &claims, into: &sink)
+            tap.sequenceEnded(time: time, in: context, into: &sink)
+            press.lastLift(time: time, location: motion.centroid, fingers: motion.fingers, in: context)
             let old = sequence
             sequence = .idle
-            reporter.transition("sequence", old, "last-lift", sequence)
+            context.reporter.transition("sequence", old, "last-lift", sequence)
         }
     }
 
     /// Puts what `member` asks for to the arena and settles the verdict.
     private mutating func settle<S: GestureSink>(
         _ request: ArenaRequest, of member: GestureArena.Member, at moment: Moment, claims: inout [ArenaClaim],
-        in context: inout RecognizerContext<S>
+        into sink: inout S
     ) {
         switch request {
         case .none:
             break
         case .claim(let reason):
-            settle(arena.claim(member), reason, at: moment, claims: &claims, in: &context)
+            settle(arena.claim(member), reason, at: moment, claims: &claims, into: &sink)
         case .reject(let reason):
-            settle(arena.reject(member), reason, at: moment, claims: &claims, in: &context)
+            settle(arena.reject(member), reason, at: moment, claims: &claims, into: &sink)
         }
     }
 
@@ -724,32 +714,32 @@ struct RegionRecognizers {
     /// regions holding its contacts.
     private mutating func settle<S: GestureSink>(
         _ verdict: GestureArena.Verdict, _ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim],
-        in context: inout RecognizerContext<S>
+        into sink: inout S
     ) {
-        if verdict.losers.contains(.tap) { tap.fail(time: moment.time, reason, in: &context) }
-        if verdict.losers.contains(.longPress) { longPress.fail(reason, in: &context) }
-        if verdict.losers.contains(.drag) { drag.fail(reason, in: &context) }
+        if verdict.losers.contains(.tap) { tap.fail(time: moment.time, reason, in: context, into: &sink) }
+        if verdict.losers.contains(.longPress) { longPress.fail(reason, in: context) }
+        if verdict.losers.contains(.drag) { drag.fail(reason, in: context) }
         guard let winner = verdict.winner else { return }
         let defeats: GestureArena.Members
         switch winner {
         case .tap:
-            tap.recognize(time: moment.time, deviceFingers: countedFingers, in: &context)
+            tap.recognize(time: moment.time, deviceFingers: countedFingers, in: context, into: &sink)
             defeats = GestureArena.Members([.longPress, .drag])
         case .longPress:
-            longPress.begin(time: moment.time, fingers: moment.fingers, location: moment.location, in: &context)
+            longPress.begin(time: moment.time, fingers: moment.fingers, location: moment.location, in: context, into: &sink)
             defeats = GestureArena.Members([.tap, .drag])
         case .drag:
-            drag.begin(time: moment.time, fingers: moment.fingers, in: &context)
+            drag.begin(time: moment.time, fingers: moment.fingers, in: context, into: &sink)
             defeats = GestureArena.Members([.tap, .longPress])
         }
         if isExclusive(winner) { claims.append(ArenaClaim(region: index, defeats: defeats, kinds: exclusiveKinds(of: winner))) }
     }
 
     private mutating func rejectTapAndLongPress<S: GestureSink>(
-        _ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim], in context: inout RecognizerContext<S>
+        _ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim], into sink: inout S
     ) {
-        settle(.reject(reason), of: .tap, at: moment, claims: &claims, in: &context)
-        settle(.reject(reason), of: .longPress, at: moment, claims: &claims, in: &context)
+        settle(.reject(reason), of: .tap, at: moment, claims: &claims, into: &sink)
+        settle(.reject(reason), of: .longPress, at: moment, claims: &claims, into: &sink)
     }
 
     private mutating func resetRecognizers() {

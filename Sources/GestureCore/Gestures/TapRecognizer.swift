@@ -64,7 +64,7 @@ struct TapRecognizer {
 
     /// First touch-down of a sequence: decides whether it continues the previous tap.
     mutating func sequenceBegan<S: GestureSink>(
-        time: Timestamp, location: Point, surfaceLocation: SurfacePoint, in context: inout RecognizerContext<S>
+        time: Timestamp, location: Point, surfaceLocation: SurfacePoint, in context: RecognizerContext, into sink: inout S
     ) {
         var predecessor: TapRecord?
         var heldBack = false
@@ -82,7 +82,7 @@ struct TapRecognizer {
             let inTime = time - record.lift <= context.thresholds.multiTapInterval
             let near = !record.surfaceLocation.distance(to: surfaceLocation).exceeds(context.thresholds.multiTapDistance)
             if !(inTime && near) {
-                if heldBack { report(record, time: time, in: &context) }
+                if heldBack { report(record, time: time, in: context, into: &sink) }
                 predecessor = nil
             }
         }
@@ -95,13 +95,13 @@ struct TapRecognizer {
     }
 
     mutating func fingerJoined<S: GestureSink>(
-        time: Timestamp, location: Point, surfaceLocation: SurfacePoint, unobserved: Bool, in context: inout RecognizerContext<S>
+        time: Timestamp, location: Point, surfaceLocation: SurfacePoint, unobserved: Bool, in context: RecognizerContext, into sink: inout S
     ) {
         switch sequence {
         case .possible(var candidate):
             let late = time - candidate.firstDown > context.thresholds.tapFingerWindow
             if unobserved || late || candidate.firstLift != nil || candidate.fingers >= Self.maximumFingers {
-                fail(time: time, "finger joined", in: &context)
+                fail(time: time, "finger joined", in: context, into: &sink)
                 return
             }
             candidate.fingers += 1
@@ -113,12 +113,12 @@ struct TapRecognizer {
         }
     }
 
-    mutating func fingerLifted<S: GestureSink>(time: Timestamp, in context: inout RecognizerContext<S>) {
+    mutating func fingerLifted<S: GestureSink>(time: Timestamp, in context: RecognizerContext, into sink: inout S) {
         switch sequence {
         case .possible(var candidate):
             let firstLift = candidate.firstLift ?? time
             if time - firstLift > context.thresholds.tapFingerWindow {
-                fail(time: time, "lifts apart", in: &context)
+                fail(time: time, "lifts apart", in: context, into: &sink)
                 return
             }
             candidate.firstLift = firstLift
@@ -130,7 +130,7 @@ struct TapRecognizer {
 
     /// The farthest any finger of the touch is from where it touched down: beyond the
     /// slop, the touch is no tap.
-    func judge<S: GestureSink>(maximumTravel: Length, in context: RecognizerContext<S>) -> ArenaRequest {
+    func judge(maximumTravel: Length, in context: RecognizerContext) -> ArenaRequest {
         maximumTravel.exceeds(context.thresholds.tapSlop) ? .reject("beyond-slop") : .none
     }
 
@@ -143,11 +143,11 @@ struct TapRecognizer {
     /// This sequence cannot be a tap (it lost the arena, or failed on its own). In exclusive
     /// mode the tap it was continuing is reported now with its own count (require-to-fail
     /// resolved).
-    mutating func fail<S: GestureSink>(time: Timestamp, _ reason: StaticString, in context: inout RecognizerContext<S>) {
+    mutating func fail<S: GestureSink>(time: Timestamp, _ reason: StaticString, in context: RecognizerContext, into sink: inout S) {
         switch sequence {
         case .possible(let candidate):
             if let predecessor = candidate.predecessor, candidate.predecessorHeldBack {
-                report(predecessor, time: time, in: &context)
+                report(predecessor, time: time, in: context, into: &sink)
             }
             let old = sequence
             sequence = .failed
@@ -158,7 +158,7 @@ struct TapRecognizer {
     }
 
     /// All fingers lifted and the tap won the arena.
-    mutating func recognize<S: GestureSink>(time: Timestamp, deviceFingers: Int, in context: inout RecognizerContext<S>) {
+    mutating func recognize<S: GestureSink>(time: Timestamp, deviceFingers: Int, in context: RecognizerContext, into sink: inout S) {
         switch sequence {
         case .possible(let candidate):
             let fingers = min(Self.maximumFingers, max(candidate.fingers, deviceFingers))
@@ -168,17 +168,17 @@ struct TapRecognizer {
                     count = predecessor.count + 1
                     if count > context.thresholds.maximumTapCount { count = 1 }
                 }
-                if count == 1 && candidate.predecessorHeldBack { report(predecessor, time: time, in: &context) }
+                if count == 1 && candidate.predecessorHeldBack { report(predecessor, time: time, in: context, into: &sink) }
             }
             let n = Double(candidate.fingers)
             let record = TapRecord(
                 lift: time, location: candidate.startSum / n, surfaceLocation: candidate.surfaceStartSum / n, fingers: fingers, count: count
             )
             if !context.thresholds.exclusiveMultiTap {
-                report(record, time: time, in: &context)
+                report(record, time: time, in: context, into: &sink)
                 chain = .last(record)
             } else if count >= context.thresholds.maximumTapCount {
-                report(record, time: time, in: &context)
+                report(record, time: time, in: context, into: &sink)
                 chain = .empty
             } else {
                 chain = .pending(record, deadline: time + context.thresholds.multiTapInterval)
@@ -192,8 +192,8 @@ struct TapRecognizer {
     }
 
     /// The sequence ended without a tap.
-    mutating func sequenceEnded<S: GestureSink>(time: Timestamp, in context: inout RecognizerContext<S>) {
-        fail(time: time, "last-lift", in: &context)
+    mutating func sequenceEnded<S: GestureSink>(time: Timestamp, in context: RecognizerContext, into sink: inout S) {
+        fail(time: time, "last-lift", in: context, into: &sink)
         let old = sequence
         sequence = .idle
         context.transition("tap", old, "sequence-ended", sequence)
@@ -202,8 +202,8 @@ struct TapRecognizer {
     /// Cancelled sequence (palm, SYN_DROPPED, device gone): no tap from it. A held-back
     /// exclusive tap from an earlier sequence did happen, so it is reported now, with the
     /// count it had reached, rather than silently lost.
-    mutating func cancel<S: GestureSink>(time: Timestamp, in context: inout RecognizerContext<S>) {
-        flushHeldBack(time: time, in: &context)
+    mutating func cancel<S: GestureSink>(time: Timestamp, in context: RecognizerContext, into sink: inout S) {
+        flushHeldBack(time: time, in: context, into: &sink)
         let old = sequence
         sequence = .failed
         chain = .empty
@@ -212,14 +212,14 @@ struct TapRecognizer {
 
     /// Reports any exclusive tap still held back (in the chain, or as the predecessor of
     /// the current sequence) at `time`, and forgets it.
-    mutating func flushHeldBack<S: GestureSink>(time: Timestamp, in context: inout RecognizerContext<S>) {
+    mutating func flushHeldBack<S: GestureSink>(time: Timestamp, in context: RecognizerContext, into sink: inout S) {
         if case .pending(let record, _) = chain {
-            report(record, time: time, in: &context)
+            report(record, time: time, in: context, into: &sink)
             chain = .empty
             context.transition("tap-chain", "pending", "flush", "empty")
         }
         if case .possible(var candidate) = sequence, candidate.predecessorHeldBack, let record = candidate.predecessor {
-            report(record, time: time, in: &context)
+            report(record, time: time, in: context, into: &sink)
             candidate.predecessor = nil
             candidate.predecessorHeldBack = false
             sequence = .possible(candidate)
@@ -234,10 +234,10 @@ struct TapRecognizer {
     }
 
     /// The exclusive multi-tap interval closed: report the held-back tap at the deadline.
-    mutating func deadlineReached<S: GestureSink>(time: Timestamp, in context: inout RecognizerContext<S>) {
+    mutating func deadlineReached<S: GestureSink>(time: Timestamp, in context: RecognizerContext, into sink: inout S) {
         switch chain {
         case .pending(let record, let deadline) where deadline <= time:
-            report(record, time: deadline, in: &context)
+            report(record, time: deadline, in: context, into: &sink)
             chain = .empty
             context.transition("tap-chain", "pending", "interval-closed", "empty")
         case .pending, .empty, .last:
@@ -245,9 +245,9 @@ struct TapRecognizer {
         }
     }
 
-    private func report<S: GestureSink>(_ record: TapRecord, time: Timestamp, in context: inout RecognizerContext<S>) {
-        let id = context.newID(.tap)
-        context.emit(.tap(count: record.count), .ended, id: id, time: time, fingers: record.fingers, location: record.location)
+    private func report<S: GestureSink>(_ record: TapRecord, time: Timestamp, in context: RecognizerContext, into sink: inout S) {
+        let id = context.newID(.tap, &sink)
+        context.emit(.tap(count: record.count), .ended, id: id, time: time, fingers: record.fingers, location: record.location, into: &sink)
     }
 
     static let maximumFingers = 5

@@ -71,7 +71,7 @@ struct TransformRecognizer {
     mutating func moved<S: GestureSink>(
         time: Timestamp, since previousTime: Timestamp, spread: Length, spreadRatio: Double, spreadChange: Length, turn: Angle,
         touchTaken: Bool, fingers: Int,
-        location: Point, in context: inout RecognizerContext<S>
+        location: Point, in context: RecognizerContext, into sink: inout S
     ) -> Bool {
         let changed: Bool
         let distance: Double
@@ -94,18 +94,18 @@ struct TransformRecognizer {
             return moved(
                 time: time, since: previousTime, spread: spread, spreadRatio: spreadRatio, spreadChange: spreadChange, turn: turn,
                 touchTaken: touchTaken,
-                fingers: fingers, location: location, in: &context)
+                fingers: fingers, location: location, in: context, into: &sink)
         case .tracking(let value, let travelled):
             let newValue = step(value, spreadRatio: spreadRatio, turn: turn)
             let newDistance = travelled + distance
             if changed { velocity.add(time: time, value: newValue) }
             if !touchTaken && reachesThreshold(newValue, distance: newDistance, context.thresholds) {
-                let id = context.newID(gestureKind)
+                let id = context.newID(gestureKind, &sink)
                 let old = state
                 state = .active(id: id, value: newValue, origin: newValue)
                 emit(
                     .began, id: id, value: newValue, origin: newValue, time: time, fingers: fingers, location: location,
-                    in: &context)
+                    in: context, into: &sink)
                 context.transition(name, old, "threshold", state)
                 return true
             }
@@ -118,7 +118,7 @@ struct TransformRecognizer {
                 velocity.add(time: time, value: newValue)
                 emit(
                     .changed, id: id, value: newValue, origin: origin, time: time, fingers: fingers, location: location,
-                    in: &context)
+                    in: context, into: &sink)
             }
             return false
         }
@@ -126,17 +126,17 @@ struct TransformRecognizer {
 
     /// Fewer than two fingers remain (or none: the sequence ended).
     mutating func fingersBelowTwo<S: GestureSink>(
-        time: Timestamp, fingers: Int, location: Point, in context: inout RecognizerContext<S>
+        time: Timestamp, fingers: Int, location: Point, in context: RecognizerContext, into sink: inout S
     ) {
         finish(
-            .ended, "below-two-fingers", time: time, fingers: fingers, location: location, in: &context)
+            .ended, "below-two-fingers", time: time, fingers: fingers, location: location, in: context, into: &sink)
     }
 
     mutating func cancel<S: GestureSink>(
-        time: Timestamp, fingers: Int, location: Point, in context: inout RecognizerContext<S>
+        time: Timestamp, fingers: Int, location: Point, in context: RecognizerContext, into sink: inout S
     ) {
         finish(
-            .cancelled, "cancel", time: time, fingers: fingers, location: location, in: &context)
+            .cancelled, "cancel", time: time, fingers: fingers, location: location, in: context, into: &sink)
     }
 
     mutating func reset() { state = .idle }
@@ -165,7 +165,8 @@ struct TransformRecognizer {
     }
 
     private mutating func finish<S: GestureSink>(
-        _ phase: GesturePhase, _ input: StaticString, time: Timestamp, fingers: Int, location: Point, in context: inout RecognizerContext<S>
+        _ phase: GesturePhase, _ input: StaticString, time: Timestamp, fingers: Int, location: Point, in context: RecognizerContext,
+        into sink: inout S
     ) {
         let old = state
         switch state {
@@ -176,7 +177,7 @@ struct TransformRecognizer {
         case .active(let id, let value, let origin):
             emit(
                 phase, id: id, value: value, origin: origin, time: time, fingers: fingers, location: location,
-                in: &context)
+                in: context, into: &sink)
         }
         state = .idle
         context.transition(name, old, input, state)
@@ -187,7 +188,7 @@ struct TransformRecognizer {
     /// with momentum); at `ended`, 0 after the fingers rested, as the drag's.
     private func emit<S: GestureSink>(
         _ phase: GesturePhase, id: UInt64, value: Double, origin: Double, time: Timestamp, fingers: Int, location: Point,
-        in context: inout RecognizerContext<S>
+        in context: RecognizerContext, into sink: inout S
     ) {
         guard context.reported.contains(gestureKind) else { return }
         let rate: Double =
@@ -201,6 +202,6 @@ struct TransformRecognizer {
             case .pinch: .pinch(scale: value / origin, velocity: rate / origin)
             case .rotate: .rotate(degrees: value - origin, velocity: rate)
             }
-        context.emit(details, phase, id: id, time: time, fingers: fingers, location: location)
+        context.emit(details, phase, id: id, time: time, fingers: fingers, location: location, into: &sink)
     }
 }
