@@ -72,6 +72,7 @@ cache="$arm64_cache/arm64-vm"
 debs="$arm64_cache/debs/bookworm-arm64"
 mkdir -p "$cache"
 arm64_download bookworm arm64 "$debs" linux-image-arm64 busybox-static
+# shellcheck disable=SC2012  # our own file names (no newlines); ls also drops a pattern that matched nothing
 newest() { ls "$debs/$1"_*_arm64.deb | sort -V | tail -n 1; }
 kernel_package=$(dpkg-deb -f "$(newest linux-image-arm64)" Depends | grep -o 'linux-image-[0-9][^ ,]*-arm64' | head -n 1)
 [[ -n "$kernel_package" ]] || fail "linux-image-arm64 names no kernel package"

@@ -1,4 +1,3 @@
-import CSystemCalls
 import EvdevInput
 import GestureCore
 import GestureProtocol
@@ -64,6 +63,7 @@ public final class EvdevSource: InputSource {
 
     public var fileDescriptor: FileDescriptor? { evdev.fileDescriptor }
     public var nextDeadline: Timestamp? { DevicePipeline.nextDeadline(of: &pipeline) }
+    public var ghosts: [GhostSeries] { pipeline.hygiene.ghostSeries(device: device.name) }
 
     /// Says which calibration a device uses when it is not the identity.
     private static func logCalibration(_ settings: ResolvedDeviceSettings, device: String, logger: Logger) {

@@ -22,9 +22,14 @@ public protocol InputSource: AnyObject {
     func reconfigure(_ configuration: Configuration, now: Timestamp, into sink: inout DaemonSink) -> InputStatus
     /// The source is being removed (shutdown or `finished`): cancel gestures in flight.
     func close(now: Timestamp, into sink: inout DaemonSink)
+    /// The ghost series touch hygiene learned on the device (`status`'s `ghosts`).
+    var ghosts: [GhostSeries] { get }
 }
 
 extension InputSource {
+    /// Sources without touch hygiene learn no ghost.
+    public var ghosts: [GhostSeries] { [] }
+
     /// Sources without settings keep running unchanged.
     public func reconfigure(_ configuration: Configuration, now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         .active
