@@ -63,7 +63,7 @@ import Testing
         #expect(policy.app.areas.map(\.app) == [AppTouchSettings(fingers: 2), AppTouchSettings(longPress: false)], "innermost first")
         #expect(
             policy.app.areas.map(\.limits) == [
-                .init(slop: 6, duration: .milliseconds(800)), .init(slop: 3, duration: .milliseconds(500)),
+                .init(slop: .millimetres(6), duration: .milliseconds(800)), .init(slop: .millimetres(3), duration: .milliseconds(500)),
             ])
         let other = config.settings(forDevice: "eGalax", vendor: 0, product: 0, paths: [])
         #expect(other.app == AppTouchSettings())

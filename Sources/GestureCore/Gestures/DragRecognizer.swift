@@ -42,17 +42,19 @@ struct DragRecognizer {
     private(set) var surfaceTranslation = SurfacePoint.zero
     private var velocity = VelocityTracker<Translation>()
 
-    mutating func touchDown(time: Timestamp, location: Point, surface: PhysicalSize, thresholds: Thresholds, reporter: Reporter) {
+    mutating func touchDown(
+        time: Timestamp, location: Point, surface: PhysicalSize, in context: RecognizerContext
+    ) {
         switch state {
         case .idle:
             startLocation = location
-            edge = Self.edge(of: location, surface: surface, margin: thresholds.edgeMargin)
+            edge = Self.edge(of: location, surface: surface, margin: context.thresholds.edgeMargin)
             translation = .zero
             surfaceTranslation = .zero
             velocity.reset(time: time)
             velocity.add(time: time, value: .zero)
             state = .possible
-            reporter.transition("drag", State.idle, "touch-down", state)
+            context.transition("drag", State.idle, "touch-down", state)
         case .possible, .failed, .dragging:
             break
         }
@@ -82,78 +84,92 @@ struct DragRecognizer {
     }
 
     /// Whether the translation exceeds the minimum distance while the drag is possible.
-    func wantsToBegin(thresholds: Thresholds) -> Bool {
+    private func wantsToBegin(in context: RecognizerContext) -> Bool {
         switch state {
-        case .possible: surfaceTranslation.length.exceeds(thresholds.dragMinimumDistance)
+        case .possible: surfaceTranslation.length.exceeds(context.thresholds.dragMinimumDistance)
         case .idle, .failed, .dragging: false
         }
     }
 
+    /// The touch moves as a whole: the drag has begun, or moved far enough to claim it.
+    /// Fingers that move together are a drag: pinch and rotate no longer begin.
+    func takesTouch(in context: RecognizerContext) -> Bool {
+        hasBegun || wantsToBegin(in: context)
+    }
+
+    /// After the frame's movement was added: beyond the minimum distance, the drag claims
+    /// the touch (and, told it won, begins).
+    func judge(in context: RecognizerContext) -> ArenaRequest {
+        wantsToBegin(in: context) ? .claim("moved-beyond-minimum") : .none
+    }
+
     /// The arena let the drag win.
-    mutating func begin<S: GestureSink>(time: Timestamp, fingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func begin<S: GestureSink>(time: Timestamp, fingers: Int, in context: RecognizerContext, into sink: inout S) {
         switch state {
         case .possible:
-            let id = reporter.newID(.drag, &sink)
+            let id = context.newID(.drag, &sink)
             state = .dragging(id: id)
-            emit(.began, id: id, time: time, fingers: fingers, lifting: false, thresholds: thresholds, reporter: reporter, sink: &sink)
-            reporter.transition("drag", State.possible, "moved-beyond-minimum", state)
+            emit(.began, id: id, time: time, fingers: fingers, lifting: false, in: context, into: &sink)
+            context.transition("drag", State.possible, "moved-beyond-minimum", state)
         case .idle, .failed, .dragging:
             break
         }
     }
 
-    mutating func changed<S: GestureSink>(time: Timestamp, fingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func changed<S: GestureSink>(time: Timestamp, fingers: Int, in context: RecognizerContext, into sink: inout S) {
         switch state {
         case .dragging(let id):
-            emit(.changed, id: id, time: time, fingers: fingers, lifting: false, thresholds: thresholds, reporter: reporter, sink: &sink)
+            emit(.changed, id: id, time: time, fingers: fingers, lifting: false, in: context, into: &sink)
         case .idle, .possible, .failed:
             break
         }
     }
 
     /// Lost: another recognizer (of this region or of another region of the touch) won.
-    mutating func fail(_ reason: StaticString, reporter: Reporter) {
+    mutating func fail(_ reason: StaticString, in context: RecognizerContext) {
         switch state {
         case .possible:
             state = .failed
-            reporter.transition("drag", State.possible, reason, state)
+            context.transition("drag", State.possible, reason, state)
         case .idle, .failed, .dragging:
             break
         }
     }
 
-    mutating func lastLift<S: GestureSink>(time: Timestamp, fingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func lastLift<S: GestureSink>(time: Timestamp, fingers: Int, in context: RecognizerContext, into sink: inout S) {
         let old = state
         switch state {
         case .dragging(let id):
             let values = emit(
-                .ended, id: id, time: time, fingers: fingers, lifting: true, thresholds: thresholds, reporter: reporter, sink: &sink)
+                .ended, id: id, time: time, fingers: fingers, lifting: true, in: context, into: &sink)
             swipe(
-                values: values.drag, surfaceVelocity: values.surfaceVelocity, time: time, fingers: fingers, thresholds: thresholds,
-                reporter: reporter, sink: &sink)
+                values: values.drag, surfaceVelocity: values.surfaceVelocity, time: time, fingers: fingers, in: context, into: &sink)
         case .idle, .possible, .failed:
             break
         }
         state = .idle
-        reporter.transition("drag", old, "last-lift", state)
+        context.transition("drag", old, "last-lift", state)
     }
 
-    mutating func cancel<S: GestureSink>(time: Timestamp, fingers: Int, thresholds: Thresholds, reporter: Reporter, sink: inout S) {
+    mutating func cancel<S: GestureSink>(time: Timestamp, fingers: Int, in context: RecognizerContext, into sink: inout S) {
         let old = state
         switch state {
         case .dragging(let id):
-            emit(.cancelled, id: id, time: time, fingers: fingers, lifting: false, thresholds: thresholds, reporter: reporter, sink: &sink)
+            emit(.cancelled, id: id, time: time, fingers: fingers, lifting: false, in: context, into: &sink)
         case .idle, .possible, .failed:
             break
         }
         state = .failed
-        reporter.transition("drag", old, "cancel", state)
+        context.transition("drag", old, "cancel", state)
     }
 
     mutating func reset() { state = .idle }
 
     /// The drag's values now; at lift, a finger that rested before lifting has velocity 0.
-    func values(time: Timestamp, lifting: Bool, thresholds: Thresholds) -> (drag: DragValues, surfaceVelocity: SurfaceVelocity) {
+    func values(
+        time: Timestamp, lifting: Bool, in context: RecognizerContext
+    ) -> (drag: DragValues, surfaceVelocity: SurfaceVelocity) {
+        let thresholds = context.thresholds
         let rate =
             lifting
             ? velocity.velocity(window: thresholds.velocityWindow, liftingAt: time) : velocity.velocity(window: thresholds.velocityWindow)
@@ -169,28 +185,27 @@ struct DragRecognizer {
 
     @discardableResult
     private func emit<S: GestureSink>(
-        _ phase: GesturePhase, id: UInt64, time: Timestamp, fingers: Int, lifting: Bool, thresholds: Thresholds, reporter: Reporter,
-        sink: inout S
+        _ phase: GesturePhase, id: UInt64, time: Timestamp, fingers: Int, lifting: Bool, in context: RecognizerContext, into sink: inout S
     ) -> (drag: DragValues, surfaceVelocity: SurfaceVelocity) {
-        let values = values(time: time, lifting: lifting, thresholds: thresholds)
-        reporter.emit(.drag(values.drag), phase, id: id, time: time, fingers: fingers, location: startLocation + translation, into: &sink)
+        let values = values(time: time, lifting: lifting, in: context)
+        context.emit(.drag(values.drag), phase, id: id, time: time, fingers: fingers, location: startLocation + translation, into: &sink)
         return values
     }
 
     /// swipe: a discrete `ended` right after the drag ended far and fast enough.
     private func swipe<S: GestureSink>(
-        values: DragValues, surfaceVelocity: SurfaceVelocity, time: Timestamp, fingers: Int, thresholds: Thresholds, reporter: Reporter,
-        sink: inout S
+        values: DragValues, surfaceVelocity: SurfaceVelocity, time: Timestamp, fingers: Int, in context: RecognizerContext,
+        into sink: inout S
     ) {
-        guard surfaceTranslation.length.reaches(thresholds.swipeMinimumDistance),
-            surfaceVelocity.speed.reaches(thresholds.swipeMinimumVelocity)
+        guard surfaceTranslation.length.reaches(context.thresholds.swipeMinimumDistance),
+            surfaceVelocity.speed.reaches(context.thresholds.swipeMinimumVelocity)
         else { return }
         let direction: SwipeDirection =
             surfaceTranslation.x.magnitude >= surfaceTranslation.y.magnitude
             ? (surfaceTranslation.x >= .zero ? .right : .left)
             : (surfaceTranslation.y >= .zero ? .down : .up)
-        let id = reporter.newID(.swipe, &sink)
-        reporter.emit(
+        let id = context.newID(.swipe, &sink)
+        context.emit(
             .swipe(direction: direction, edge: edge, drag: values), .ended, id: id, time: time, fingers: fingers,
             location: startLocation + translation, into: &sink)
     }

@@ -28,7 +28,7 @@ public struct GestureEngine {
     /// (nil: no strings are built at all).
     public var transitionLog: ((String) -> Void)? {
         didSet {
-            for index in regions.indices { regions[index].reporter.log = transitionLog }
+            for index in regions.indices { regions[index].context.reporter.log = transitionLog }
         }
     }
 

@@ -41,14 +41,16 @@ struct PressRecognizer {
         }
     }
 
-    mutating func touchDown<S: GestureSink>(time: Timestamp, location: Point, fingers: Int, reporter: Reporter, sink: inout S) {
+    mutating func touchDown<S: GestureSink>(
+        time: Timestamp, location: Point, fingers: Int, in context: RecognizerContext, into sink: inout S
+    ) {
         switch state {
         case .idle, .done:
             let old = state
-            let id = reporter.newID(.press, &sink)
+            let id = context.newID(.press, &sink)
             state = .pressing(id: id)
-            reporter.emit(.press, .began, id: id, time: time, fingers: fingers, location: location, into: &sink)
-            reporter.transition("press", old, "touch-down", state)
+            context.emit(.press, .began, id: id, time: time, fingers: fingers, location: location, into: &sink)
+            context.transition("press", old, "touch-down", state)
         case .pressing, .closing:
             break
         }
@@ -57,7 +59,8 @@ struct PressRecognizer {
     /// Every finger left the region, an enclosing region's gesture won the touch, or
     /// the sequence was cancelled.
     mutating func cancel(
-        time: Timestamp, location: Point, fingers: Int, _ reason: StaticString, _ cancellation: PressCancellation, reporter: Reporter
+        time: Timestamp, location: Point, fingers: Int, _ reason: StaticString, _ cancellation: PressCancellation,
+        in context: RecognizerContext
     ) {
         switch state {
         case .pressing(let id):
@@ -65,13 +68,13 @@ struct PressRecognizer {
             state = .closing(
                 id: id, phase: .cancelled, cancellation: cancellation, time: time, location: location, fingers: fingers, sequenceOver: false
             )
-            reporter.transition("press", old, reason, state)
+            context.transition("press", old, reason, state)
         case .idle, .closing, .done:
             break
         }
     }
 
-    mutating func lastLift(time: Timestamp, location: Point, fingers: Int, reporter: Reporter) {
+    mutating func lastLift(time: Timestamp, location: Point, fingers: Int, in context: RecognizerContext) {
         let old = state
         switch state {
         case .pressing(let id):
@@ -82,14 +85,14 @@ struct PressRecognizer {
         case .idle, .done:
             state = .idle
         }
-        reporter.transition("press", old, "last-lift", state)
+        context.transition("press", old, "last-lift", state)
     }
 
     /// Reports a press that ended or was cancelled in this step (after every other gesture).
-    mutating func flush<S: GestureSink>(reporter: Reporter, sink: inout S) {
+    mutating func flush<S: GestureSink>(in context: RecognizerContext, into sink: inout S) {
         switch state {
         case .closing(let id, let phase, let cancellation, let time, let location, let fingers, let sequenceOver):
-            reporter.emit(
+            context.emit(
                 .press, phase, id: id, time: time, fingers: fingers, location: location, pressCancellation: cancellation, into: &sink)
             state = sequenceOver ? .idle : .done
         case .idle, .pressing, .done:

@@ -209,8 +209,8 @@ struct RegionRecognizers {
     let fallThrough: Bool
     let simultaneous: GestureKindSet
     let highPriority: GestureKindSet
-    var reporter: Reporter
-    let thresholds: Thresholds
+    /// The region's thresholds and reporter, passed to every recognizer call.
+    var context: RecognizerContext
     private var sequence: Sequence = .idle
     private(set) var contacts: [TrackedContact] = []
     private var cancelRequested = false
@@ -250,8 +250,8 @@ struct RegionRecognizers {
         self.fallThrough = fallThrough
         self.simultaneous = GestureKindSet(simultaneous)
         self.highPriority = GestureKindSet(highPriority)
-        reporter = Reporter(region: name, rect: rect, reported: .none, log: nil)
-        thresholds = Thresholds(settings)
+        context = RecognizerContext(
+            thresholds: Thresholds(settings), reporter: Reporter(region: name, rect: rect, reported: .none, log: nil))
         contacts.reserveCapacity(Self.contactCapacity)
     }
 
@@ -265,7 +265,7 @@ struct RegionRecognizers {
     /// The touch this region's live sequence stamps its events with; nil when not tracking.
     var trackedTouch: UInt32? {
         switch sequence {
-        case .tracking: reporter.touch
+        case .tracking: context.reporter.touch
         case .idle, .ignored: nil
         }
     }
@@ -352,6 +352,10 @@ struct RegionRecognizers {
         for index in contacts.indices where contacts[index].seen != generation {
             contacts[index].lifting = true
         }
+        // What the sequence does with this frame is settled first, and the roles it reports
+        // with, so that every recognizer told of the frame reports with them.
+        var beginning: GestureArena.Members?
+        let cancelling: Bool
         switch sequence {
         case .ignored:
             cancelRequested = false
@@ -360,21 +364,31 @@ struct RegionRecognizers {
             if cancelRequested || contacts[0].unobserved {
                 cancelRequested = false
                 sequence = .ignored
-                reporter.transition("sequence", Sequence.idle, "touch-down-unobserved-or-cancelled", sequence)
+                context.reporter.transition("sequence", Sequence.idle, "touch-down-unobserved-or-cancelled", sequence)
                 return
             }
-            beginSequence(time: time, deviceFingers: deviceFingers, surface: surface, sink: &sink)
+            beginning = startSequence()
+            cancelling = false
         case .tracking:
-            if cancelRequested {
-                cancel(time: time, deviceFingers: deviceFingers, claims: &claims, sink: &sink)
-                return
+            cancelling = cancelRequested
+            if !cancelling && joinerPresses {
+                // A finger whose press is this region's joined: the region reports presses now.
+                roles.exclusive.insert(.press)
+                roles.reported.insert(.press)
+                context.reporter.reported = roles.reported
             }
         }
-        guard case .tracking = sequence else { return }
-        countedFingers = max(countedFingers, deviceFingers)
-        let motion = FrameMotion(contacts: contacts, rect: rect, deviceFingers: deviceFingers)
-        decide(motion, time: time, claims: &claims, sink: &sink)
-        previousFrameTime = time
+        if let members = beginning {
+            beginSequence(members, time: time, deviceFingers: deviceFingers, surface: surface, into: &sink)
+        }
+        if cancelling {
+            cancel(time: time, deviceFingers: deviceFingers, claims: &claims, into: &sink)
+        } else {
+            countedFingers = max(countedFingers, deviceFingers)
+            let motion = FrameMotion(contacts: contacts, rect: rect, deviceFingers: deviceFingers)
+            decide(motion, time: time, claims: &claims, into: &sink)
+            previousFrameTime = time
+        }
     }
 
     /// Fires the timers due at or before `time`, each stamped with its own deadline.
@@ -383,17 +397,18 @@ struct RegionRecognizers {
             // Held for the long-press duration where a long press is enabled: it is no tap,
             // whatever else happens.
             let moment = Moment(time: deadline, fingers: contacts.count, location: centroid())
-            if roles.longPressEndsTap { settle(arena.reject(.tap), "held-too-long", at: moment, claims: &claims, sink: &sink) }
+            if roles.longPressEndsTap { settle(.reject("held-too-long"), of: .tap, at: moment, claims: &claims, into: &sink) }
             // A long press this region does not report (disabled, or only the tap's timer)
             // does not claim: in a region without long press, a held touch may still drag.
-            let mayClaim = roles.reported.contains(.longPress)
-            settle(mayClaim ? arena.claim(.longPress) : arena.reject(.longPress), "deadline", at: moment, claims: &claims, sink: &sink)
+            var request = longPress.judge(at: deadline)
+            if case .claim(let reason) = request, !roles.reported.contains(.longPress) { request = .reject(reason) }
+            settle(request, of: .longPress, at: moment, claims: &claims, into: &sink)
             // The timer is spent whatever the arena said (a long press that runs only as the
             // tap's timer is no member to be told).
-            longPress.fail("deadline", reporter: reporter)
+            longPress.fail("deadline", in: context)
         }
         if let deadline = tap.deadline, deadline <= time {
-            tap.deadlineReached(time: deadline, reporter: reporter, sink: &sink)
+            tap.deadlineReached(time: deadline, in: context, into: &sink)
         }
     }
 
@@ -406,19 +421,19 @@ struct RegionRecognizers {
     mutating func yield<S: GestureSink>(to claim: ArenaClaim, time: Timestamp, claims: inout [ArenaClaim], sink: inout S) {
         guard case .tracking = sequence else { return }
         if claim.cancels {
-            cancel(time: time, deviceFingers: 0, claims: &claims, sink: &sink)
-            return
-        }
-        let moment = Moment(time: time, fingers: contacts.count, location: centroid())
-        for member in GestureArena.everyMember
-        where isExclusive(member)
-            && (claim.defeats.contains(member) || !exclusiveKinds(of: member).intersection(claim.kinds).isEmpty)
-        {
-            settle(arena.reject(member), "other-region-won", at: moment, claims: &claims, sink: &sink)
-        }
-        if claim.region > index && !holdsTouch {
-            press.cancel(
-                time: time, location: moment.location, fingers: moment.fingers, "enclosing-region-won", .released, reporter: reporter)
+            cancel(time: time, deviceFingers: 0, claims: &claims, into: &sink)
+        } else {
+            let moment = Moment(time: time, fingers: contacts.count, location: centroid())
+            for member in GestureArena.everyMember
+            where isExclusive(member)
+                && (claim.defeats.contains(member) || !exclusiveKinds(of: member).intersection(claim.kinds).isEmpty)
+            {
+                settle(.reject("other-region-won"), of: member, at: moment, claims: &claims, into: &sink)
+            }
+            if claim.region > index && !holdsTouch {
+                press.cancel(
+                    time: time, location: moment.location, fingers: moment.fingers, "enclosing-region-won", .released, in: context)
+            }
         }
     }
 
@@ -428,7 +443,7 @@ struct RegionRecognizers {
     /// Reports a press that ended in this step; the engine calls it after every region ran,
     /// so the press comes after every other gesture of its touch.
     mutating func flushPress<S: GestureSink>(sink: inout S) {
-        press.flush(reporter: reporter, sink: &sink)
+        press.flush(in: context, into: &sink)
     }
 
     /// Device removed or SYN_DROPPED: every gesture in flight ends `cancelled`, held-back
@@ -438,16 +453,15 @@ struct RegionRecognizers {
         case .tracking:
             // Every region cancels: nothing to relay.
             var relayed: [ArenaClaim] = []
-            cancel(time: time, deviceFingers: 0, claims: &relayed, sink: &sink)
+            cancel(time: time, deviceFingers: 0, claims: &relayed, into: &sink)
         case .idle, .ignored:
-            tap.flushHeldBack(time: time, reporter: reporter, sink: &sink)
+            tap.flushHeldBack(time: time, in: context, into: &sink)
         }
         contacts.removeAll(keepingCapacity: true)
         cancelRequested = false
         sequence = .idle
         resetRecognizers()
     }
-
     /// Drops lifted contacts and makes this frame's positions the previous ones.
     mutating func endFrame() {
         // Most frames lift nothing: a check, not a partition of the array.
@@ -504,13 +518,14 @@ struct RegionRecognizers {
         return kinds
     }
 
-    private mutating func beginSequence<S: GestureSink>(time: Timestamp, deviceFingers: Int, surface: PhysicalSize, sink: inout S) {
-        let first = contacts[0]
+    /// A sequence starts with this frame: takes its roles and opens its arena; returns the
+    /// arena's members (then told of the touch-down by `beginSequence`).
+    private mutating func startSequence() -> GestureArena.Members {
         roles = nextRoles
-        reporter.reported = roles.reported
-        reporter.touch = nextTouch
-        sequence = .tracking(primary: first.id)
-        reporter.transition("sequence", Sequence.idle, "touch-down", sequence)
+        context.reporter.reported = roles.reported
+        context.reporter.touch = nextTouch
+        sequence = .tracking(primary: contacts[0].id)
+        context.reporter.transition("sequence", Sequence.idle, "touch-down", sequence)
         countedFingers = 0
         finalLifts = FinalLifts()
         fingersInside = true
@@ -520,152 +535,176 @@ struct RegionRecognizers {
         if roles.runs(.longPress) { members.insert(.longPress) }
         if roles.runs(.drag) || roles.runs(.swipe) { members.insert(.drag) }
         arena.open(with: members)
+        return members
+    }
+
+    /// Tells the recognizers the sequence runs (`members` of the arena, and press) of its
+    /// first touch-down.
+    private mutating func beginSequence<S: GestureSink>(
+        _ members: GestureArena.Members, time: Timestamp, deviceFingers: Int, surface: PhysicalSize,
+        into sink: inout S
+    ) {
+        let first = contacts[0]
         if roles.runs(.press) {
-            press.touchDown(
-                time: time, location: first.location, fingers: max(contacts.count, deviceFingers), reporter: reporter, sink: &sink)
+            press.touchDown(time: time, location: first.location, fingers: max(contacts.count, deviceFingers), in: context, into: &sink)
         }
         if members.contains(.tap) {
-            tap.sequenceBegan(
-                time: time, location: first.startLocation, surfaceLocation: first.surfaceStart, thresholds: thresholds, reporter: reporter,
-                sink: &sink)
+            tap.sequenceBegan(time: time, location: first.startLocation, surfaceLocation: first.surfaceStart, in: context, into: &sink)
         }
         // The long-press timer also ends a tap held too long, where a long press is enabled.
         if members.contains(.longPress) || (members.contains(.tap) && roles.longPressEndsTap) {
-            longPress.touchDown(time: time, duration: thresholds.longPressDuration, reporter: reporter)
+            longPress.touchDown(time: time, in: context)
         }
         if members.contains(.drag) {
-            drag.touchDown(time: time, location: centroid(), surface: surface, thresholds: thresholds, reporter: reporter)
+            drag.touchDown(time: time, location: centroid(), surface: surface, in: context)
         }
         contacts[0].joined = false
     }
 
     /// Cancels every gesture of the sequence (the press is reported last, at the engine's
     /// flush) and has the sequences sharing its fingers cancelled too.
-    private mutating func cancel<S: GestureSink>(time: Timestamp, deviceFingers: Int, claims: inout [ArenaClaim], sink: inout S) {
+    private mutating func cancel<S: GestureSink>(
+        time: Timestamp, deviceFingers: Int, claims: inout [ArenaClaim], into sink: inout S
+    ) {
         let fingers = max(contacts.count, deviceFingers)
         let location = centroid()
-        tap.cancel(time: time, reporter: reporter, sink: &sink)
-        longPress.cancel(time: time, fingers: fingers, location: location, reporter: reporter, sink: &sink)
-        drag.cancel(time: time, fingers: fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
-        pinch.cancel(time: time, fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
-        rotate.cancel(time: time, fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
-        press.cancel(time: time, location: location, fingers: fingers, "cancel", .touchCancelled, reporter: reporter)
+        tap.cancel(time: time, in: context, into: &sink)
+        longPress.cancel(time: time, fingers: fingers, location: location, in: context, into: &sink)
+        drag.cancel(time: time, fingers: fingers, in: context, into: &sink)
+        pinch.cancel(time: time, fingers: fingers, location: location, in: context, into: &sink)
+        rotate.cancel(time: time, fingers: fingers, location: location, in: context, into: &sink)
+        press.cancel(time: time, location: location, fingers: fingers, "cancel", .touchCancelled, in: context)
         cancelRequested = false
         let old = sequence
         sequence = .ignored
-        reporter.transition("sequence", old, "cancel", sequence)
+        context.reporter.transition("sequence", old, "cancel", sequence)
         claims.append(ArenaClaim(region: index, defeats: .none, cancels: true))
     }
 
-    /// The decisions of one frame of a live sequence, made on its motion summary: joins,
-    /// leaving the region, slop, pinch/rotate, drag, lifts, end.
+    /// One frame of a live sequence, on its motion summary: tells each recognizer what
+    /// happened (joins, leaving the region, movement, lifts, the end) in that order, and
+    /// settles what the arena members ask for by their own rules (`ArenaRequest`). What is
+    /// decided here is only what no single recognizer can: a long press that has begun
+    /// holds the touch against the drag, and pinch and rotate begin only while neither
+    /// holds it.
     private mutating func decide<S: GestureSink>(
-        _ motion: FrameMotion, time: Timestamp, claims: inout [ArenaClaim], sink: inout S
+        _ motion: FrameMotion, time: Timestamp, claims: inout [ArenaClaim], into sink: inout S
     ) {
         let moment = Moment(time: time, fingers: motion.fingers, location: motion.centroid)
         if joinerPresses {
             // A finger whose press is this region's joined a sequence that had none (its
-            // first touch pressed elsewhere), or whose press is over: it presses now.
+            // first touch pressed elsewhere), or whose press is over: it presses now (the
+            // region took the press role before the frame, in `finishFrame`).
             joinerPresses = false
             fingersInside = true
-            roles.exclusive.insert(.press)
-            roles.reported.insert(.press)
-            reporter.reported = roles.reported
             let joiner = contacts.last { $0.joined } ?? contacts[0]
-            press.touchDown(time: time, location: joiner.location, fingers: motion.fingers, reporter: reporter, sink: &sink)
+            press.touchDown(time: time, location: joiner.location, fingers: motion.fingers, in: context, into: &sink)
         }
         for contact in contacts where motion.joined > 0 && contact.joined {
             tap.fingerJoined(
                 time: time, location: contact.startLocation, surfaceLocation: contact.surfaceStart, unobserved: contact.unobserved,
-                thresholds: thresholds, reporter: reporter, sink: &sink)
-            if contact.unobserved { settle(arena.reject(.longPress), "unobserved-finger-joined", at: moment, claims: &claims, sink: &sink) }
+                in: context, into: &sink)
+            settle(longPress.fingerJoined(unobserved: contact.unobserved), of: .longPress, at: moment, claims: &claims, into: &sink)
         }
 
         // Every finger left the region: the press is cancelled, and the touch is no tap or
         // long press of this region any more (its other gestures go on).
         if fingersInside && motion.allOutside {
             fingersInside = false
-            press.cancel(time: time, location: motion.centroid, fingers: motion.fingers, "left-region", .released, reporter: reporter)
-            rejectTapAndLongPress("left-region", at: moment, claims: &claims, sink: &sink)
+            press.cancel(time: time, location: motion.centroid, fingers: motion.fingers, "left-region", .released, in: context)
+            rejectTapAndLongPress("left-region", at: moment, claims: &claims, into: &sink)
         }
 
-        // Slop (a member already out is not rejected again: that verdict is empty, and
-        // asking for it on every frame of a drag cost two calls per frame).
-        if arena.admits(.tap) && motion.maximumTravel.exceeds(thresholds.tapSlop) {
-            settle(arena.reject(.tap), "beyond-slop", at: moment, claims: &claims, sink: &sink)
+        // Each member judges how far the touch went by its own limit (a member already out
+        // is not asked: its request would change nothing, and asking on every frame of a
+        // drag cost two calls per frame).
+        if arena.admits(.tap) {
+            settle(tap.judge(maximumTravel: motion.maximumTravel, in: context), of: .tap, at: moment, claims: &claims, into: &sink)
         }
-        if arena.admits(.longPress) && motion.maximumTravel.exceeds(thresholds.longPressMaximumDistance) {
-            settle(arena.reject(.longPress), "beyond-maximum-distance", at: moment, claims: &claims, sink: &sink)
+        if arena.admits(.longPress) {
+            settle(
+                longPress.judge(maximumTravel: motion.maximumTravel, in: context), of: .longPress, at: moment, claims: &claims,
+                into: &sink)
         }
 
         // Pinch and rotate: not arena members; when one begins, tap and long press lose
         // here, and in the other regions of the touch when this region owns it. They begin
-        // only before a long press or the drag has: fingers that move together are a drag,
-        // and the turn and spread their jitter adds up to over a long stroke are no
-        // rotation or pinch (a drag may still begin once they have: a pinch's drift).
+        // only while neither a long press nor the drag holds the touch: fingers that move
+        // together are a drag, and the turn and spread their jitter adds up to over a long
+        // stroke are no rotation or pinch (a drag may still begin once they have: a
+        // pinch's drift).
         if motion.moving > 0 {
             drag.moved(time: time, delta: motion.delta, surfaceDelta: motion.surfaceDelta)
         }
         if motion.continuing >= 2 {
-            let mayBegin = !longPress.hasBegun && !drag.hasBegun && !drag.wantsToBegin(thresholds: thresholds)
+            let touchTaken = longPress.hasBegun || drag.takesTouch(in: context)
             var began = false
             if roles.runs(.pinch) {
                 let pinchBegan = pinch.moved(
                     time: time, since: previousFrameTime, spread: motion.spread, spreadRatio: motion.spreadRatio,
-                    spreadChange: motion.spreadChange,
-                    turn: motion.turn,
-                    mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter,
-                    sink: &sink)
+                    spreadChange: motion.spreadChange, turn: motion.turn, touchTaken: touchTaken, fingers: motion.fingers,
+                    location: motion.centroid, in: context, into: &sink)
                 began = began || (pinchBegan && roles.exclusive.contains(.pinch))
-                if pinchBegan { rejectTapAndLongPress("pinch-began", at: moment, claims: &claims, sink: &sink) }
+                if pinchBegan { rejectTapAndLongPress("pinch-began", at: moment, claims: &claims, into: &sink) }
             }
             if roles.runs(.rotate) {
                 let rotateBegan = rotate.moved(
                     time: time, since: previousFrameTime, spread: motion.spread, spreadRatio: motion.spreadRatio,
-                    spreadChange: motion.spreadChange,
-                    turn: motion.turn,
-                    mayBegin: mayBegin, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter,
-                    sink: &sink)
+                    spreadChange: motion.spreadChange, turn: motion.turn, touchTaken: touchTaken, fingers: motion.fingers,
+                    location: motion.centroid, in: context, into: &sink)
                 began = began || (rotateBegan && roles.exclusive.contains(.rotate))
-                if rotateBegan { rejectTapAndLongPress("rotate-began", at: moment, claims: &claims, sink: &sink) }
+                if rotateBegan { rejectTapAndLongPress("rotate-began", at: moment, claims: &claims, into: &sink) }
             }
             if began { claims.append(ArenaClaim(region: index, defeats: GestureArena.Members([.tap, .longPress]))) }
         }
 
         // Drag (its movement was added before pinch and rotate).
-        if drag.wantsToBegin(thresholds: thresholds) {
+        switch drag.judge(in: context) {
+        case .claim(let reason):
             // A long press that has begun holds the touch: the drag loses.
-            let verdict = longPress.hasBegun ? arena.reject(.drag) : arena.claim(.drag)
-            settle(verdict, "moved-beyond-minimum", at: moment, claims: &claims, sink: &sink)
-        } else if motion.anyMoved || (motion.fingersChanged && motion.down > 0) {
-            drag.changed(time: time, fingers: motion.fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
+            settle(longPress.hasBegun ? .reject(reason) : .claim(reason), of: .drag, at: moment, claims: &claims, into: &sink)
+        case .none, .reject:
+            if motion.anyMoved || (motion.fingersChanged && motion.down > 0) {
+                drag.changed(time: time, fingers: motion.fingers, in: context, into: &sink)
+            }
         }
         if motion.anyMoved {
-            longPress.moved(time: time, fingers: motion.fingers, location: motion.centroid, reporter: reporter, sink: &sink)
+            longPress.moved(time: time, fingers: motion.fingers, location: motion.centroid, in: context, into: &sink)
         }
 
         // Lifts.
-        finalLifts.frame(motion, time: time, window: thresholds.tapFingerWindow)
+        finalLifts.frame(motion, time: time, window: context.thresholds.tapFingerWindow)
         for _ in 0..<motion.lifting {
-            tap.fingerLifted(time: time, thresholds: thresholds, reporter: reporter, sink: &sink)
+            tap.fingerLifted(time: time, in: context, into: &sink)
         }
         if motion.down < 2 && !(pinch.isIdle && rotate.isIdle) {
-            pinch.fingersBelowTwo(
-                time: time, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter, sink: &sink)
-            rotate.fingersBelowTwo(
-                time: time, fingers: motion.fingers, location: motion.centroid, thresholds: thresholds, reporter: reporter, sink: &sink)
+            pinch.fingersBelowTwo(time: time, fingers: motion.fingers, location: motion.centroid, in: context, into: &sink)
+            rotate.fingersBelowTwo(time: time, fingers: motion.fingers, location: motion.centroid, in: context, into: &sink)
         }
         if motion.down == 0 {
-            drag.lastLift(time: time, fingers: finalLifts.fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
-            longPress.lastLift(time: time, fingers: motion.fingers, location: motion.centroid, reporter: reporter, sink: &sink)
-            if tap.isPossible {
-                settle(arena.claim(.tap), "last-lift", at: moment, claims: &claims, sink: &sink)
-            }
-            tap.sequenceEnded(time: time, reporter: reporter, sink: &sink)
-            press.lastLift(time: time, location: motion.centroid, fingers: motion.fingers, reporter: reporter)
+            drag.lastLift(time: time, fingers: finalLifts.fingers, in: context, into: &sink)
+            longPress.lastLift(time: time, fingers: motion.fingers, location: motion.centroid, in: context, into: &sink)
+            settle(tap.judgeLastLift(), of: .tap, at: moment, claims: &claims, into: &sink)
+            tap.sequenceEnded(time: time, in: context, into: &sink)
+            press.lastLift(time: time, location: motion.centroid, fingers: motion.fingers, in: context)
             let old = sequence
             sequence = .idle
-            reporter.transition("sequence", old, "last-lift", sequence)
+            context.reporter.transition("sequence", old, "last-lift", sequence)
+        }
+    }
+
+    /// Puts what `member` asks for to the arena and settles the verdict.
+    private mutating func settle<S: GestureSink>(
+        _ request: ArenaRequest, of member: GestureArena.Member, at moment: Moment, claims: inout [ArenaClaim],
+        into sink: inout S
+    ) {
+        switch request {
+        case .none:
+            break
+        case .claim(let reason):
+            settle(arena.claim(member), reason, at: moment, claims: &claims, into: &sink)
+        case .reject(let reason):
+            settle(arena.reject(member), reason, at: moment, claims: &claims, into: &sink)
         }
     }
 
@@ -674,32 +713,33 @@ struct RegionRecognizers {
     /// (`RegionRoles.exclusive`) is a claim on the touch, relayed by the engine to the other
     /// regions holding its contacts.
     private mutating func settle<S: GestureSink>(
-        _ verdict: GestureArena.Verdict, _ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim], sink: inout S
+        _ verdict: GestureArena.Verdict, _ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim],
+        into sink: inout S
     ) {
-        if verdict.losers.contains(.tap) { tap.fail(time: moment.time, reason, reporter: reporter, sink: &sink) }
-        if verdict.losers.contains(.longPress) { longPress.fail(reason, reporter: reporter) }
-        if verdict.losers.contains(.drag) { drag.fail(reason, reporter: reporter) }
+        if verdict.losers.contains(.tap) { tap.fail(time: moment.time, reason, in: context, into: &sink) }
+        if verdict.losers.contains(.longPress) { longPress.fail(reason, in: context) }
+        if verdict.losers.contains(.drag) { drag.fail(reason, in: context) }
         guard let winner = verdict.winner else { return }
         let defeats: GestureArena.Members
         switch winner {
         case .tap:
-            tap.recognize(time: moment.time, deviceFingers: countedFingers, thresholds: thresholds, reporter: reporter, sink: &sink)
+            tap.recognize(time: moment.time, deviceFingers: countedFingers, in: context, into: &sink)
             defeats = GestureArena.Members([.longPress, .drag])
         case .longPress:
-            longPress.begin(time: moment.time, fingers: moment.fingers, location: moment.location, reporter: reporter, sink: &sink)
+            longPress.begin(time: moment.time, fingers: moment.fingers, location: moment.location, in: context, into: &sink)
             defeats = GestureArena.Members([.tap, .drag])
         case .drag:
-            drag.begin(time: moment.time, fingers: moment.fingers, thresholds: thresholds, reporter: reporter, sink: &sink)
+            drag.begin(time: moment.time, fingers: moment.fingers, in: context, into: &sink)
             defeats = GestureArena.Members([.tap, .longPress])
         }
         if isExclusive(winner) { claims.append(ArenaClaim(region: index, defeats: defeats, kinds: exclusiveKinds(of: winner))) }
     }
 
     private mutating func rejectTapAndLongPress<S: GestureSink>(
-        _ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim], sink: inout S
+        _ reason: StaticString, at moment: Moment, claims: inout [ArenaClaim], into sink: inout S
     ) {
-        settle(arena.reject(.tap), reason, at: moment, claims: &claims, sink: &sink)
-        settle(arena.reject(.longPress), reason, at: moment, claims: &claims, sink: &sink)
+        settle(.reject(reason), of: .tap, at: moment, claims: &claims, into: &sink)
+        settle(.reject(reason), of: .longPress, at: moment, claims: &claims, into: &sink)
     }
 
     private mutating func resetRecognizers() {

@@ -66,11 +66,12 @@ struct TransformRecognizer {
     /// from their centroid; `spreadRatio` and `spreadChange` compare it with the previous
     /// frame; `turn` is their mean turn; `previousTime` is the previous frame's, where the
     /// frame's change started from. Returns true when this frame began the gesture.
-    /// `mayBegin` is false once a long press or the drag began (or begins in this frame).
+    /// `touchTaken`: a long press or the drag holds the touch (it began, or the drag begins
+    /// in this frame): then the gesture does not begin, whatever its threshold says.
     mutating func moved<S: GestureSink>(
         time: Timestamp, since previousTime: Timestamp, spread: Length, spreadRatio: Double, spreadChange: Length, turn: Angle,
-        mayBegin: Bool, fingers: Int,
-        location: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S
+        touchTaken: Bool, fingers: Int,
+        location: Point, in context: RecognizerContext, into sink: inout S
     ) -> Bool {
         let changed: Bool
         let distance: Double
@@ -89,23 +90,23 @@ struct TransformRecognizer {
             velocity.reset(time: previousTime)
             velocity.add(time: previousTime, value: identity)
             state = .tracking(value: identity, distance: 0)
-            reporter.transition(name, State.idle, "two-fingers", state)
+            context.transition(name, State.idle, "two-fingers", state)
             return moved(
                 time: time, since: previousTime, spread: spread, spreadRatio: spreadRatio, spreadChange: spreadChange, turn: turn,
-                mayBegin: mayBegin,
-                fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
+                touchTaken: touchTaken,
+                fingers: fingers, location: location, in: context, into: &sink)
         case .tracking(let value, let travelled):
             let newValue = step(value, spreadRatio: spreadRatio, turn: turn)
             let newDistance = travelled + distance
             if changed { velocity.add(time: time, value: newValue) }
-            if mayBegin && reachesThreshold(newValue, distance: newDistance, thresholds: thresholds) {
-                let id = reporter.newID(gestureKind, &sink)
+            if !touchTaken && reachesThreshold(newValue, distance: newDistance, context.thresholds) {
+                let id = context.newID(gestureKind, &sink)
                 let old = state
                 state = .active(id: id, value: newValue, origin: newValue)
                 emit(
                     .began, id: id, value: newValue, origin: newValue, time: time, fingers: fingers, location: location,
-                    thresholds: thresholds, reporter: reporter, sink: &sink)
-                reporter.transition(name, old, "threshold", state)
+                    in: context, into: &sink)
+                context.transition(name, old, "threshold", state)
                 return true
             }
             state = .tracking(value: newValue, distance: newDistance)
@@ -117,7 +118,7 @@ struct TransformRecognizer {
                 velocity.add(time: time, value: newValue)
                 emit(
                     .changed, id: id, value: newValue, origin: origin, time: time, fingers: fingers, location: location,
-                    thresholds: thresholds, reporter: reporter, sink: &sink)
+                    in: context, into: &sink)
             }
             return false
         }
@@ -125,18 +126,17 @@ struct TransformRecognizer {
 
     /// Fewer than two fingers remain (or none: the sequence ended).
     mutating func fingersBelowTwo<S: GestureSink>(
-        time: Timestamp, fingers: Int, location: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S
+        time: Timestamp, fingers: Int, location: Point, in context: RecognizerContext, into sink: inout S
     ) {
         finish(
-            .ended, "below-two-fingers", time: time, fingers: fingers, location: location, thresholds: thresholds, reporter: reporter,
-            sink: &sink)
+            .ended, "below-two-fingers", time: time, fingers: fingers, location: location, in: context, into: &sink)
     }
 
     mutating func cancel<S: GestureSink>(
-        time: Timestamp, fingers: Int, location: Point, thresholds: Thresholds, reporter: Reporter, sink: inout S
+        time: Timestamp, fingers: Int, location: Point, in context: RecognizerContext, into sink: inout S
     ) {
         finish(
-            .cancelled, "cancel", time: time, fingers: fingers, location: location, thresholds: thresholds, reporter: reporter, sink: &sink)
+            .cancelled, "cancel", time: time, fingers: fingers, location: location, in: context, into: &sink)
     }
 
     mutating func reset() { state = .idle }
@@ -153,19 +153,20 @@ struct TransformRecognizer {
     /// `pinch.minimumSpreadChange`; rotate: the fingers turned by `rotate.minimumAngle`
     /// along `rotate.minimumArc`. The distances keep the jitter of fingers close together,
     /// a large share of their small spread, from pinching or turning.
-    private func reachesThreshold(_ value: Double, distance: Double, thresholds: Thresholds) -> Bool {
+    private func reachesThreshold(_ value: Double, distance: Double, _ thresholds: Thresholds) -> Bool {
         switch kind {
         case .pinch:
             abs(value - 1).reaches(thresholds.pinchMinimumScaleChange)
-                && abs(distance).reaches(thresholds.pinchMinimumSpreadChange.millimetres)
+                && Length.millimetres(distance).magnitude.reaches(thresholds.pinchMinimumSpreadChange)
         case .rotate:
-            abs(value).reaches(thresholds.rotateMinimumAngle.degrees) && abs(distance).reaches(thresholds.rotateMinimumArc.millimetres)
+            Angle.degrees(value).magnitude.reaches(thresholds.rotateMinimumAngle)
+                && Length.millimetres(distance).magnitude.reaches(thresholds.rotateMinimumArc)
         }
     }
 
     private mutating func finish<S: GestureSink>(
-        _ phase: GesturePhase, _ input: StaticString, time: Timestamp, fingers: Int, location: Point, thresholds: Thresholds,
-        reporter: Reporter, sink: inout S
+        _ phase: GesturePhase, _ input: StaticString, time: Timestamp, fingers: Int, location: Point, in context: RecognizerContext,
+        into sink: inout S
     ) {
         let old = state
         switch state {
@@ -176,10 +177,10 @@ struct TransformRecognizer {
         case .active(let id, let value, let origin):
             emit(
                 phase, id: id, value: value, origin: origin, time: time, fingers: fingers, location: location,
-                thresholds: thresholds, reporter: reporter, sink: &sink)
+                in: context, into: &sink)
         }
         state = .idle
-        reporter.transition(name, old, input, state)
+        context.transition(name, old, input, state)
     }
 
     /// Reports the value relative to `origin`, with its velocity: 0 at `began` (the value
@@ -187,20 +188,20 @@ struct TransformRecognizer {
     /// with momentum); at `ended`, 0 after the fingers rested, as the drag's.
     private func emit<S: GestureSink>(
         _ phase: GesturePhase, id: UInt64, value: Double, origin: Double, time: Timestamp, fingers: Int, location: Point,
-        thresholds: Thresholds, reporter: Reporter, sink: inout S
+        in context: RecognizerContext, into sink: inout S
     ) {
-        guard reporter.reported.contains(gestureKind) else { return }
+        guard context.reported.contains(gestureKind) else { return }
         let rate: Double =
             switch phase {
             case .began, .cancelled: 0
-            case .changed: velocity.velocity(window: thresholds.velocityWindow)
-            case .ended: velocity.velocity(window: thresholds.velocityWindow, liftingAt: time)
+            case .changed: velocity.velocity(window: context.thresholds.velocityWindow)
+            case .ended: velocity.velocity(window: context.thresholds.velocityWindow, liftingAt: time)
             }
         let details: GestureDetails =
             switch kind {
             case .pinch: .pinch(scale: value / origin, velocity: rate / origin)
             case .rotate: .rotate(degrees: value - origin, velocity: rate)
             }
-        reporter.emit(details, phase, id: id, time: time, fingers: fingers, location: location, into: &sink)
+        context.emit(details, phase, id: id, time: time, fingers: fingers, location: location, into: &sink)
     }
 }

@@ -9,19 +9,20 @@ import GestureProtocol
 public struct AppTouchPolicy: Sendable, Hashable {
     /// How far a touch may move and how long it may stay down and still be a tap.
     public struct RestLimits: Sendable, Hashable {
-        /// Millimetres (the tap's `slop`).
-        public var slop: Double
+        /// The tap's `slop`.
+        public var slop: Length
         /// The long press's `minimum-duration`.
         public var duration: TimeSpan
 
-        public init(slop: Double, duration: TimeSpan) {
+        public init(slop: Length, duration: TimeSpan) {
             self.slop = slop
             self.duration = duration
         }
 
         /// The limits of one region's (or the device's) gesture settings.
         public init(_ settings: GestureSettings) {
-            self.init(slop: settings.tap.slop, duration: .milliseconds(settings.longPress.minimumDuration))
+            let thresholds = Thresholds(settings)
+            self.init(slop: thresholds.tapSlop, duration: thresholds.longPressDuration)
         }
     }
 

@@ -36,8 +36,9 @@ public struct HeldTouch: Sendable, Hashable {
     func outcome(at time: Timestamp, position: (x: Int32, y: Int32)?, millimetresPerUnit: (x: Double, y: Double)) -> Outcome {
         if time - since >= limits.duration { return .rested }
         guard let position else { return .revealed }
-        let dx = (Double(position.x) - Double(x)) * millimetresPerUnit.x
-        let dy = (Double(position.y) - Double(y)) * millimetresPerUnit.y
-        return (dx * dx + dy * dy).squareRoot() > limits.slop ? .revealed : .held
+        let travel = SurfacePoint(
+            millimetresX: (Double(position.x) - Double(x)) * millimetresPerUnit.x,
+            y: (Double(position.y) - Double(y)) * millimetresPerUnit.y)
+        return travel.length > limits.slop ? .revealed : .held
     }
 }

@@ -21,7 +21,7 @@ public struct DevicePipeline {
     ) {
         tracker = ContactTracker(device: device, geometry: geometry)
         hygiene = TouchHygiene(
-            settings: touch, slop: .millimetres(configuration.defaults.tap.slop), inheriting: previous?.hygiene)
+            settings: touch, slop: Thresholds(configuration.defaults).tapSlop, inheriting: previous?.hygiene)
         tracker.tracksSources = hygiene.isActive
         engine = GestureEngine(
             configuration: configuration, surface: PhysicalSize(width: tracker.surface.width, height: tracker.surface.height))
