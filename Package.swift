@@ -223,11 +223,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        /// Tests of the built executables as a user runs them: `gestured` and `gesturectl`
+        /// The Swift client library: its stream over a socket whose peer fails under it, and
+        /// `gesturectl subscribe --compact`'s collapsing (DaemonTests runs it against the daemon).
+        .testTarget(
+            name: "GestureClientTests",
+            dependencies: [
+                "GestureClient", "GestureProtocol", "GestureTestSupport", "SystemCalls",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        /// Tests of the built programs as a user runs them: `gestured` and `gesturectl`
         /// processes (`swift build` first), `systemd-socket-activate`, `systemd-analyze`,
         /// LD_PRELOAD shims, the shared corpus. DaemonTests runs the daemon in process.
         .testTarget(
-            name: "IntegrationTests",
+            name: "ProgramTests",
             dependencies: [
                 "Daemon", "GestureCore", "GestureProtocol", "GestureTestSupport", "Recordings", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),

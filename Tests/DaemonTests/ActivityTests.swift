@@ -5,7 +5,7 @@ import GestureTestSupport
 import Glibc
 import Testing
 
-/// `[daemon] idle-timeout` in process (IntegrationTests/ActivityTests runs it through
+/// `[daemon] idle-timeout` in process (ProgramTests/ActivityProgramTests runs it through
 /// `gestured run --replay`).
 @Suite struct ActivityTests {
     /// The daemon's half of `wake-swallow`: going idle calls `Daemon.wentIdle` (which

@@ -22,7 +22,7 @@ import Testing
 
     /// A record's journal fields: MESSAGE with the metadata in it, the syslog priority, the
     /// program, the logger, the logging call's location and each metadata key as a field.
-    /// (That libsystemd delivers them to journald: IntegrationTests' ServiceTests, through a
+    /// (That libsystemd delivers them to journald: ProgramTests' ServiceTests, through a
     /// journal socket of the test's own, and the systemd VM tier through the real journald.)
     @Test func journalRecordFields() throws {
         var handler = JournalLogHandler(label: "gestured.test", level: .debug)

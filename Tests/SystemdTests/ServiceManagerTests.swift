@@ -124,7 +124,7 @@ import Testing
 
     /// sd_listen_fds(3)'s rules: descriptors only for the process `LISTEN_PID` names; the
     /// variables are unset after the first look, whatever it found, so a child does not take
-    /// them for its own. (Descriptors passed for real, from 3 on: IntegrationTests run
+    /// them for its own. (Descriptors passed for real, from 3 on: ProgramTests run
     /// `gestured` and `gestured-web` under `systemd-socket-activate`.)
     @Test func listenVariablesForNoneOrAnotherProcess() throws {
         #expect(try listenDescriptors(pid: nil, fds: "2").isEmpty, "not activated")

@@ -6,7 +6,7 @@ import Testing
 /// `WATCHDOG_USEC` and `WATCHDOG_PID` as sd_watchdog_enabled(3) reads them, for the cases
 /// that enable no watchdog (in-process daemons of other suites read the same variables: a
 /// watchdog enabled here would be theirs too). An enabled watchdog and malformed values:
-/// IntegrationTests' ServiceTests, in a `gestured` process of their own.
+/// ProgramTests' ServiceTests, in a `gestured` process of their own.
 @Suite(.serialized) struct WatchdogTests {
     @Test func unsetOrAnotherProcessMeansNoWatchdog() throws {
         unsetenv("WATCHDOG_USEC")

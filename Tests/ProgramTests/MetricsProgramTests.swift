@@ -5,7 +5,7 @@ import GestureTestSupport
 import Testing
 
 /// The daemon's `metrics` reply against what a subscriber received, over a replay.
-@Suite struct MetricsTests {
+@Suite struct MetricsProgramTests {
     /// The real daemon playing the demo with a region: its `metrics` reply counts exactly the
     /// gestures a subscriber received (by device, region, gesture and phase), the touch-downs
     /// among its `touch` lines, and one latency observation per line delivered to it.

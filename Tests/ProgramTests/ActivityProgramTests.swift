@@ -7,7 +7,7 @@ import Testing
 
 /// `[daemon] idle-timeout` through `gestured run --replay`: the verdicts compare the
 /// daemon's own stamps and the order of lines, never how long anything took.
-@Suite struct ActivityTests {
+@Suite struct ActivityProgramTests {
     static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("demo/demo.events").path
     static let timeoutMicroseconds: UInt64 = 500_000

@@ -6,7 +6,7 @@ import SystemCalls
 import Testing
 
 /// The daemon process binding its socket path against an attacker and a live daemon.
-@Suite struct SocketPathTests {
+@Suite struct SocketPathProgramTests {
     /// An attacker who owns the socket's directory wins every race: right after each
     /// successful `bind` (an LD_PRELOAD shim stands in for them) the socket's name, and any
     /// directory the daemon made beside it, is swapped for a symlink to a root-only file (or

@@ -4,11 +4,6 @@ import Glibc
 import SystemPackage
 import Testing
 
-/// A test's own failure, with a message.
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-}
-
 extension LineReader {
     /// A reader of what a child process writes into `pipe`.
     convenience init(_ pipe: Pipe) {

@@ -8,7 +8,7 @@ import SystemCalls
 import Testing
 
 /// Exhaustion degrades, never spins or grows without bound: the daemon process.
-@Suite struct ExhaustionTests {
+@Suite struct ExhaustionProgramTests {
     /// Out of descriptors, `accept` failed with EMFILE and the listener, still readable, was
     /// retried at once: 100 % CPU and 59 MB of identical log lines in 5 s. Now the listener
     /// rests until a client goes (or a second passes): one log line, and the waiting client

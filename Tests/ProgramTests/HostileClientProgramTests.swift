@@ -8,7 +8,7 @@ import Testing
 /// gesturectl, the Swift client and the actions runner against a full daemon, a peer that
 /// is not the daemon, and commands that leave children behind.
 /// Every loop and wait is bounded; no verdict depends on speed.
-@Suite(.serialized) struct HostileClientTests {
+@Suite(.serialized) struct HostileClientProgramTests {
     /// Before, against a daemon at its `max-clients`, `gesturectl status` printed
     /// `cannot use : send: Broken pipe` (no socket path, not the daemon's reason) and
     /// `gesturectl subscribe` exited 0. Fails on the earlier code: every command now
