@@ -100,7 +100,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "CSystemCalls", "Systemd", "GestureProtocol", "GestureCore", "EvdevInput", "SystemCalls",
+                "Systemd", "GestureProtocol", "GestureCore", "EvdevInput", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The arm64 cross toolchain, made from Debian packages alone and cached (sourced, not run;
 # docs/packaging.md "The arm64 package"). Used by scripts/build-release.sh --arch arm64,
 # scripts/package-deb.sh --arch arm64, scripts/test-arm64.sh and
@@ -27,8 +28,10 @@ arm64_mirror=${GESTURED_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 arm64_swiftlang_version=6.2.3
 arm64_build_root=$arm64_cache/build-root
 arm64_sysroot=$arm64_cache/sysroot-arm64
+# shellcheck disable=SC2034  # for the scripts that source this file
 arm64_triple=aarch64-unknown-linux-gnu
 # The build root's clang (swiftlang's own: it cross-compiles C for aarch64 with lld).
+# shellcheck disable=SC2034  # for the scripts that source this file
 arm64_clang=/usr/libexec/swift/bin/clang
 # What the sysroot is unpacked from (Debian 12, so that the binaries start on Debian 12 and
 # later): the C library, the C++ runtime that the static Swift runtime needs, and the
@@ -116,6 +119,7 @@ arm64_download() {
 arm64_in_build_root() {
     local swiftpm_cache=${HOME:-/root}/.cache/org.swift.swiftpm
     mkdir -p "$swiftpm_cache"
+    # shellcheck disable=SC2016  # the script is the inner bash's, its variables its own
     unshare --mount --propagation private -- bash -euc '
         root=$1 clone=$2 cache=$3 swiftpm_cache=$4
         shift 4
@@ -220,10 +224,11 @@ arm64_sysroot_unpack() {
     for package in "$@"; do
         rm -rf "$staging"
         mkdir -p "$staging/usr/lib"
+        # shellcheck disable=SC2012  # our own file names (no newlines); ls also drops a pattern that matched nothing
         dpkg-deb -x "$(ls "$debs/${package}_"*_{arm64,all}.deb 2>/dev/null | head -n 1)" "$staging"
         if [[ -d "$staging/lib" ]]; then
             cp -a "$staging/lib/." "$staging/usr/lib/"
-            rm -rf "$staging/lib"
+            rm -rf "${staging:?}/lib"
         fi
         cp -a "$staging/." "$sysroot/"
     done
@@ -241,6 +246,7 @@ arm64_sysroot_unpack() {
     : >"$sysroot/DEBIAN/shlibs"
     for package in "${arm64_sysroot_packages[@]}"; do
         rm -rf "$sysroot.control"/*
+        # shellcheck disable=SC2012  # our own file names (no newlines); ls also drops a pattern that matched nothing
         dpkg-deb -e "$(ls "$debs/${package}_"*_{arm64,all}.deb 2>/dev/null | head -n 1)" "$sysroot.control"
         [[ ! -f "$sysroot.control/symbols" ]] || cat "$sysroot.control/symbols" >>"$sysroot/DEBIAN/symbols"
         [[ ! -f "$sysroot.control/shlibs" ]] || cat "$sysroot.control/shlibs" >>"$sysroot/DEBIAN/shlibs"

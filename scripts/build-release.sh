@@ -60,6 +60,7 @@ else
     swift=(arm64_in_build_root env "PKG_CONFIG_PATH=$arm64_sysroot/usr/lib/aarch64-linux-gnu/pkgconfig"
         "PKG_CONFIG_SYSROOT_DIR=$arm64_sysroot" swift)
     static_cxx=.build/aarch64-static-libstdc++
+    # shellcheck disable=SC2012  # our own file names (no newlines); ls also drops a pattern that matched nothing
     archive=$(ls "$arm64_sysroot"/usr/lib/gcc/aarch64-linux-gnu/*/libstdc++.a 2>/dev/null | head -n 1)
     mkdir -p .build/aarch64
     # The glibc shim's object is made again whenever its source's text or the command that

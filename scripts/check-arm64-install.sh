@@ -91,6 +91,7 @@ for suite in $suites; do
         in_root "$work" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$package" \
             >"$log" 2>&1 || { tail -n 30 "$log"; return 1; }
     }
+    # shellcheck disable=SC2016  # a dpkg-query format, not a shell expansion
     installed() { [ "$(in_root "$work" dpkg-query -W -f='${Status} ${Version}' gestured)" = "install ok installed $version" ]; }
     check "apt-get install $package on Debian $suite arm64" installs
     awk '/^The following NEW/ { print; getline; print } /^Setting up/' "$log" | sed 's/^/    /' || true
@@ -115,6 +116,7 @@ for suite in $suites; do
         in_root "$work" gestured check-config /etc/gestured/gestured.toml
     check "gestured replay demo/demo.events prints what this machine's build prints ($suite)" \
         same "$host_replay" <(in_root "$work" gestured replay /tmp/demo.events)
+    # shellcheck disable=SC2016  # a dpkg-query format, not a shell expansion
     echo "    replay: $(wc -l <"$host_replay") lines, libc6 $(in_root "$work" dpkg-query -W -f='${Version}' libc6)"
     rm -rf "$work"
     work=""

@@ -93,7 +93,7 @@ max_len_for() {
 export SWIFT_BACKTRACE=enable=no
 findings_dir="$root/Fuzz/Findings"
 known_for() {  # the violations set aside for a harness, joined with |
-    [[ -f "$findings_dir/$1/known" ]] && paste -sd '|' "$findings_dir/$1/known" || true
+    if [[ -f "$findings_dir/$1/known" ]]; then paste -sd '|' "$findings_dir/$1/known" || true; fi
 }
 for harness in "${harnesses[@]}"; do
     for file in "$findings_dir/$harness"/*; do

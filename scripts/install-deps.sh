@@ -17,9 +17,10 @@
 #   --with-arm64-vm the arm64-kernel tier (vm/test-arm64-kernel.sh: qemu-system-aarch64, cpio)
 set -euo pipefail
 
+# The suite runs shellcheck over every shell script before the build (scripts/test.sh).
 # wtype: how `gesturectl actions` types its keys (a Recommends of the package); the
 # actions tests check its table of keysyms against wtype itself.
-packages=(libevdev-dev libsystemd-dev pkg-config evemu-tools socat wtype)
+packages=(libevdev-dev libsystemd-dev pkg-config evemu-tools socat wtype shellcheck)
 for option in "$@"; do
     case "$option" in
         # udev: the VM tier starts its systemd-udevd in the guest (hot-plug through sd-device);

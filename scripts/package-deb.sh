@@ -52,7 +52,7 @@ host_arch=$(dpkg --print-architecture)
 # strip and dpkg-shlibdeps read the target's binaries and libraries.
 swift=(swift)
 run_in_build_place=()
-strip=strip
+strip='strip'
 shlibdeps_options=()
 if [[ $arch != "$host_arch" ]]; then
     source scripts/arm64-toolchain.sh
@@ -87,7 +87,7 @@ for binary in "${binaries[@]}"; do
     # The target has no Swift runtime: refuse a build that needs one (built without
     # --static-swift-stdlib, it needs libswiftCore.so and friends from the toolchain).
     dynamic=$(swift_runtime_needs "$bin_path/$binary")
-    [[ -z "$dynamic" ]] || fail "$bin_path/$binary needs the Swift runtime from the toolchain ($(echo $dynamic)): build it with --static-swift-stdlib"
+    [[ -z "$dynamic" ]] || fail "$bin_path/$binary needs the Swift runtime from the toolchain ($(paste -sd " " <<<"$dynamic")): build it with --static-swift-stdlib"
 done
 
 stage=$(mktemp -d)

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shell functions shared by scripts/package-deb.sh, scripts/test-deb.sh, scripts/test-arm64.sh
 # and scripts/run.sh (sourced, not run).
 
@@ -43,6 +44,7 @@ check() {
     else
         failed=$((failed + 1))
         echo "FAIL - $description"
+        # shellcheck disable=SC2001  # indents every line, which ${output//…} cannot anchor
         [[ -z "$output" ]] || sed 's/^/    /' <<<"$output"
     fi
 }

@@ -19,46 +19,30 @@
 # owner process still runs (another run, at the same time) is left alone.
 
 suite_scope_parent=${TMPDIR:-/tmp}
+# What it reads of /proc, in Python with its tests (`scripts/process_tree.py --self-test`).
+suite_scope_process_tree=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/process_tree.py
 
 # The start time of process $1 (field 22 of /proc/PID/stat), empty when it is gone or a
 # zombie (killed, not yet reaped).
 suite_scope_start_time() {
-    local stat
-    stat=$(cat 2>/dev/null "/proc/$1/stat") || return 0
-    stat=${stat##*) }
-    # After the command's ")": state is field 3 (1st here), start time 22 (20th here).
-    awk '$1 != "Z" { print $20 }' <<<"$stat"
+    "$suite_scope_process_tree" start-time "$1"
 }
 
 # The pids of processes, other than this shell and its ancestors, that carry the marker $1
 # in their environment or the directory $2 on their command line.
 suite_scope_processes() {
-    local -
-    set +e
-    local marker=$1 directory=$2 pid ancestors=" " walk=$$
-    while [[ -n "$walk" && "$walk" != 0 ]]; do
-        ancestors+="$walk "
-        walk=$(awk '/^PPid:/ { print $2 }' "/proc/$walk/status" 2>/dev/null)
-    done
-    for pid in /proc/[0-9]*; do
-        pid=${pid#/proc/}
-        [[ "$ancestors" == *" $pid "* ]] && continue
-        if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | grep -qxF "GESTURED_SUITE=$marker" ||
-            tr '\0' '\n' 2>/dev/null <"/proc/$pid/cmdline" | grep -qF "$directory/"; then
-            echo "$pid"
-        fi
-    done
+    "$suite_scope_process_tree" marked "$1" "$2"
 }
 
 # Stops the processes of the run whose marker is $1 and directory $2; prints how many.
 suite_scope_stop() {
     local -
     set +e
-    local pids pid
+    local pids pid listing=""
     pids=$(suite_scope_processes "$1" "$2")
     [[ -n "$pids" ]] || return 0
-    echo "test.sh: stopping what the run $1 left running:" $(
-        for pid in $pids; do echo "$pid ($(cat "/proc/$pid/comm" 2>/dev/null))"; done) >&2
+    for pid in $pids; do listing+=" $pid ($(cat "/proc/$pid/comm" 2>/dev/null))"; done
+    echo "test.sh: stopping what the run $1 left running:$listing" >&2
     # shellcheck disable=SC2086
     kill -TERM $pids 2>/dev/null || true
     for _ in $(seq 50); do
@@ -71,7 +55,7 @@ suite_scope_stop() {
 }
 
 suite_scope_begin() {
-    local directory owner pid started
+    local directory pid started
     for directory in "$suite_scope_parent"/gestured-suite.*; do
         [[ -d "$directory" && -f "$directory/owner" ]] || continue
         read -r pid started <"$directory/owner" || continue

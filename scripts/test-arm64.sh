@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016  # the single-quoted $1, $2 … are the arguments of the `bash -c` checks, given after `_`
 # Checks the arm64 package on this amd64 machine (docs/packaging.md "The arm64 package"):
 #
 #   scripts/test-arm64.sh [--deb DEB] [--amd64-bin DIR] [--only CHECK[,CHECK...]]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016  # the single-quoted $1, $2 … are the arguments of the `bash -c` checks, given after `_`
 # Checks the Debian package on this machine without installing it (installing would start
 # services and change /etc here; the VM tier installs it under a real systemd):
 #

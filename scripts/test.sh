@@ -23,7 +23,9 @@
 # be formatted as .swift-format says (the toolchain's `swift format`; any finding fails), and
 # no shipped code may call the system around SystemCalls (scripts/check-system-calls.sh), and
 # no text may cite the issue tracker by number (scripts/check-issue-numbers.sh), and every
-# relative link of the documentation must resolve (scripts/check-doc-links.py).
+# relative link of the documentation must resolve (scripts/check-doc-links.py), and the
+# module map of docs/architecture.md must be Package.swift's (scripts/check-module-map.py),
+# and every shell script must pass shellcheck (scripts/check-shell.sh).
 # Nothing the run creates outlives it (scripts/suite-scope.sh): its temporary files and
 # directories, sockets and VM work folders all live in one directory under /tmp, removed
 # at exit with every process the run started, passed or failed; what an interrupted run
@@ -45,6 +47,14 @@ scripts/check-system-calls.sh
 # No tracker issue numbers in the tree (the tracker is not in it); its own fixtures first.
 scripts/check-issue-numbers.sh --self-test
 scripts/check-issue-numbers.sh
+# Every shell script passes shellcheck (a check disabled only with its reason beside it).
+scripts/check-shell.sh
+# The suite runner's reading of /proc (scripts/suite-scope.sh, the arm64 jobs' priority).
+scripts/process_tree.py --self-test
+# docs/architecture.md's layers and module table say what Package.swift declares; its own
+# fixtures first.
+scripts/check-module-map.py --self-test
+scripts/check-module-map.py
 # Every relative link and #anchor of the documentation resolves; its own fixtures first.
 scripts/check-doc-links.py --self-test
 scripts/check-doc-links.py
@@ -67,6 +77,7 @@ tier() {
 # The arm64 parts, as root; each background job runs niced (the tiers keep the machine
 # first), its output in a log under TMPDIR that a failure prints.
 as_root=()
+# shellcheck disable=SC2054  # --preserve-env takes one comma-separated list
 [[ $(id -u) -eq 0 ]] || as_root=(sudo --preserve-env=TMPDIR,GESTURED_SUITE,GESTURED_BUILD_CACHE,GESTURED_CORPUS)
 # arm64_background NAME COMMAND...: starts COMMAND beside the tiers; arm64_join NAME waits
 # for it, records its time and fails the suite with its log's end when it failed.
@@ -85,16 +96,9 @@ arm64_background() {
 # thread: Linux keeps a nice value per thread, and swift-build starts its compilers from
 # worker threads, which a renice of its process id alone leaves at nice 10.
 arm64_unnice() {
-    local threads
-    threads=$(ps -e -L -o lwp=,pid=,ppid= | awk -v root="${arm64_pid[$1]}" '
-        { process[$1] = $2; parent[$2] = $3 }
-        END {
-            for (thread in process) {
-                for (ancestor = process[thread]; ancestor != "" && ancestor != root && ancestor > 1; ancestor = parent[ancestor]) {}
-                if (ancestor == root) print thread
-            }
-        }')
-    [[ -z $threads ]] || "${as_root[@]}" renice -n 0 -p $threads >/dev/null 2>&1 || true
+    local threads=()
+    mapfile -t threads < <(scripts/process_tree.py threads-under "${arm64_pid[$1]}")
+    [[ ${#threads[@]} -eq 0 ]] || "${as_root[@]}" renice -n 0 -p "${threads[@]}" >/dev/null 2>&1 || true
 }
 arm64_join() {
     local name=$1 waited=$SECONDS status=0 ended took
@@ -117,6 +121,7 @@ arm64_background toolchain bash -c 'source scripts/arm64-toolchain.sh && arm64_p
 tier "swift build" swift build --build-tests
 # The package once the host build has resolved the dependencies (the cross build clones
 # them from the same repository cache); it waits for the toolchain's lock.
+# shellcheck disable=SC2016  # the script is the inner bash's, its variables its own
 arm64_background package bash -c 'set -eo pipefail
     deb=$(scripts/package-deb.sh --arch arm64 | tail -n 1)
     vm/test-arm64-kernel.sh --deb "$deb" --fetch-only

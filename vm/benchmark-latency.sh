@@ -78,7 +78,9 @@ WRAPPER
     instructions() { callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'; }
     calls() { awk '/^calls=/ { split($1, count, "="); sum += count[2] } END { print sum + 0 }' "$1"; }
     # Each run starts the daemon twice: touch lines on first, then gestures only (lower pid first).
+    # shellcheck disable=SC2012  # our own file names (no newlines); ls also drops a pattern that matched nothing
     mapfile -t short < <(ls "$out"/profile-60-* | sort -t- -k3 -n)
+    # shellcheck disable=SC2012  # our own file names (no newlines); ls also drops a pattern that matched nothing
     mapfile -t long < <(ls "$out"/profile-180-* | sort -t- -k3 -n)
     ((${#short[@]} == 2 && ${#long[@]} == 2)) || { echo "vm/benchmark-latency: expected two profiles per run in $out" >&2; exit 1; }
     labels=("touch lines on" "gestures only")

@@ -106,11 +106,12 @@ UNIT
     exec switch_root /newroot /lib/systemd/systemd
 }
 
-for m in $(cat /modules/order); do
+while read -r m || [ -n "$m" ]; do
+    [ -n "$m" ] || continue
     # DRM and the virtio GPU only for a guest that has one (vm/run.sh --gpu).
     case "$m" in drm | drm_* | virtio_dma_buf | virtio-gpu) [ "${VM_GPU:-0}" = 1 ] || continue ;; esac
     insmod "/modules/$m.ko" || log "insmod $m failed"
-done
+done </modules/order
 
 p9opts=trans=virtio,version=9p2000.L,msize=262144
 mount -t 9p -o "$p9opts,cache=none" ctl /ctl || fail "cannot mount the ctl share"

@@ -62,6 +62,7 @@ rm -f "$partial/usr/sbin/policy-rc.d"
 umount "$partial/proc"
 trap - EXIT
 # What the root holds, for whoever wonders which versions the tier ran.
+# shellcheck disable=SC2016  # a dpkg-query format, not a shell expansion
 chroot "$partial" dpkg-query -W -f='${Package} ${Version}\n' >"$partial/.packages"
 touch "$partial/.complete"
 for old in "$roots/$suite"-*; do

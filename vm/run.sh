@@ -97,9 +97,11 @@ if ! probe=$(echo quit | timeout 30 "$qemu" -machine none -accel "$accel" -nodef
 fi
 
 ctl=$(mktemp -d "${TMPDIR:-/tmp}/vm-run.XXXXXX")
+tails=()
+# shellcheck disable=SC2317  # run by the EXIT trap below
 cleanup() {
-    [[ -n "${qemu_pid:-}" ]] && kill "$qemu_pid" 2>/dev/null || true
-    [[ -n "${tails:-}" ]] && kill $tails 2>/dev/null || true
+    if [[ -n "${qemu_pid:-}" ]]; then kill "$qemu_pid" 2>/dev/null || true; fi
+    if [[ ${#tails[@]} -gt 0 ]]; then kill "${tails[@]}" 2>/dev/null || true; fi
     if [[ "${VM_KEEP:-0}" == 1 ]]; then
         echo "vm/run: kept $ctl" >&2
     else
@@ -135,6 +137,7 @@ if [[ -n "$before_boot" ]]; then
 fi
 mode_append=""
 gpu_args=()
+read -ra extra_qemu_args <<<"${VM_QEMU_ARGS:-}"
 if ((gpu)); then
     mode_append="VM_GPU=1"
     gpu_args=(-device virtio-gpu-pci)
@@ -168,21 +171,22 @@ timeout -k 5 "$timeout_s" "$qemu" \
     -device "virtio-9p-pci,fsdev=ctl,mount_tag=ctl" \
     "${share_args[@]}" \
     "${gpu_args[@]}" \
-    ${VM_QEMU_ARGS:-} \
+    "${extra_qemu_args[@]}" \
     </dev/null >"$ctl/qemu.out" 2>&1 &
 qemu_pid=$!
 # Stream the command's output as the guest writes it through 9p; each tail reads its file
 # one last time once qemu is gone.
 tail -n +1 -f --pid="$qemu_pid" "$ctl/stdout" &
-tails=$!
+tails+=("$!")
 tail -n +1 -f --pid="$qemu_pid" "$ctl/stderr" >&2 &
-tails="$tails $!"
+tails+=("$!")
 set +e
 wait "$qemu_pid"
 qemu_status=$?
-wait $tails
+wait "${tails[@]}"
 set -e
-qemu_pid= tails=
+qemu_pid=''
+tails=()
 elapsed=$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 
 # The console log's last lines, without the firmware's terminal escapes.

@@ -77,7 +77,7 @@ kernel_package() {
 kpkg=${VM_KERNEL_PACKAGE:-$(kernel_package)}
 if [[ -z "$kpkg" ]]; then
     # No package lists yet (or offline): refresh once, else fall back to the cached kernel.
-    apt_update && kpkg=$(kernel_package) || true
+    if apt_update; then kpkg=$(kernel_package) || true; fi
 fi
 if [[ -z "$kpkg" ]]; then
     if [[ -f "$cache/current.env" ]]; then
@@ -107,6 +107,7 @@ if [[ ! -f "$kdir/.complete" || "$(cat "$kdir/modules/order" 2>/dev/null)" != "$
     say "extracting vmlinuz and ${#modules[@]} modules"
     # tar exits non-zero for patterns that match nothing (.ko.xz vs .ko): check files instead.
     dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dl" --wildcards "${patterns[@]}" 2>/dev/null || true
+    # shellcheck disable=SC2012  # our own file names (no newlines); ls also drops a pattern that matched nothing
     vmlinuz=$(ls "$dl"/boot/vmlinuz-* 2>/dev/null | head -n1)
     [[ -n "$vmlinuz" ]] || die "no boot/vmlinuz-* in $deb"
     cp "$vmlinuz" "$kdir/vmlinuz"

@@ -80,6 +80,7 @@ cache="$arm64_cache/arm64-vm"
 debs="$arm64_cache/debs/bookworm-arm64"
 mkdir -p "$cache"
 arm64_download bookworm arm64 "$debs" busybox-static
+# shellcheck disable=SC2012  # our own file names (no newlines); ls also drops a pattern that matched nothing
 newest() { ls "$1/$2"_*_arm64.deb | sort -V | tail -n 1; }
 
 # fetch_kernel SUITE METAPACKAGE: downloads the kernel METAPACKAGE depends on (with, in sid,

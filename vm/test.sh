@@ -46,7 +46,8 @@ if [[ ! "$bin/evread" -nt vm/smoke/evread.c ]]; then
     cc -O2 -Wall -o "$bin/evread" vm/smoke/evread.c
 fi
 if [[ ! "$bin/uinput-check" -nt vm/smoke/uinput-check.swift || ! "$bin/uinput-check" -nt vm/smoke/libevdev-bridge.h ]]; then
-    swiftc -O -import-objc-header vm/smoke/libevdev-bridge.h $(pkg-config --cflags libevdev) \
+    read -ra evdev_cflags < <(pkg-config --cflags libevdev) || true
+    swiftc -O -import-objc-header vm/smoke/libevdev-bridge.h "${evdev_cflags[@]}" \
         -levdev vm/smoke/uinput-check.swift -o "$bin/uinput-check"
 fi
 guest=(vm/smoke/guest-smoke.sh "$bin" "$corpus")
@@ -56,6 +57,7 @@ if ((smoke_only == 0)); then
     # scripts/build-release.sh: the flags the package's build uses (static Swift runtime),
     # so this build neither relinks the packaged binaries differently nor needs a runtime.
     driver=$(scripts/build-release.sh gestured gesturectl gestured-e2e)/gestured-e2e
+    # shellcheck disable=SC2016  # the inner sh's positional parameters
     guest=(sh -c '"$1" "$2" "$3" && shift 3 && exec "$@"' guest "${guest[@]}" "$driver" --corpus "$corpus" "${driver_args[@]}")
 fi
 

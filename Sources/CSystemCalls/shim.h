@@ -5,7 +5,7 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <fcntl.h>
-/* epoll's EPOLLIN/EPOLLOUT/... flags, for the users of the daemon's loop (Systemd.EventLoop, on sd-event). */
+/* epoll's EPOLLIN/EPOLLOUT/... flags, for SystemCalls' IOEvents (the daemon's loop, Systemd.EventLoop, is on sd-event's epoll). */
 #include <sys/epoll.h>
 
 /* struct ucred's layout (SO_PEERCRED). */

@@ -314,6 +314,12 @@ enum Schema {
             Field(key: "phantom") { (touch: inout TouchHygieneOverrides, node: TOMLNode, place: Place) throws(ConfigError) in
                 touch.phantom = try Values.choice(node, key: "phantom", PhantomPolicy.allCases.map { ($0.rawValue, $0) }, place: place)
             },
+            Field(key: "shortest-contact") { (touch: inout TouchHygieneOverrides, node: TOMLNode, place: Place) throws(ConfigError) in
+                let milliseconds = try Values.number(
+                    node, key: "shortest-contact",
+                    bounds: .atMost(TouchHygieneSettings.largestShortestContact.milliseconds, .nonNegative, unit: "ms"), place: place)
+                touch.shortestContact = .milliseconds(milliseconds)
+            },
         ]
     }
 

@@ -1,4 +1,3 @@
-import CSystemCalls
 import GestureCore
 import GestureProtocol
 import Glibc
@@ -53,7 +52,7 @@ final class Admission {
         self.log = log
         self.clientCount = clientCount
         self.admitted = admitted
-        watch = try loop.watch(listener.socket, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in acceptAll() }
+        watch = try loop.watch(listener.socket, events: .readable) { [unowned self] _ in acceptAll() }
         timer = try loop.timer { [unowned self] _ in resume() }
     }
 

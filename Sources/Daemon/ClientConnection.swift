@@ -1,4 +1,3 @@
-import CSystemCalls
 import GestureCore
 import GestureProtocol
 import Glibc
@@ -59,7 +58,7 @@ final class ClientConnection {
     private let daemonState: DaemonState
     private(set) var state = State.open(reading: true, output: .idle)
     var watch: IOWatch?
-    private var watchedEvents = UInt32(EPOLLIN.rawValue)
+    private var watchedEvents: IOEvents = .readable
     var subscription = Subscription()
     private var framer = LineFramer(maximumLength: ClientConnection.maxLineLength)
     private var queue: DeliveryQueue<Line>
@@ -183,7 +182,7 @@ final class ClientConnection {
         flush()
     }
 
-    /// Writes as much as the socket takes; keeps EPOLLOUT interest only while output
+    /// Writes as much as the socket takes; watches for `.writable` only while output
     /// remains. Does nothing while the socket is known to be full.
     func flush() {
         guard !isClosed, !isBlocked else { return }
@@ -261,8 +260,8 @@ final class ClientConnection {
 
     private func updateInterest() {
         guard case .open(let reading, _) = state else { return }
-        var events: UInt32 = reading ? UInt32(EPOLLIN.rawValue) : 0
-        if pendingOutput > 0 || !queue.isFlowing { events |= UInt32(EPOLLOUT.rawValue) }
+        var events: IOEvents = reading ? .readable : []
+        if pendingOutput > 0 || !queue.isFlowing { events.insert(.writable) }
         guard events != watchedEvents else { return }
         do {
             try watch?.setEvents(events)
@@ -278,16 +277,16 @@ final class ClientConnection {
 
     /// The socket is readable, writable or hung up (`revents`); returns the request lines
     /// that arrived, for the owner to answer.
-    func handle(revents: UInt32, readBuffer: inout [UInt8]) -> [[UInt8]] {
+    func handle(revents: IOEvents, readBuffer: inout [UInt8]) -> [[UInt8]] {
         var lines: [[UInt8]] = []
-        if revents & UInt32(EPOLLIN.rawValue) != 0 {
+        if revents.contains(.readable) {
             lines = read(into: &readBuffer)
         }
-        if !isClosed, revents & UInt32(EPOLLOUT.rawValue) != 0 {
+        if !isClosed, revents.contains(.writable) {
             if isBlocked { setOutput(.idle) }
             flush()
         }
-        if !isClosed, revents & (UInt32(EPOLLHUP.rawValue) | UInt32(EPOLLERR.rawValue)) != 0, revents & UInt32(EPOLLIN.rawValue) == 0 {
+        if !isClosed, !revents.isDisjoint(with: [.hangUp, .error]), !revents.contains(.readable) {
             owner.log.log(.debug, "client hung up", metadata())
             close(farewell: nil)
         }

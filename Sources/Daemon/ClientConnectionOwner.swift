@@ -1,4 +1,3 @@
-import CSystemCalls
 import GestureCore
 import GestureProtocol
 import Glibc

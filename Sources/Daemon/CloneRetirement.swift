@@ -1,4 +1,3 @@
-import CSystemCalls
 import EvdevInput
 import GestureCore
 import GestureProtocol

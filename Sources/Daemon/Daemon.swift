@@ -1,4 +1,3 @@
-import CSystemCalls
 import GestureCore
 import GestureProtocol
 import Glibc
@@ -113,7 +112,7 @@ public final class Daemon {
     public func add(_ source: InputSource) throws(SystemError) {
         let attached = Attached(source)
         if let fd = source.fileDescriptor {
-            attached.watch = try loop.watch(fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned attached] _ in
+            attached.watch = try loop.watch(fd, events: .readable) { [unowned self, unowned attached] _ in
                 service(attached) { $0.readAvailable(now: now, into: &$1) }
             }
         }

@@ -39,7 +39,7 @@ public final class DaemonState {
     func status(clients: Int, maxClients: Int) -> StatusMessage {
         StatusMessage(
             version: version, uptime: (monotonicMicroseconds() - startTime) / 1_000_000, lastTouch: lastTouch, devices: devices,
-            clients: clients, maxClients: maxClients, counters: counters)
+            clients: clients, maxClients: maxClients, counters: counters, ghosts: sources.flatMap(\.ghosts))
     }
 
     /// The `metrics` answer now: built from the counters on the loop thread, so a scrape

@@ -1,4 +1,3 @@
-import CSystemCalls
 import EvdevInput
 import GestureCore
 import GestureProtocol
@@ -67,6 +66,7 @@ public final class EvdevSource: InputSource {
 
     public var fileDescriptor: FileDescriptor? { evdev.fileDescriptor }
     public var nextDeadline: Timestamp? { DevicePipeline.nextDeadline(of: &pipeline) }
+    public var ghosts: [GhostSeries] { pipeline.hygiene.ghostSeries(device: device.name) }
 
     /// Decides whether this is a touchscreen the entries miss, and says so in the log.
     private func noteUnmatched(_ settings: ResolvedDeviceSettings, _ configuration: Configuration) {

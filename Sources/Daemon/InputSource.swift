@@ -25,9 +25,14 @@ public protocol InputSource: AnyObject {
     /// Set when this is a touchscreen no `[[device]]` entry matches while others pass
     /// through (`UnmatchedTouchscreen.check`); the daemon's `STATUS=` line names it.
     var unmatchedTouchscreen: UnmatchedTouchscreen? { get }
+    /// The ghost series touch hygiene learned on the device (`status`'s `ghosts`).
+    var ghosts: [GhostSeries] { get }
 }
 
 extension InputSource {
+    /// Sources without touch hygiene learn no ghost.
+    public var ghosts: [GhostSeries] { [] }
+
     /// Sources without settings keep running unchanged.
     public func reconfigure(_ configuration: Configuration, now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         .active

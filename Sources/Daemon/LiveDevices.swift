@@ -1,4 +1,3 @@
-import CSystemCalls
 import EvdevInput
 import GestureCore
 import GestureProtocol
@@ -93,7 +92,7 @@ public final class LiveDevices {
         if udev == nil {
             let watcher = try InputDirectoryWatcher(directory: directory)
             inotify = watcher
-            inotifyWatch = try daemon.loop.watch(watcher.fileDescriptor, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
+            inotifyWatch = try daemon.loop.watch(watcher.fileDescriptor, events: .readable) { [unowned self] _ in
                 readInotify()
             }
             hotPlug = .inotify

@@ -22,6 +22,7 @@ public final class ReplaySource: InputSource {
     /// The latest recorded time (recordings are not always in order).
     private let lastRecordedTime: Timestamp
     private var pipeline: DevicePipeline
+    public var ghosts: [GhostSeries] { pipeline.hygiene.ghostSeries(device: device.name) }
     private var timeline: ReplayTimeline
     private let loops: Bool
     private var index = 0

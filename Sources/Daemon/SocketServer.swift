@@ -1,4 +1,3 @@
-import CSystemCalls
 import GestureCore
 import GestureProtocol
 import Glibc
@@ -135,12 +134,13 @@ final class SocketServer: ClientConnectionOwner {
         case .phantom:
             guard let period = filtered.seriesPeriod else { return }
             hygieneLog.log(
-                .notice, "touch hygiene: phantom touches repeating at one point on \(device), dropped until the series breaks",
+                .notice,
+                "touch hygiene: phantom touches repeating at one point on \(device), dropped while they keep its period (gesturectl status shows the series)",
                 [
                     "device": "\(device)", "reason": "phantom", "location": "\(filtered.location.x) \(filtered.location.y)",
                     "period-ms": "\(period.milliseconds)",
                 ])
-        case .bounce, .repeat, .tooShort, .stuck:
+        case .bounce, .repeat, .tooShort, .stuck, .zeroDuration:
             hygieneLog.log(
                 .info, "touch hygiene: touches dropped or ended on \(device) (\(filtered.reason.rawValue))",
                 [
@@ -159,7 +159,7 @@ final class SocketServer: ClientConnectionOwner {
         let client = ClientConnection(id: nextClientID, fd: fd, credentials: credentials, limits: deliveryLimits, owner: self)
         nextClientID += 1
         do {
-            client.watch = try loop.watch(fd, events: UInt32(EPOLLIN.rawValue)) { [unowned self, unowned client] revents in
+            client.watch = try loop.watch(fd, events: .readable) { [unowned self, unowned client] revents in
                 for line in client.handle(revents: revents, readBuffer: &readBuffer) where !client.isClosed {
                     handleRequest(line, from: client)
                 }

@@ -286,10 +286,12 @@ public struct StatusMessage: Sendable, Hashable {
     public var clients: Int
     public var maxClients: Int
     public var counters: Counters
+    /// The ghost series touch hygiene learned on the devices (left out of the line when none).
+    public var ghosts: [GhostSeries]
 
     public init(
         protocol: Int = protocolVersion, version: String, uptime: UInt64, lastTouch: Timestamp? = nil, devices: [DeviceInfo],
-        clients: Int, maxClients: Int, counters: Counters
+        clients: Int, maxClients: Int, counters: Counters, ghosts: [GhostSeries] = []
     ) {
         self.protocol = `protocol`
         self.version = version
@@ -299,5 +301,6 @@ public struct StatusMessage: Sendable, Hashable {
         self.clients = clients
         self.maxClients = maxClients
         self.counters = counters
+        self.ghosts = ghosts
     }
 }

@@ -73,7 +73,7 @@ public struct MetricsMessage: Sendable, Hashable {
         /// `SYN_DROPPED` recoveries: the kernel's buffer overflowed and events were lost.
         public var synDropped: UInt64
         /// Touches touch hygiene dropped or ended, by reason (`bounce`, `repeat`, `too-short`,
-        /// `phantom`, `stuck`); only reasons counted at least once, in that order. On the
+        /// `phantom`, `stuck`, `zero-duration`); only reasons counted at least once, in that order. On the
         /// wire an object `"filtered":{"bounce":2}`, left out when empty.
         public var filtered: [FilteredTouches]
 

@@ -60,19 +60,26 @@ public enum Subprocess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if options.nullStandardInput && options.standardInput == nil {
-            try check(
-                posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0), "posix_spawn_file_actions_addopen")
+            try SystemCall.returnedErrno("posix_spawn_file_actions_addopen") {
+                posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+            }
         }
         for (source, target) in [
             (options.standardInput, STDIN_FILENO), (options.standardOutput, STDOUT_FILENO), (options.standardError, STDERR_FILENO),
         ] {
             guard let source else { continue }
-            try check(posix_spawn_file_actions_adddup2(&actions, source.rawValue, target), "posix_spawn_file_actions_adddup2")
+            try SystemCall.returnedErrno("posix_spawn_file_actions_adddup2") {
+                posix_spawn_file_actions_adddup2(&actions, source.rawValue, target)
+            }
         }
         for (offset, copy) in copies.enumerated() {
-            try check(posix_spawn_file_actions_adddup2(&actions, copy, firstTarget + Int32(offset)), "posix_spawn_file_actions_adddup2")
+            try SystemCall.returnedErrno("posix_spawn_file_actions_adddup2") {
+                posix_spawn_file_actions_adddup2(&actions, copy, firstTarget + Int32(offset))
+            }
         }
-        try check(gestured_spawn_close_from(&actions, firstTarget + Int32(descriptors.count)), "posix_spawn_file_actions_addclosefrom_np")
+        try SystemCall.returnedErrno("posix_spawn_file_actions_addclosefrom_np") {
+            gestured_spawn_close_from(&actions, firstTarget + Int32(descriptors.count))
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -98,11 +105,11 @@ public enum Subprocess {
             for argument in argv { free(argument) }
             for entry in environment { free(entry) }
         }
-        let result =
+        try SystemCall.returnedErrno(options.searchPath ? "posix_spawnp" : "posix_spawn", path: executable) {
             options.searchPath
-            ? posix_spawnp(&pid, executable, &actions, &attributes, argv, &environment)
-            : posix_spawn(&pid, executable, &actions, &attributes, argv, &environment)
-        try check(result, options.searchPath ? "posix_spawnp" : "posix_spawn", path: executable)
+                ? posix_spawnp(&pid, executable, &actions, &attributes, argv, &environment)
+                : posix_spawn(&pid, executable, &actions, &attributes, argv, &environment)
+        }
         return pid
     }
 
@@ -176,11 +183,5 @@ public enum Subprocess {
     /// Ignores `signals` in this process from now on (`SIG_IGN`).
     public static func ignore(signals: [Int32]) {
         for signal in signals { _ = Glibc.signal(signal, SIG_IGN) }
-    }
-
-    /// posix_spawn's family returns an errno value instead of setting errno.
-    private static func check(_ result: Int32, _ call: String, path: String? = nil) throws(SystemError) {
-        guard result != 0 else { return }
-        throw SystemError(Errno(rawValue: result), call: call, path: path)
     }
 }

@@ -161,8 +161,8 @@ public final class EventLoop {
         return try SystemCall.negatedErrnoBlocking("sd_event_set_watchdog") { sd_event_set_watchdog(handle, 1) } > 0
     }
 
-    /// Watches `fd` for `events` (EPOLLIN, EPOLLOUT, …); `handler` gets the returned events.
-    public func watch(_ fd: FileDescriptor, events: UInt32, handler: @escaping (UInt32) -> Void) throws(SystemError) -> IOWatch {
+    /// Watches `fd` for `events`; `handler` gets the events the descriptor is ready for.
+    public func watch(_ fd: FileDescriptor, events: IOEvents, handler: @escaping (IOEvents) -> Void) throws(SystemError) -> IOWatch {
         let watch = IOWatch(loop: self, token: makeToken(), fd: fd, events: events, handler: handler)
         try register(watch)
         watches[watch.token] = Weak(watch)
@@ -191,7 +191,7 @@ public final class EventLoop {
         if signalPipe == nil {
             let (readEnd, writeEnd) = try SignalForwarding.makePipe()
             signalPipeEnds = (readEnd, writeEnd)
-            signalPipe = try watch(readEnd, events: UInt32(EPOLLIN.rawValue)) { [unowned self] _ in
+            signalPipe = try watch(readEnd, events: .readable) { [unowned self] _ in
                 dispatchSignals(from: readEnd)
             }
         }
@@ -332,7 +332,7 @@ public final class EventLoop {
         } else {
             var source: OpaquePointer?
             try SystemCall.negatedErrnoBlocking("sd_event_add_io") {
-                sd_event_add_io(handle, &source, fd, watch.events, ioTrampoline, Unmanaged.passUnretained(watch).toOpaque())
+                sd_event_add_io(handle, &source, fd, watch.events.rawValue, ioTrampoline, Unmanaged.passUnretained(watch).toOpaque())
             }
             watch.source = source
         }
@@ -351,7 +351,9 @@ public final class EventLoop {
 
     func modify(_ watch: IOWatch) throws(SystemError) {
         guard let source = watch.source else { return }
-        try SystemCall.negatedErrnoBlocking("sd_event_source_set_io_events") { sd_event_source_set_io_events(source, watch.events) }
+        try SystemCall.negatedErrnoBlocking("sd_event_source_set_io_events") {
+            sd_event_source_set_io_events(source, watch.events.rawValue)
+        }
     }
 
     func forget(_ watch: IOWatch) {
@@ -385,7 +387,7 @@ private func ioTrampoline(_: OpaquePointer?, _: Int32, _ revents: UInt32, _ user
     guard let userdata else { return 0 }
     let watch = Unmanaged<IOWatch>.fromOpaque(userdata).takeUnretainedValue()
     guard let loop = watch.loop else { return 0 }
-    withExtendedLifetime(watch) { loop.dispatch { watch.handler(revents) } }
+    withExtendedLifetime(watch) { loop.dispatch { watch.handler(IOEvents(rawValue: revents)) } }
     return 0
 }
 

@@ -6,14 +6,14 @@ import SystemPackage
 /// A watched file descriptor: an sd-event IO source, removed when cancelled or released.
 public final class IOWatch: EventSource {
     let fd: FileDescriptor
-    let handler: (UInt32) -> Void
-    var events: UInt32
+    let handler: (IOEvents) -> Void
+    var events: IOEvents
     var isEnabled = true
     var isRegistered = false
     /// The `sd_event_source`, nil once cancelled.
     var source: OpaquePointer?
 
-    init(loop: EventLoop, token: UInt64, fd: FileDescriptor, events: UInt32, handler: @escaping (UInt32) -> Void) {
+    init(loop: EventLoop, token: UInt64, fd: FileDescriptor, events: IOEvents, handler: @escaping (IOEvents) -> Void) {
         self.fd = fd
         self.events = events
         self.handler = handler
@@ -32,11 +32,11 @@ public final class IOWatch: EventSource {
         source = nil
     }
 
-    /// Changes the epoll events watched (e.g. add EPOLLOUT only while output is queued); a
+    /// Changes the events watched (e.g. add `.writable` only while output is queued); a
     /// pending dispatch of the old events is dropped (a descriptor still ready is reported
     /// again). Fails when the kernel refuses the change (`epoll_ctl`: `ENOMEM`, `ENOSPC`): the
     /// descriptor is then no longer watched as asked.
-    public func setEvents(_ events: UInt32) throws(SystemError) {
+    public func setEvents(_ events: IOEvents) throws(SystemError) {
         guard let loop, events != self.events else { return }
         self.events = events
         try loop.modify(self)

@@ -54,7 +54,7 @@ public enum MetricsExposition {
         let synDropped = name("syn_dropped", unit: "total", help: "SYN_DROPPED recoveries (the kernel lost input events) by device")
         let filtered = name(
             "touches_filtered", unit: "total",
-            help: "Touches touch hygiene dropped or ended, by reason (bounce, repeat, too-short, phantom, stuck) and device")
+            help: "Touches touch hygiene dropped or ended, by reason (bounce, repeat, too-short, phantom, stuck, zero-duration) and device")
         for inputs in daemon.inputs {
             registry.makeCounter(descriptor: touches, labels: [("device", inputs.device)]).increment(by: Int64(clamping: inputs.touches))
             registry.makeCounter(descriptor: synDropped, labels: [("device", inputs.device)])

@@ -251,6 +251,7 @@ struct Status: AsyncParsableCommand {
                 try printLine("devices: \(status.devices.isEmpty ? "none" : "")")
                 for device in status.devices {
                     try printLine("  \(DisplayText.escaped(device.name)) (\(device.kind.rawValue)\(device.path.map { ", \($0)" } ?? ""))")
+                    for ghost in status.ghosts where ghost.device == device.name { try printLine("    \(Self.describe(ghost))") }
                 }
                 let c = status.counters
                 try printLine(
@@ -260,6 +261,13 @@ struct Status: AsyncParsableCommand {
             return
         }
         throw connectionEnded(client, before: "the status")
+    }
+
+    /// `ghost touches at (0.95, 0.024) every 12864 ms: 57 so far`.
+    static func describe(_ ghost: GhostSeries) -> String {
+        let x = DeviceGeometry.shortNumber((ghost.location.x * 1000).rounded() / 1000)
+        let y = DeviceGeometry.shortNumber((ghost.location.y * 1000).rounded() / 1000)
+        return "ghost touches at (\(x), \(y)) every \(DeviceGeometry.shortNumber(ghost.period.milliseconds)) ms: \(ghost.count) so far"
     }
 }
 

@@ -28,6 +28,7 @@ struct HygieneCases {
         debounce = \(debounce)
         stuck-after = \(stuckAfter)
         phantom = "suppress"
+        shortest-contact = 1
 
         [[device]]
         match-name = "*"
@@ -36,7 +37,7 @@ struct HygieneCases {
 
     func run(_ harness: Harness) {
         let name =
-            "touch hygiene: a bounce and a phantom series (from its fourth tap) never reach a reader of the clone; a stuck contact is lifted on the clone"
+            "touch hygiene: zero-duration ghosts, a bounce and a phantom series (from its fourth tap) never reach a reader of the clone; a stuck contact is lifted on the clone"
         guard harness.wants(name) else { return }
         var started: (panel: TouchPanel, daemon: DaemonProcess, subscriber: Subscriber, clone: String, configPath: String)?
         var attempt = 0
@@ -57,6 +58,17 @@ struct HygieneCases {
             }
             func trackingIDs() -> [Int32] { reader.events.filter { $0.type == EV.abs && $0.code == ABS.mtTrackingID }.map(\.value) }
             func downs() -> Int { trackingIDs().filter { $0 >= 0 }.count }
+            func touchKeyDowns() -> Int { reader.events.filter { $0.type == EV.key && $0.code == BTN.touch && $0.value == 1 }.count }
+
+            // Zero-duration ghosts (shortest-contact): each down and up in one write, so the
+            // kernel stamps them microseconds apart; not even the first reaches the clone.
+            for index in 0..<3 {
+                try panel.frames([[0: Spot(0.9, 0.1 + shift + 0.01 * Double(index))], [:]])
+                pause(milliseconds: 200)
+            }
+            try settle(300)
+            try expect(
+                downs() == 0 && touchKeyDowns() == 0, "the clone showed zero-duration ghosts (\(downs()) touch-downs): \(reader.events)")
 
             // A bounce: a tap, and right after its lift a second one where it lifted. The lift
             // and the bounce go in one write, so that no wait between them can be stretched

@@ -94,6 +94,7 @@ struct CheckConfigCommand: ParsableCommand {
             touch.holdDuration == .zero ? nil : "hold-duration \(DeviceGeometry.shortNumber(touch.holdDuration.milliseconds)) ms",
             touch.stuckAfter == .zero ? nil : "stuck-after \(DeviceGeometry.shortNumber(touch.stuckAfter.seconds)) s",
             touch.phantom == .off ? nil : "phantom \(touch.phantom.rawValue)",
+            touch.shortestContact == .zero ? nil : "shortest-contact \(DeviceGeometry.shortNumber(touch.shortestContact.milliseconds)) ms",
         ].compactMap { $0 }
         return parts.isEmpty ? "off" : parts.joined(separator: ", ")
     }

@@ -21,22 +21,26 @@ import Testing
                 hold-duration = 0
                 stuck-after = 30
                 phantom = "suppress"
+                shortest-contact = 0.5
                 [[device]]
                 match-name = "ELAN*"
                 [device.touch]
                 debounce = 80
                 phantom = "off"
+                shortest-contact = 1
                 """, path: "g.toml")
         let other = config.settings(forDevice: "eGalax", vendor: 0, product: 0, paths: [])
         #expect(
             other.touch
                 == TouchHygieneSettings(
-                    debounce: .milliseconds(40), ignoreRepeat: .milliseconds(150.5), stuckAfter: .seconds(30), phantom: .suppress))
+                    debounce: .milliseconds(40), ignoreRepeat: .milliseconds(150.5), stuckAfter: .seconds(30), phantom: .suppress,
+                    shortestContact: .microseconds(500)))
         let elan = config.settings(forDevice: "ELAN Touchscreen", vendor: 0, product: 0, paths: [])
         #expect(
             elan.touch
                 == TouchHygieneSettings(
-                    debounce: .milliseconds(80), ignoreRepeat: .milliseconds(150.5), stuckAfter: .seconds(30), phantom: .off))
+                    debounce: .milliseconds(80), ignoreRepeat: .milliseconds(150.5), stuckAfter: .seconds(30), phantom: .off,
+                    shortestContact: .milliseconds(1)))
     }
 
     @Test(arguments: [
@@ -47,6 +51,8 @@ import Testing
         ("[touch]\nstuck-after = 604801\n", 2, "at most 604800 s"),
         ("[touch]\nphantom = \"supress\"\n", 2, "'phantom' in [touch] must be one of 'off', 'suppress', not 'supress'"),
         ("[touch]\nphantom = true\n", 2, "'phantom' in [touch]"),
+        ("[touch]\nshortest-contact = 1.5\n", 2, "'shortest-contact' in [touch] must not be negative and at most 1 ms"),
+        ("[touch]\nshortest-contact = -1\n", 2, "'shortest-contact' in [touch] must not be negative"),
         ("[touch]\ndebounse = 40\n", 2, "unknown key 'debounse' in [touch]"),
         ("[[device]]\nmatch-name = \"*\"\n[device.touch]\ndebounce = -3\n", 4, "'debounce' in [device.touch] must not be negative"),
         ("touch = 3\n", 1, "touch"),

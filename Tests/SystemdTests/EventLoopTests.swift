@@ -1,4 +1,3 @@
-import CSystemCalls
 import GestureProtocol
 import Glibc
 import SystemCalls
@@ -37,7 +36,7 @@ import Testing
         }
     }
 
-    private static let readable = UInt32(EPOLLIN.rawValue)
+    private static let readable: IOEvents = .readable
     private static let hour = TimeSpan.seconds(3_600)
 
     @Test func oneSourceIsDispatchedPerIteration() throws {
@@ -172,7 +171,7 @@ import Testing
             }
         }
         var first: String?
-        func handler(_ name: String) -> (UInt32) -> Void {
+        func handler(_ name: String) -> (IOEvents) -> Void {
             { _ in
                 seen.append(name)
                 if first == nil {
@@ -201,7 +200,7 @@ import Testing
         let (a, b) = (try ReadyPipe(), try ReadyPipe())
         var seen: [String] = []
         let task = try loop.deferredTask { seen.append("task") }
-        let handler: (UInt32) -> Void = { _ in
+        let handler: (IOEvents) -> Void = { _ in
             seen.append("source")
             try? task.schedule()
             loop.exit(code: 7)
@@ -229,7 +228,7 @@ import Testing
         try watch.setEnabled(true)
         #expect(loop.runOnce())
         #expect(calls == 1)
-        try watch.setEvents(UInt32(EPOLLOUT.rawValue))  // a read end is never writable
+        try watch.setEvents(.writable)  // a read end is never writable
         for _ in 0..<2 { #expect(!loop.runOnce()) }
         #expect(calls == 1)
         try watch.setEvents(Self.readable)

@@ -114,7 +114,7 @@ privileges_dropped() {
     [[ $(status_field "$pid" Seccomp) == 2 ]] || fail "no seccomp filter (Seccomp: $(status_field "$pid" Seccomp))"
 }
 sandboxed() {
-    local pid options interfaces exposure
+    local pid options exposure
     pid=$(main_pid)
     options=$(awk '$5 == "/" { print $6 }' "/proc/$pid/mountinfo" | tail -n 1)
     [[ $options == ro* ]] || fail "/ is mounted $options in the service's namespace" || return 1

@@ -8,9 +8,10 @@ import GestureCore
 // Workloads: corpus, corpus-json, drag-pinch, tap-long-press, and the same with nested
 // regions configured: corpus-regions, drag-pinch-regions, tap-long-press-regions, and with
 // every touch hygiene filter on: drag-pinch-hygiene, tap-long-press-hygiene.
-// `engine-profile dump FILE` writes the JSON of every gesture of the corpus, with the
-// default configuration and then with nested regions, to FILE: the encoder's output to
-// compare byte for byte before and after a change (docs/performance.md).
+// `engine-profile dump [FILE]` writes the JSON of every gesture of the corpus, with the
+// default configuration and then with nested regions, to FILE, or to standard output
+// without one (its count then goes to standard error): the encoder's output to compare
+// byte for byte before and after a change (docs/performance.md).
 let arguments = CommandLine.arguments.dropFirst()
 let workload = arguments.first ?? "corpus"
 let passes = arguments.dropFirst().first.flatMap { Int($0) } ?? 1
@@ -48,7 +49,7 @@ case "corpus", "corpus-json":
     }
     print("\(workload): \(passes) × (\(corpus.eventCount) events, \(corpus.frameCount) frames) -> \(gestures) gestures")
 case "dump":
-    guard let path = arguments.dropFirst().first else { fatalError("engine-profile dump FILE") }
+    let path = arguments.dropFirst().first
     let corpus = Corpus.load()
     var sink = EncodingSink()
     sink.kept = []
@@ -57,14 +58,21 @@ case "dump":
     }
     sink.flush()
     let output = sink.kept ?? []
-    guard FileManager.default.createFile(atPath: path, contents: Data(output)) else { fatalError("cannot write \(path)") }
-    print("dump: \(sink.emitted) gestures, \(output.count) bytes to \(path)")
+    if let path {
+        guard FileManager.default.createFile(atPath: path, contents: Data(output)) else {
+            FileHandle.standardError.write(Data("engine-profile dump: cannot write \(path)\n".utf8))
+            exit(1)
+        }
+        print("dump: \(sink.emitted) gestures, \(output.count) bytes to \(path)")
+    } else {
+        FileHandle.standardOutput.write(Data(output))
+        FileHandle.standardError.write(Data("dump: \(sink.emitted) gestures, \(output.count) bytes\n".utf8))
+    }
 case "drag-pinch", "tap-long-press":
     let stream = workload == "drag-pinch" ? SyntheticStream.dragPinch(laps: 4) : SyntheticStream.tapLongPress(laps: 8)
     let steady = SteadyPipeline(stream: stream, sink: CountingSink())
     steady.run(frames: stream.frames * passes)
     print("\(workload): \(stream.frames * passes) frames, \(stream.events.count * passes) events -> \(steady.gestureCount) gestures")
 default:
-    print("unknown workload \(workload): corpus, corpus-json, drag-pinch, tap-long-press, corpus-regions, drag-pinch-regions, tap-long-press-regions, drag-pinch-hygiene, tap-long-press-hygiene, dump FILE")
+    print("unknown workload \(workload): corpus, corpus-json, drag-pinch, tap-long-press, corpus-regions, drag-pinch-regions, tap-long-press-regions, drag-pinch-hygiene, tap-long-press-hygiene, dump [FILE]")
 }
-

@@ -112,6 +112,7 @@ public struct TouchHygieneOverrides: Sendable, Hashable {
     public var holdDuration: TimeSpan? = nil
     public var stuckAfter: TimeSpan? = nil
     public var phantom: PhantomPolicy? = nil
+    public var shortestContact: TimeSpan? = nil
 
     public init() {}
 
@@ -119,6 +120,7 @@ public struct TouchHygieneOverrides: Sendable, Hashable {
     public func applied(to base: TouchHygieneSettings) -> TouchHygieneSettings {
         TouchHygieneSettings(
             debounce: debounce ?? base.debounce, ignoreRepeat: ignoreRepeat ?? base.ignoreRepeat,
-            holdDuration: holdDuration ?? base.holdDuration, stuckAfter: stuckAfter ?? base.stuckAfter, phantom: phantom ?? base.phantom)
+            holdDuration: holdDuration ?? base.holdDuration, stuckAfter: stuckAfter ?? base.stuckAfter, phantom: phantom ?? base.phantom,
+            shortestContact: shortestContact ?? base.shortestContact)
     }
 }

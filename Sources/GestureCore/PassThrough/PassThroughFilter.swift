@@ -67,19 +67,23 @@ public enum PassThroughDecision: Sendable, Hashable {
     case held(HeldTouch)
     /// It rested past the long-press duration (`app-long-press = false`).
     case reservedAsLongPress
+    /// Touch hygiene hid it at its touch-down (held back or dropped): decided when hygiene
+    /// first shows it, so that a touch held back to tell it from a ghost can still be the
+    /// wake touch, and a ghost never is.
+    case pendingHygiene
 
     public var isReserved: Bool {
         switch self {
-        case .passes, .held: false
+        case .passes, .held, .pendingHygiene: false
         case .reservedByRegion, .reservedAsWakeTouch, .reservedBeyondAppFingers, .reservedAsLongPress: true
         }
     }
 
-    /// Whether the clone does not show the touch now (reserved or still held).
+    /// Whether the clone does not show the touch now (reserved, still held, or undecided).
     var keepsOffClone: Bool {
         switch self {
         case .passes: false
-        case .held, .reservedByRegion, .reservedAsWakeTouch, .reservedBeyondAppFingers, .reservedAsLongPress: true
+        case .held, .reservedByRegion, .reservedAsWakeTouch, .reservedBeyondAppFingers, .reservedAsLongPress, .pendingHygiene: true
         }
     }
 }
@@ -199,11 +203,14 @@ public struct PassThroughFilter {
         guard policy.wakeSwallow, state == .reading else { return false }
         switch layout.mode {
         case .slotted:
-            return working.slots.indices.contains { working.slots[$0].isDown && (slotBegan[$0] || slotDecisions[$0] == nil) }
+            return working.slots.indices.contains {
+                working.slots[$0].isDown && (slotBegan[$0] || slotDecisions[$0] == nil || slotDecisions[$0] == .pendingHygiene)
+            }
         case .unslotted:
             return frameHasReports
         case .singleTouch(let touchKey):
-            return singleDecision == nil && (layout.keys.firstIndex(of: touchKey).map { working.keys[$0] != 0 } ?? false)
+            return (singleDecision == nil || singleDecision?.decision == .pendingHygiene)
+                && (layout.keys.firstIndex(of: touchKey).map { working.keys[$0] != 0 } ?? false)
         }
     }
 
@@ -272,6 +279,7 @@ public struct PassThroughFilter {
         guard hidden != self.hidden, state == .reading else { return .none }
         self.hidden = hidden
         log?("pass-through: touch hygiene changed what it hides")
+        if decidePendingTouches(in: committed, at: time) && wakeArmed { wakeArmed = false }
         if hidesTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
         return write(cloneTarget(of: committed), at: time, extras: [])
     }
@@ -399,8 +407,9 @@ public struct PassThroughFilter {
             if let revealed = revealHeldSingleTouch(touchKey: touchKey, at: time) { events = revealFrame(revealed, at: time) }
             began = decideSingleTouch(touchKey: touchKey, at: time)
         }
+        let shownByHygiene = decidePendingTouches(in: working, at: time)
         // Only a touch the clone may show is the wake touch (`decide`).
-        if began && wakeArmed { wakeArmed = false }
+        if (began || shownByHygiene) && wakeArmed { wakeArmed = false }
         if hidesTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
         if !anyTouchDown { appFingersInSequence = 0 }
         resyncing = false
@@ -512,13 +521,18 @@ public struct PassThroughFilter {
 
     /// Decides the touch-down at `x`, `y` (device units) of `source` in the frame at `time`;
     /// `origin`: the touch as it is now. A touch touch hygiene hides at its touch-down (a
-    /// phantom, a bounce) is not the wake touch: it wakes nothing.
+    /// ghost, a bounce, one held back) is decided when hygiene shows it, if ever: until
+    /// then it is not the wake touch, and a dropped one wakes nothing.
     private mutating func decide(
         x: Int32, y: Int32, source: Int, touch: String, at time: Timestamp, origin: HeldTouch.Origin
     ) -> PassThroughDecision {
+        if hidden.contains(source) {
+            log?("pass-through: \(touch) at (\(x), \(y)) → hidden by touch hygiene, decided when it shows")
+            return .pendingHygiene
+        }
         let decision: PassThroughDecision
         let point = mapper.location(x: x, y: y)
-        if isWakeTouch(at: time) && !hidden.contains(source) {
+        if isWakeTouch(at: time) {
             decision = .reservedAsWakeTouch
             wakeTouchCount += 1
         } else {
@@ -550,6 +564,42 @@ public struct PassThroughFilter {
         appFingersInSequence += 1
         guard let limits = admission.hold else { return .passes }
         return .held(HeldTouch(since: time, x: x, y: y, limits: limits, origin: origin))
+    }
+
+    /// Touches hygiene hid at their touch-down and shows now (`pendingHygiene`) are decided
+    /// now, where they are in `device`; true when any was.
+    private mutating func decidePendingTouches(in device: EvdevState, at time: Timestamp) -> Bool {
+        var decided = false
+        switch layout.mode {
+        case .slotted:
+            for index in slotDecisions.indices where slotDecisions[index] == .pendingHygiene && !hidden.contains(index) {
+                let slot = device.slots[index]
+                guard slot.isDown else { continue }
+                slotDecisions[index] = decide(
+                    x: layout.slotX.map { slot.values[$0] } ?? 0, y: layout.slotY.map { slot.values[$0] } ?? 0, source: index,
+                    touch: "slot \(index) tracking id \(slot.trackingID)", at: time, origin: .slot(slot))
+                decided = true
+            }
+        case .unslotted:
+            for index in contactDecisions.indices
+            where contactDecisions[index].decision == .pendingHygiene && !hidden.contains(index) && device.contacts.indices.contains(index)
+            {
+                let contact = device.contacts[index]
+                func value(_ code: UInt16) -> Int32 { contact.events.last { $0.code == code }?.value ?? 0 }
+                contactDecisions[index].decision = decide(
+                    x: value(ABS.mtPositionX), y: value(ABS.mtPositionY), source: index, touch: "contact \(index)", at: time,
+                    origin: .contact(contact))
+                decided = true
+            }
+        case .singleTouch:
+            guard singleDecision?.decision == .pendingHygiene, !hidden.contains(0) else { break }
+            let decision = decide(
+                x: layout.x.map { device.axes[$0] } ?? 0, y: layout.y.map { device.axes[$0] } ?? 0, source: 0, touch: "touch", at: time,
+                origin: .singleTouch(axes: device.axes))
+            singleDecision?.decision = decision
+            decided = true
+        }
+        return decided
     }
 
     private mutating func takeOrder() -> UInt64 {

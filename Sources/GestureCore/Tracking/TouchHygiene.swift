@@ -3,7 +3,7 @@ import GestureProtocol
 /// `phantom` in `[touch]`: what to do with touches that recur at one point on a fixed period.
 public enum PhantomPolicy: String, Sendable, Hashable, CaseIterable {
     case off
-    /// From the fourth touch of a series on, drop them.
+    /// From the fourth touch of a series on, drop those that keep its period.
     case suppress
 }
 
@@ -19,22 +19,35 @@ public struct TouchHygieneSettings: Sendable, Hashable {
     /// A contact down this long without moving beyond the tap slop is ended.
     public var stuckAfter: TimeSpan = .zero
     public var phantom: PhantomPolicy = .off
+    /// A contact that lifts sooner than this after its touch-down (or in the frame it
+    /// began) is a zero-duration ghost, dropped whole; every touch is held back this long.
+    public var shortestContact: TimeSpan = .zero
+
+    /// The largest `shortest-contact` accepted: every touch is held back this long, and the
+    /// corpus' shortest real contacts are longer (docs/configuration.md).
+    public static let largestShortestContact = TimeSpan.milliseconds(1)
 
     public init(
         debounce: TimeSpan = .zero, ignoreRepeat: TimeSpan = .zero, holdDuration: TimeSpan = .zero, stuckAfter: TimeSpan = .zero,
-        phantom: PhantomPolicy = .off
+        phantom: PhantomPolicy = .off, shortestContact: TimeSpan = .zero
     ) {
         self.debounce = debounce
         self.ignoreRepeat = ignoreRepeat
         self.holdDuration = holdDuration
         self.stuckAfter = stuckAfter
         self.phantom = phantom
+        self.shortestContact = shortestContact
     }
 
     /// Whether any filter is on (when none is, the pipeline bypasses `TouchHygiene` entirely).
     public var isActive: Bool {
         debounce != .zero || ignoreRepeat != .zero || holdDuration != .zero || stuckAfter != .zero || phantom != .off
+            || shortestContact != .zero
     }
+
+    /// Whether periodic series are watched (`phantom = "suppress"` drops them; with only
+    /// `shortest-contact` they are watched so that `status` can show them).
+    var watchesSeries: Bool { phantom == .suppress || shortestContact != .zero }
 }
 
 /// Why touch hygiene dropped or ended a touch (the `reason` of the metrics and the log).
@@ -49,6 +62,9 @@ public enum TouchHygieneReason: String, Sendable, Hashable, CaseIterable, Compar
     case phantom
     /// `stuck-after`: down and motionless too long; ended.
     case stuck
+    /// `shortest-contact`: lifted sooner than any finger can (in the frame it began, or
+    /// within the limit).
+    case zeroDuration = "zero-duration"
 
     /// Position in `allCases` (metrics arrays are indexed by it).
     public var order: Int {
@@ -58,6 +74,7 @@ public enum TouchHygieneReason: String, Sendable, Hashable, CaseIterable, Compar
         case .tooShort: 2
         case .phantom: 3
         case .stuck: 4
+        case .zeroDuration: 5
         }
     }
 
@@ -138,12 +155,14 @@ public struct HiddenTouches: Sendable, Hashable {
 /// Touch hygiene and touch accommodations for one device: decides, per contact of the
 /// tracker, whether the engine, the `touch` lines and the pass-through clone see it.
 ///
-/// A contact *passes*, is *held* (`hold-duration`: not begun yet), is *dropped* whole
-/// (bounce, repeat, too-short, phantom: nothing of it is seen), or is *stuck* (`stuck-after`:
-/// ended `cancelled` and ignored until the hardware lifts it). The decision for bounce,
-/// repeat and phantom is made at touch-down; held and stuck ones change at deadlines, which
-/// `nextDeadline` returns and `advance(to:)` fires. Pure and clock-free, as the engine; see
-/// docs/gestures.md ("Touch hygiene") for the rules and the diagram.
+/// A contact *passes*, is *held* (not begun yet: `hold-duration`, `shortest-contact`, or a
+/// touch on the phase of a learned phantom series), is *dropped* whole (bounce, repeat,
+/// too-short, phantom, zero-duration: nothing of it is seen), or is *stuck* (`stuck-after`:
+/// ended `cancelled` and ignored until the hardware lifts it). The decision for bounce and
+/// repeat is made at touch-down; held and stuck ones change at deadlines, which
+/// `nextDeadline` returns and `advance(to:)` fires, or when the held touch lifts or moves.
+/// Pure and clock-free, as the engine; see docs/gestures.md ("Touch hygiene") for the rules
+/// and the diagram.
 ///
 /// Each contact keeps the settings it started with (a reload changes only touches that
 /// begin afterwards): a contact cancelled by `SYN_DROPPED` or by a reload leaves its record
@@ -152,7 +171,7 @@ public struct HiddenTouches: Sendable, Hashable {
 public struct TouchHygiene {
     private enum Verdict: Hashable, CustomStringConvertible {
         case passes
-        /// Held back until `deadline` (hold-duration).
+        /// Held back until `deadline` (hold-duration, shortest-contact, a phantom's phase).
         case held(deadline: Timestamp)
         case dropped(TouchHygieneReason)
         /// Ended by stuck-after; ignored until it lifts.
@@ -189,6 +208,12 @@ public struct TouchHygiene {
         var anchorTime: Timestamp
         /// stuck-after as it was when the touch began.
         var stuckAfter: TimeSpan
+        /// shortest-contact as it was when the touch began.
+        var shortestContact: TimeSpan = .zero
+        /// Held by hold-duration (moving away drops it), not only to tell a ghost.
+        var heldForDuration = false
+        /// Held because it fell on the phase of a learned phantom series.
+        var phantomCandidate = false
         /// Moved more than `phantomDistance` from its start.
         var movedFromStart = false
 
@@ -199,20 +224,42 @@ public struct TouchHygiene {
             case .dropped, .stuck: nil
             }
         }
+
+        /// Why a held touch that lifts at `time` is dropped.
+        func liftReason(at time: Timestamp) -> TouchHygieneReason {
+            if shortestContact != .zero && time - startTime < shortestContact { return .zeroDuration }
+            return phantomCandidate ? .phantom : .tooShort
+        }
     }
 
-    /// A periodic series of short motionless touches at one point (phantom = suppress).
+    /// A periodic series of short motionless touches at one point. Learning: a touch at the
+    /// point on the period joins it, one off the period starts it again; touches elsewhere
+    /// do not matter. Learned (`phantomFirstDropped - 1` members): it stays learned while its
+    /// touches keep the phase (`lastDown` plus a whole number of periods, up to
+    /// `phantomMissedPeriods`); a touch at the point off the phase is a person's and leaves it
+    /// as it is.
     private struct PhantomSeries {
         var point = SurfacePoint.zero
+        var location = Point(x: 0, y: 0)
         /// Confirmed members (touches that lifted short and motionless).
         var members = 0
         var lastDown = Timestamp.zero
-        /// The last interval between downs (members ≥ 2).
+        /// The interval between downs, per period (members ≥ 2).
         var period = TimeSpan.zero
+        /// The longest member's duration.
+        var longest = TimeSpan.zero
         /// The touch down now that joins the series if it lifts short and motionless.
-        var candidate: (contact: UInt32, down: Timestamp, interval: TimeSpan)?
+        var candidate: (contact: UInt32, down: Timestamp, period: TimeSpan)?
         /// A dropped phantom of this series has been reported (the log line of the series).
         var reported = false
+
+        var isLearned: Bool { members >= TouchHygiene.phantomFirstDropped - 1 }
+
+        /// How long a touch on the phase is held: a ghost lifts by then, a person's touch
+        /// at the point outlasts it.
+        var hold: TimeSpan {
+            min(TimeSpan(microseconds: longest.microseconds * 2) + TouchHygiene.phantomHoldMargin, TouchHygiene.phantomMaximumDuration)
+        }
     }
 
     public let settings: TouchHygieneSettings
@@ -228,7 +275,8 @@ public struct TouchHygiene {
     /// unobserved contact found there afterwards.
     private var orphans: [Record] = []
     private var lastLift: (time: Timestamp, point: SurfacePoint)?
-    private var series = PhantomSeries()
+    /// At most `phantomSeriesCapacity`, the most recent last.
+    private var series: [PhantomSeries] = []
     private var visibleDown = 0
     private var lastFingerCount = 0
     /// Receives every decision as "hygiene contact N: old → input → new" (nil: no strings built).
@@ -236,13 +284,22 @@ public struct TouchHygiene {
 
     /// Phantoms repeat within this distance of the series' first point.
     public static let phantomDistance = Length.millimetres(1.0)
-    /// Successive intervals of a phantom series differ by at most this fraction.
+    /// Successive intervals of a phantom series differ by at most this fraction; a learned
+    /// series' touches fall within this fraction of a period of its phase.
     public static let phantomPeriodTolerance = 0.02
     /// A phantom is shorter than this (a tap, not a press).
     public static let phantomMaximumDuration = TimeSpan.milliseconds(500)
     /// The fourth touch of a series is the first dropped (three are needed to see a period
     /// twice; a person cannot be told from a phantom sooner).
     public static let phantomFirstDropped = 4
+    /// A learned series survives this many periods without a touch (a ghost the panel
+    /// skipped, or one that fell while a finger was down); after that it is learned again.
+    public static let phantomMissedPeriods = 4
+    /// A touch on a learned series' phase is held for twice the series' longest touch plus
+    /// this: a ghost lifts within it, a person's press outlasts it.
+    public static let phantomHoldMargin = TimeSpan.milliseconds(20)
+    /// Series watched at once per device (touches at as many points).
+    static let phantomSeriesCapacity = 4
     /// Contacts one device has down at once without the storage growing.
     static let reservedContacts = 32
 
@@ -250,18 +307,20 @@ public struct TouchHygiene {
     ///   - settings: the filters (all off: `process` passes every frame through unchanged).
     ///   - slop: the tap slop (mm).
     ///   - inheriting: the hygiene this one replaces (a reload): contacts down keep the
-    ///     decisions and settings they began with.
+    ///     decisions and settings they began with; learned series stay learned.
     public init(settings: TouchHygieneSettings, slop: Length, inheriting previous: TouchHygiene? = nil) {
         self.settings = settings
         self.slop = slop
         filtersOn = settings.isActive
         records.reserveCapacity(Self.reservedContacts)
         orphans.reserveCapacity(Self.reservedContacts)
+        series.reserveCapacity(Self.phantomSeriesCapacity)
         frame.contacts.reserveCapacity(Self.reservedContacts)
         if let previous {
             orphans.append(contentsOf: previous.orphans)
             for record in previous.records { adopt(orphan: record) }
             lastLift = previous.lastLift
+            if settings.watchesSeries { series.append(contentsOf: previous.series) }
         }
         refresh()
     }
@@ -278,6 +337,13 @@ public struct TouchHygiene {
     @usableFromInline var engaged = false
     @usableFromInline var earliestDeadline: Timestamp?
 
+    /// The learned periodic series (ghosts) of this device, for `status`.
+    public func ghostSeries(device: String) -> [GhostSeries] {
+        series.filter(\.isLearned).map {
+            GhostSeries(device: device, location: $0.location, period: $0.period, count: UInt64($0.members))
+        }
+    }
+
     // MARK: - Inputs
 
     /// Filters one frame of the tracker (`sources[i]` is the source of `input.contacts[i]`)
@@ -289,10 +355,14 @@ public struct TouchHygiene {
         frame.time = input.time
         frame.contacts.removeAllFromEnd()
         var hiddenDown = 0
+        // A touch that begins while another is shown (one lifting in this frame included) is
+        // not held for shortest-contact: holding it would end the person's touch sequence
+        // between the two (a tracking id handed over in one frame).
+        let accompanied = visibleDown > 0
         for (index, contact) in input.contacts.enumerated() {
             let source = index < sources.count ? sources[index] : 0
             switch contact.phase {
-            case .began: began(contact, source: source, time: input.time, report: report)
+            case .began: began(contact, source: source, time: input.time, accompanied: accompanied, report: report)
             case .moved: moved(contact, source: source, time: input.time, report: report)
             case .ended: ended(contact, time: input.time, report: report)
             case .cancelled: cancelled(contact)
@@ -319,11 +389,13 @@ public struct TouchHygiene {
             let record = records[index]
             switch record.verdict {
             case .held:
-                Self.transition(log, &records[index], "hold-duration reached", .passes)
+                Self.transition(log, &records[index], "hold reached", .passes)
                 records[index].anchor = record.position
                 records[index].anchorTime = deadline
                 visibleDown += 1
                 frame.contacts.append(contact(of: record, .began))
+                // It outlasted the series' touches: a person's, not a member.
+                if record.phantomCandidate { forgetCandidate(record.contact) }
             case .passes:
                 Self.transition(log, &records[index], "stuck-after reached", .stuck)
                 visibleDown -= 1
@@ -341,7 +413,9 @@ public struct TouchHygiene {
 
     // MARK: - Contacts
 
-    private mutating func began(_ contact: Contact, source: Int, time: Timestamp, report: (TouchFiltered) -> Void) {
+    private mutating func began(
+        _ contact: Contact, source: Int, time: Timestamp, accompanied: Bool, report: (TouchFiltered) -> Void
+    ) {
         if contact.startedUnobserved, let orphan = orphans.firstIndex(where: { $0.source == source }) {
             // The contact cancelled here (SYN_DROPPED, a reload) is this one, found again.
             var record = orphans.remove(at: orphan)
@@ -361,9 +435,15 @@ public struct TouchHygiene {
         var record = Record(
             contact: contact.id, source: source, verdict: .passes, startTime: time, start: contact.surfaceLocation,
             position: contact.surfaceLocation, location: contact.location, unobserved: contact.startedUnobserved,
-            anchor: contact.surfaceLocation, anchorTime: time, stuckAfter: settings.stuckAfter)
-        let verdict = contact.startedUnobserved ? Verdict.passes : judge(contact, time: time)
-        if settings.phantom == .suppress && !contact.startedUnobserved { seriesBegan(contact, time: time) }
+            anchor: contact.surfaceLocation, anchorTime: time, stuckAfter: settings.stuckAfter,
+            shortestContact: accompanied ? .zero : settings.shortestContact)
+        var verdict = Verdict.passes
+        if !contact.startedUnobserved {
+            let phantomHold = settings.watchesSeries ? seriesBegan(contact, time: time) : nil
+            record.phantomCandidate = phantomHold != nil
+            record.heldForDuration = settings.holdDuration != .zero
+            verdict = judge(contact, time: time, shortestContact: record.shortestContact, phantomHold: phantomHold)
+        }
         Self.transition(log, &record, "down", verdict)
         records.append(record)
         switch verdict {
@@ -371,19 +451,17 @@ public struct TouchHygiene {
             visibleDown += 1
             frame.contacts.append(contact)
         case .dropped(let reason):
-            var period: TimeSpan?
-            if reason == .phantom && !series.reported {
-                series.reported = true
-                period = series.period
-            }
-            report(TouchFiltered(time: time, contact: contact.id, reason: reason, location: contact.location, seriesPeriod: period))
+            report(TouchFiltered(time: time, contact: contact.id, reason: reason, location: contact.location))
         case .held, .stuck:
             break
         }
     }
 
-    /// The decision at touch-down, first rule first: bounce, repeat, phantom, hold.
-    private func judge(_ contact: Contact, time: Timestamp) -> Verdict {
+    /// The decision at touch-down, first rule first: bounce, repeat, then held for the
+    /// longest of hold-duration, `shortestContact` (zero for a touch that begins beside
+    /// another) and a phantom's hold (`phantomHold`: the touch falls on a learned series'
+    /// phase, phantom = suppress).
+    private func judge(_ contact: Contact, time: Timestamp, shortestContact: TimeSpan, phantomHold: TimeSpan?) -> Verdict {
         if let lift = lastLift {
             let gap = time - lift.time
             if settings.debounce != .zero && gap <= settings.debounce && contact.surfaceLocation.distance(to: lift.point) <= slop {
@@ -391,9 +469,8 @@ public struct TouchHygiene {
             }
             if settings.ignoreRepeat != .zero && gap <= settings.ignoreRepeat { return .dropped(.repeat) }
         }
-        if settings.phantom == .suppress && isPhantom(contact, time: time) { return .dropped(.phantom) }
-        if settings.holdDuration != .zero { return .held(deadline: time + settings.holdDuration) }
-        return .passes
+        let hold = max(settings.holdDuration, shortestContact, phantomHold ?? .zero)
+        return hold == .zero ? .passes : .held(deadline: time + hold)
     }
 
     private mutating func moved(_ contact: Contact, source: Int, time: Timestamp, report: (TouchFiltered) -> Void) {
@@ -414,9 +491,18 @@ public struct TouchHygiene {
             }
             frame.contacts.append(contact)
         case .held:
-            if contact.surfaceLocation.distance(to: records[index].start) > slop {
+            guard contact.surfaceLocation.distance(to: records[index].start) > slop else { break }
+            if records[index].heldForDuration {
                 Self.transition(log, &records[index], "moved away", .dropped(.tooShort))
                 report(TouchFiltered(time: time, contact: contact.id, reason: .tooShort, location: contact.location))
+            } else {
+                // Held only to tell a ghost, and ghosts do not move: it begins now, here.
+                Self.transition(log, &records[index], "moved away", .passes)
+                records[index].anchor = contact.surfaceLocation
+                records[index].anchorTime = time
+                visibleDown += 1
+                frame.contacts.append(self.contact(of: records[index], .began))
+                if records[index].phantomCandidate { forgetCandidate(contact.id) }
             }
         case .dropped, .stuck:
             break
@@ -426,37 +512,50 @@ public struct TouchHygiene {
     private mutating func ended(_ contact: Contact, time: Timestamp, report: (TouchFiltered) -> Void) {
         defer { lastLift = (time, contact.surfaceLocation) }
         guard let index = records.firstIndex(where: { $0.contact == contact.id }) else {
-            // A zero-duration touch (began and lifted in one frame): judged as a whole.
-            var record = Record(
-                contact: contact.id, source: 0, verdict: .passes, startTime: time, start: contact.surfaceLocation,
-                position: contact.surfaceLocation, location: contact.location, unobserved: false, anchor: contact.surfaceLocation,
-                anchorTime: time, stuckAfter: .zero)
-            var verdict = judge(contact, time: time)
-            if case .held = verdict { verdict = .dropped(.tooShort) }
-            if settings.phantom == .suppress {
-                seriesBegan(contact, time: time)
-                seriesEnded(record, time: time)
-            }
-            Self.transition(log, &record, "down and up", verdict)
-            if case .dropped(let reason) = verdict {
-                report(TouchFiltered(time: time, contact: contact.id, reason: reason, location: contact.location))
-            } else {
-                frame.contacts.append(contact)
-            }
+            endedInItsFirstFrame(contact, time: time, report: report)
             return
         }
         var record = records.remove(at: index)
-        if settings.phantom == .suppress { seriesEnded(record, time: time) }
+        defer { if settings.watchesSeries { seriesEnded(record, time: time) } }
         switch record.verdict {
         case .passes:
             visibleDown -= 1
             frame.contacts.append(contact)
             Self.transition(log, &record, "up", .passes)
         case .held:
-            Self.transition(log, &record, "up", .dropped(.tooShort))
-            report(TouchFiltered(time: time, contact: contact.id, reason: .tooShort, location: contact.location))
+            let reason = record.liftReason(at: time)
+            Self.transition(log, &record, "up", .dropped(reason))
+            report(
+                TouchFiltered(
+                    time: time, contact: contact.id, reason: reason, location: contact.location,
+                    seriesPeriod: reason == .phantom ? firstReport(of: record.contact) : nil))
         case .dropped, .stuck:
             Self.transition(log, &record, "up", record.verdict)
+        }
+    }
+
+    /// A zero-duration touch (began and lifted in one frame): judged as a whole.
+    private mutating func endedInItsFirstFrame(_ contact: Contact, time: Timestamp, report: (TouchFiltered) -> Void) {
+        var record = Record(
+            contact: contact.id, source: 0, verdict: .passes, startTime: time, start: contact.surfaceLocation,
+            position: contact.surfaceLocation, location: contact.location, unobserved: false, anchor: contact.surfaceLocation,
+            anchorTime: time, stuckAfter: .zero, shortestContact: settings.shortestContact)
+        var phantomHold: TimeSpan?
+        if settings.watchesSeries {
+            phantomHold = seriesBegan(contact, time: time)
+            record.phantomCandidate = phantomHold != nil
+        }
+        var verdict = judge(
+            contact, time: time, shortestContact: settings.shortestContact, phantomHold: settings.phantom == .suppress ? phantomHold : nil)
+        if case .held = verdict { verdict = .dropped(record.liftReason(at: time)) }
+        var period: TimeSpan?
+        if case .dropped(.phantom) = verdict { period = firstReport(of: contact.id) }
+        if settings.watchesSeries { seriesEnded(record, time: time) }
+        Self.transition(log, &record, "down and up", verdict)
+        if case .dropped(let reason) = verdict {
+            report(TouchFiltered(time: time, contact: contact.id, reason: reason, location: contact.location, seriesPeriod: period))
+        } else {
+            frame.contacts.append(contact)
         }
     }
 
@@ -470,7 +569,11 @@ public struct TouchHygiene {
             visibleDown -= 1
             frame.contacts.append(contact)
         }
-        if settings.phantom == .suppress, series.candidate?.contact == contact.id { series = PhantomSeries() }
+        if let member = series.firstIndex(where: { $0.candidate?.contact == contact.id }), !series[member].isLearned {
+            series.remove(at: member)
+        } else {
+            forgetCandidate(contact.id)
+        }
         log?("hygiene contact \(record.contact): \(record.verdict) → cancelled → kept for source \(record.source)")
         adopt(orphan: record)
     }
@@ -487,44 +590,90 @@ public struct TouchHygiene {
 
     // MARK: - Phantom series
 
-    private func isPhantom(_ contact: Contact, time: Timestamp) -> Bool {
-        guard series.members >= Self.phantomFirstDropped - 1, records.isEmpty,
-            contact.surfaceLocation.distance(to: series.point) <= Self.phantomDistance
-        else { return false }
-        return Self.onPeriod(time - series.lastDown, series.period)
+    /// Whether `interval` is a whole number of `period`s (1 up to `periods`), within the tolerance.
+    private static func onPhase(_ interval: TimeSpan, _ period: TimeSpan, periods: Int) -> Bool {
+        guard period > .zero else { return false }
+        let ratio = Double(interval.microseconds) / Double(period.microseconds)
+        let whole = ratio.rounded()
+        guard whole >= 1, whole <= Double(periods) else { return false }
+        let difference = abs(Double(interval.microseconds) - whole * Double(period.microseconds))
+        return difference <= Double(period.microseconds) * phantomPeriodTolerance
     }
 
-    private static func onPeriod(_ interval: TimeSpan, _ period: TimeSpan) -> Bool {
-        let difference = interval > period ? interval.microseconds - period.microseconds : period.microseconds - interval.microseconds
-        return Double(difference) <= Double(period.microseconds) * phantomPeriodTolerance
-    }
-
-    /// A touch went down: it may be the next member of the series, or it breaks it.
-    private mutating func seriesBegan(_ contact: Contact, time: Timestamp) {
-        let alone = records.isEmpty
-        let atPoint = series.members > 0 && contact.surfaceLocation.distance(to: series.point) <= Self.phantomDistance
-        let interval = time - series.lastDown
-        if alone && atPoint && (series.members == 1 || Self.onPeriod(interval, series.period)) {
-            series.candidate = (contact.id, time, interval)
-            return
+    /// A touch went down: it may be the next touch of the series at its point (or start
+    /// one there). Returns the hold for it when it falls on a learned series' phase and
+    /// phantom = suppress.
+    private mutating func seriesBegan(_ contact: Contact, time: Timestamp) -> TimeSpan? {
+        guard let index = series.firstIndex(where: { contact.surfaceLocation.distance(to: $0.point) <= Self.phantomDistance }) else {
+            startSeries(at: contact, time: time)
+            return nil
         }
-        // A touch elsewhere, with another down, or off the period: a new series may start here.
-        series = PhantomSeries()
-        series.point = contact.surfaceLocation
-        if alone { series.candidate = (contact.id, time, .zero) }
+        let interval = time - series[index].lastDown
+        let current = series[index]
+        if current.candidate != nil { return nil }  // one down at the point already: not a ghost of it
+        switch current.members {
+        case 0:
+            series[index].candidate = (contact.id, time, .zero)
+        case 1:
+            series[index].candidate = (contact.id, time, interval)
+        default:
+            let periods = current.isLearned ? Self.phantomMissedPeriods : 1
+            if Self.onPhase(interval, current.period, periods: periods) {
+                let whole = max(1, Int((Double(interval.microseconds) / Double(current.period.microseconds)).rounded()))
+                series[index].candidate = (contact.id, time, TimeSpan(microseconds: interval.microseconds / UInt64(whole)))
+                if current.isLearned && settings.phantom == .suppress { return current.hold }
+            } else if !current.isLearned
+                || interval > TimeSpan(microseconds: current.period.microseconds * UInt64(Self.phantomMissedPeriods + 1))
+            {
+                // Learning and off the period, or a learned series gone quiet: learn again from here.
+                series.remove(at: index)
+                startSeries(at: contact, time: time)
+            }
+        // Otherwise: a person's touch at a learned series' point, off its phase.
+        }
+        return nil
     }
 
-    /// A touch lifted: a short motionless candidate joins the series; anything else breaks it.
+    private mutating func startSeries(at contact: Contact, time: Timestamp) {
+        if series.count >= Self.phantomSeriesCapacity {
+            // Room for the new point: the oldest series goes, a learning one before a learned one.
+            let victim = series.firstIndex { !$0.isLearned } ?? 0
+            series.remove(at: victim)
+        }
+        series.append(
+            PhantomSeries(point: contact.surfaceLocation, location: contact.location, candidate: (contact.id, time, .zero)))
+    }
+
+    /// A touch lifted: a short motionless candidate joins its series; a learning series is
+    /// broken by anything else, a learned one only loses the candidate.
     private mutating func seriesEnded(_ record: Record, time: Timestamp) {
-        guard let candidate = series.candidate, candidate.contact == record.contact else { return }
-        series.candidate = nil
-        guard !record.movedFromStart, time - record.startTime < Self.phantomMaximumDuration else {
-            series = PhantomSeries()
+        guard let index = series.firstIndex(where: { $0.candidate?.contact == record.contact }),
+            let candidate = series[index].candidate
+        else { return }
+        series[index].candidate = nil
+        let duration = time - record.startTime
+        let limit = series[index].isLearned ? series[index].hold : Self.phantomMaximumDuration
+        guard !record.movedFromStart, duration < limit else {
+            if !series[index].isLearned { series.remove(at: index) }
             return
         }
-        if series.members >= 1 { series.period = candidate.interval }
-        series.members += 1
-        series.lastDown = candidate.down
+        if series[index].members >= 1 { series[index].period = candidate.period }
+        series[index].members += 1
+        series[index].lastDown = candidate.down
+        series[index].longest = max(series[index].longest, duration)
+    }
+
+    /// The contact is no longer a candidate of any series (it outlasted the series' touches).
+    private mutating func forgetCandidate(_ contact: UInt32) {
+        for index in series.indices where series[index].candidate?.contact == contact { series[index].candidate = nil }
+    }
+
+    /// The period of the series whose candidate `contact` is, if no dropped touch of it was
+    /// reported yet (the log says so once per series); nil otherwise.
+    private mutating func firstReport(of contact: UInt32) -> TimeSpan? {
+        guard let index = series.firstIndex(where: { $0.candidate?.contact == contact }), !series[index].reported else { return nil }
+        series[index].reported = true
+        return series[index].period
     }
 
     // MARK: - Helpers

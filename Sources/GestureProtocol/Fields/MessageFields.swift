@@ -237,6 +237,19 @@ extension StatusMessage: WireMessage {
         try v.field("clients", &clients, IntegerCodec(), .required)
         try v.field("maxClients", &maxClients, IntegerCodec(), .required)
         try v.field("counters", &counters, ObjectCodec(expected: "an object"), .required)
+        try v.field("ghosts", &ghosts, objects(GhostSeries.self), .optional)
+    }
+}
+
+extension GhostSeries: WireObject {
+    init(wireDefaults: Void) { self.init(device: "", location: .zero, period: .zero, count: 0) }
+
+    /// `period` in microseconds, as every time on the wire.
+    mutating func visitFields<Visitor: FieldVisitor>(_ v: inout Visitor) throws(ProtocolError) {
+        try v.field("device", &device, StringCodec(), .required)
+        try v.field("location", &location, PointCodec(digits: WireEncoder.locationDigits), .required)
+        try v.field("period", &period.microseconds, UnsignedCodec(), .required)
+        try v.field("count", &count, UnsignedCodec(), .required)
     }
 }
 
