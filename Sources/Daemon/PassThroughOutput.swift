@@ -22,7 +22,7 @@ final class PassThroughOutput {
     /// doing it; nil under systemd, or when no guard could be started (logged).
     private var cloneGuard: CloneGuard?
     private var filter: PassThroughFilter
-    /// The display's power and the wake switch, for wake-swallow.
+    /// The display's power and the wake key, for wake-swallow.
     private let screenWake: ScreenWake?
     private let logger: Logger
     private let deviceName: String
@@ -63,12 +63,12 @@ final class PassThroughOutput {
         }
         filter = PassThroughFilter(device: original, policy: policy, current: current)
         self.screenWake = screenWake
-        if policy.wakeSwallow { screenWake?.prepare() }
         deviceName = original.name
         self.logger = logger
         if logger.logLevel <= .trace {
             filter.log = { [logger] line in logger.trace("\(line)", metadata: ["device": "\(original.name)"]) }
         }
+        if policy.wakeSwallow { prepareWake() }
         logger.info(
             adopted == nil ? "pass-through clone created" : "pass-through clone taken back",
             metadata: [
@@ -92,8 +92,27 @@ final class PassThroughOutput {
         }
         if filter.wantsDisplayPower { filter.displayPower(screenWake.displayPower()) }
         let wakeTouches = filter.wakeTouchCount
+        let forwarded = filter.forwardedWakeTouchCount
+        let signal = filter.wakeSignal
         perform(filter.feed(event, hidden: hidden))
         if filter.wakeTouchCount != wakeTouches { screenWake.wakeTouched() }
+        if case .unavailable(.displayStayedOff(let span)) = filter.wakeSignal, filter.wakeSignal != signal {
+            logger.error(
+                "the display still reads off after a swallowed wake touch: the compositor did not wake on the wake key; touches on the dark display are forwarded from now on (they wake the compositor, and the app gets them)",
+                metadata: ["device": "\(deviceName)", "after": "\(Int(span.milliseconds)) ms"])
+        }
+        if filter.forwardedWakeTouchCount != forwarded {
+            logger.warning(
+                "wake-swallow forwarded a touch on the dark display: the compositor cannot be made to wake otherwise",
+                metadata: ["device": "\(deviceName)", "forwarded": "\(filter.forwardedWakeTouchCount)"])
+        }
+    }
+
+    /// Wake-swallow is on: the wake key is made; without one, touches on a dark display
+    /// are forwarded (fail-safe).
+    private func prepareWake() {
+        guard let screenWake else { return }
+        if !screenWake.prepare() { filter.wakeSignalUnavailable(.noWakeKey) }
     }
 
     /// Touch hygiene changed what it hides at a deadline (a held touch accepted, a stuck one
@@ -105,7 +124,7 @@ final class PassThroughOutput {
     /// New regions or wake-swallow for touches that begin from now on.
     func reconfigure(_ policy: PassThroughPolicy) {
         filter.reconfigure(policy)
-        if policy.wakeSwallow { screenWake?.prepare() }
+        if policy.wakeSwallow { prepareWake() }
     }
 
     /// The name the clone of `original` at `node` is stored under.

@@ -7,10 +7,10 @@ import Systemd
 
 /// What wake-swallow needs from outside the pass-through filter, shared by every
 /// pass-through device: the display's power, read from sysfs at a touch-down
-/// (`DisplayPowerSysfs`), with the moment it came back on; and the wake switch
-/// (`WakeSwitch`) that tells the compositor of each swallowed wake touch, so whatever
-/// blanked the screen (swayidle's `resume`, the compositor's idle manager) brings it back
-/// as it would have for the touch.
+/// (`DisplayPowerSysfs`), with the moment it came back on; and the wake key (`WakeKey`)
+/// that tells the compositor of each swallowed wake touch, so whatever blanked the screen
+/// (swayidle's `resume`, the compositor's idle notifier) brings it back as it would have
+/// for the touch.
 ///
 /// sysfs does not notify DPMS changes, so after a touch-down finds the display off, the
 /// display is read again every `pollInterval` until it is on (at most for `pollLimit`):
@@ -23,8 +23,8 @@ final class ScreenWake {
     private unowned let loop: EventLoop
     private let logger: Logger
     private let sysfsRoot: String
-    private var wakeSwitch: WakeSwitch?
-    private var switchFailed = false
+    private var wakeKey: WakeKey?
+    private var keyFailed = false
     private var pollTimer: LoopTimer?
     /// The display as last read, when it was last seen off, when it was first seen on after
     /// that, and until when it is polled.
@@ -42,21 +42,29 @@ final class ScreenWake {
         self.sysfsRoot = sysfsRoot
     }
 
-    /// A device with wake-swallow is passed through: the wake switch is made now, so the
-    /// compositor has added it by the time a wake touch needs it. A switch that cannot be
-    /// made is logged once; wake touches are still swallowed.
-    func prepare() {
-        guard wakeSwitch == nil, !switchFailed else { return }
-        do {
-            let made = try WakeSwitch()
-            wakeSwitch = made
-            logger.info("wake switch created (tells the compositor of swallowed wake touches)", metadata: ["node": "\(made.devnode)"])
-        } catch {
-            switchFailed = true
-            logger.error(
-                "cannot create the wake switch; a swallowed wake touch will not count as activity for the compositor's idle manager (a blanker's resume)",
-                metadata: ["error": "\(error)"])
+    /// A device with wake-swallow is passed through: the wake key is made now, so the
+    /// compositor has added it by the time a wake touch needs it. Returns whether there is
+    /// one; a key that cannot be made is logged once, and touches on a dark display are then
+    /// forwarded (`WakeSignal`).
+    @discardableResult
+    func prepare() -> Bool {
+        if wakeKey == nil && !keyFailed {
+            do {
+                let made = try WakeKey()
+                wakeKey = made
+                logger.info("wake key created (tells the compositor of swallowed wake touches)", metadata: ["node": "\(made.devnode)"])
+            } catch {
+                keyFailed = true
+                logger.error(
+                    "cannot create the wake key: nothing could make the compositor wake for a swallowed touch, so touches on a dark display are forwarded (the app gets them)",
+                    metadata: ["error": "\(error)"])
+            }
         }
+        preparePoll()
+        return wakeKey != nil
+    }
+
+    private func preparePoll() {
         if pollTimer == nil {
             do {
                 pollTimer = try loop.timer { [unowned self] _ in poll() }
@@ -77,9 +85,9 @@ final class ScreenWake {
     /// A wake touch was swallowed: the compositor is told of activity.
     func wakeTouched() {
         do {
-            try wakeSwitch?.pulse()
+            try wakeKey?.pulse()
         } catch {
-            logger.warning("cannot toggle the wake switch", metadata: ["error": "\(error)"])
+            logger.warning("cannot press the wake key", metadata: ["error": "\(error)"])
         }
     }
 

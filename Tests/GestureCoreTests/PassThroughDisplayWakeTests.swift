@@ -76,15 +76,78 @@ struct PassThroughDisplayWakeTests {
         #expect(asked == [false, false])
     }
 
-    @Test func theDaemonsIdleStillArmsTheFirstTouchWithTheDisplayOn() {
+    @Test func theDaemonsIdleArmsTheFirstTouchOnlyWhenTheDisplaysPowerIsUnknown() {
+        // A lit display that can be read decides: the first touch after idle is the visitor's.
+        var lit = PassThroughRun(PassThroughDevices.slotted, Self.policy)
+        var s = EventScript()
+        var asked: [Bool] = []
+        lit.filter.idle()
+        Self.tap(&lit, &s, id: 1, power: .on(since: nil), asked: &asked)
+        #expect(Self.passedIDs(lit) == [1])
+        #expect(lit.filter.wakeTouchCount == 0)
+        // Nothing to read: the idle period is all there is to go by.
+        var unreadable = PassThroughRun(PassThroughDevices.slotted, Self.policy)
+        unreadable.filter.idle()
+        Self.tap(&unreadable, &s, id: 2, power: .unknown, asked: &asked)
+        Self.tap(&unreadable, &s, id: 3, power: .unknown, asked: &asked)
+        #expect(Self.passedIDs(unreadable) == [3])
+        #expect(unreadable.filter.wakeTouchCount == 1)
+    }
+
+    @Test func aDisplayStillOffAfterTheWakeConfirmationFailsSafe() {
         var run = PassThroughRun(PassThroughDevices.slotted, Self.policy)
         var s = EventScript()
         var asked: [Bool] = []
-        run.filter.idle()
-        Self.tap(&run, &s, id: 1, power: .on(since: nil), asked: &asked)
-        Self.tap(&run, &s, id: 2, power: .on(since: nil), asked: &asked)
+        let wake = Timestamp(microseconds: s.time)
+        Self.tap(&run, &s, id: 1, power: .off, asked: &asked)
+        #expect(run.filter.wakeSignal == .sent(at: wake))
+        // Still dark just inside the confirmation: the same wake, swallowed.
+        s.time = (wake + PassThroughFilter.wakeConfirmation - .microseconds(1)).microseconds
+        Self.tap(&run, &s, id: 2, power: .off, asked: &asked)
+        #expect(Self.passedIDs(run) == [])
+        // Still dark at the confirmation: the compositor did not wake; this touch and the
+        // next reach the app, and each is counted for the log.
+        s.time = (wake + PassThroughFilter.wakeConfirmation).microseconds
+        Self.tap(&run, &s, id: 3, power: .off, asked: &asked)
+        Self.tap(&run, &s, id: 4, power: .off, asked: &asked)
+        #expect(Self.passedIDs(run) == [3, 4])
+        #expect(run.filter.wakeSignal == .unavailable(.displayStayedOff(PassThroughFilter.wakeConfirmation)))
+        #expect(run.filter.wakeTouchCount == 2)
+        #expect(run.filter.forwardedWakeTouchCount == 2)
+        // A reload tries the signal again.
+        run.filter.reconfigure(Self.policy)
+        #expect(run.filter.wakeSignal == .ready)
+        Self.tap(&run, &s, id: 5, power: .off, asked: &asked)
+        #expect(Self.passedIDs(run) == [3, 4])
+    }
+
+    @Test func theDisplayBackOnConfirmsTheWakeForTheNextBlank() {
+        var run = PassThroughRun(PassThroughDevices.slotted, Self.policy)
+        var s = EventScript()
+        var asked: [Bool] = []
+        Self.tap(&run, &s, id: 1, power: .off, asked: &asked)
+        let back = Timestamp(microseconds: s.time + 500_000)
+        s.time = (back + Self.guardTime).microseconds
+        Self.tap(&run, &s, id: 2, power: .on(since: back), asked: &asked)
+        #expect(run.filter.wakeSignal == .ready)
+        // Blanked again much later: the first touch on the dark display is swallowed again.
+        s.time += 600_000_000
+        Self.tap(&run, &s, id: 3, power: .off, asked: &asked)
         #expect(Self.passedIDs(run) == [2])
-        #expect(run.filter.wakeTouchCount == 1)
+        #expect(run.filter.forwardedWakeTouchCount == 0)
+    }
+
+    @Test func withoutAWakeKeyTouchesOnADarkDisplayAreForwarded() {
+        var run = PassThroughRun(PassThroughDevices.slotted, Self.policy)
+        run.filter.wakeSignalUnavailable(.noWakeKey)
+        var s = EventScript()
+        var asked: [Bool] = []
+        Self.tap(&run, &s, id: 1, power: .off, asked: &asked)
+        #expect(Self.passedIDs(run) == [1])
+        #expect(run.filter.forwardedWakeTouchCount == 1)
+        // A reload does not make a missing key appear: the daemon tells the filter again.
+        run.filter.reconfigure(Self.policy)
+        #expect(run.filter.wakeSignal == .unavailable(.noWakeKey))
     }
 
     @Test func aTouchDownWhenTheDisplayGoesOffKeepsItsDecision() {

@@ -49,6 +49,10 @@ for (const type of ["mousedown", "mouseup", "click", "dblclick", "auxclick", "co
     fromTouch: event.sourceCapabilities?.firesTouchEvents ?? null,
   }), passive);
 }
+// A key reaches the page only from a keyboard: gestured's wake key must never show here.
+for (const type of ["keydown", "keyup"]) {
+  addEventListener(type, (event) => log(type, { text: `${event.code}/${event.key}` }), passive);
+}
 document.addEventListener("selectstart", () => log("selectstart"), passive);
 document.addEventListener("selectionchange", () => log("selectionchange", { text: getSelection().toString() }), passive);
 visualViewport.addEventListener("resize", () => log("viewport", {

@@ -18,9 +18,11 @@ public struct PassThroughPolicy: Sendable, Hashable {
     public var reserved: [ReservedArea]
     /// How device coordinates map to the screen (the same mapping the regions use).
     public var geometry: DeviceGeometry
-    /// Wake touches are reserved too: the first touch after `PassThroughFilter.idle()`,
-    /// every touch while the display is off (`PassThroughFilter.displayPower(_:)`), and every
-    /// touch within `wakeGuard` after the display came back on.
+    /// Wake touches are reserved too: every touch while the display is off
+    /// (`PassThroughFilter.displayPower(_:)`) as long as the compositor can be made to wake
+    /// (`WakeSignal`), every touch within `wakeGuard` after the display came back on, and,
+    /// where the display's power cannot be read, the first touch after
+    /// `PassThroughFilter.idle()`.
     public var wakeSwallow: Bool
     /// How long after the display came back on touches still belong to the same wake
     /// (`wake-guard`).
@@ -58,8 +60,9 @@ public enum PassThroughDecision: Sendable, Hashable {
     case passes
     /// It started in this reserved region.
     case reservedByRegion(String)
-    /// A touch that wakes the screen (wake-swallow): the first after an idle period, one
-    /// while the display is off, or one within the wake guard after it came back on.
+    /// A touch that wakes the screen (wake-swallow): one while the display is off, one
+    /// within the wake guard after it came back on, or, with the display's power unknown,
+    /// the first after an idle period.
     case reservedAsWakeTouch
     /// It began when this many fingers of its touch sequence had reached the app (`app-fingers`).
     case reservedBeyondAppFingers(Int)
@@ -155,8 +158,12 @@ public struct PassThroughFilter {
     private var singleDecision: (decision: PassThroughDecision, order: UInt64)?
     /// Protocol A: the first frame after `SYN_DROPPED` (libevdev's delta has no contact list).
     private var resyncing = false
-    /// Wake-swallow: the next touch-down is reserved.
+    /// Wake-swallow: the daemon went idle; the next touch-down is reserved when the
+    /// display's power is unknown (a readable display decides by itself).
     private var wakeArmed = false
+    /// Wake-swallow: whether the compositor can be made to wake for a touch swallowed while
+    /// the display is off; where it cannot, such touches are forwarded.
+    public private(set) var wakeSignal = WakeSignal.ready
     /// Wake-swallow: the display as the daemon last read it, and until when touches still
     /// belong to the last wake (the display's return plus the guard).
     private var display = DisplayPower.unknown
@@ -177,6 +184,13 @@ public struct PassThroughFilter {
     /// How many touches were reserved as wake touches so far: the daemon tells whatever
     /// blanked the screen of each one, since the compositor never sees it.
     public private(set) var wakeTouchCount = 0
+    /// How many touches that landed while the display read off were forwarded because the
+    /// compositor cannot be made to wake (`wakeSignal` unavailable): the daemon logs each.
+    public private(set) var forwardedWakeTouchCount = 0
+    /// How long after a touch swallowed on a dark display the display must read on again;
+    /// a touch that finds it still off later shows that the compositor did not wake on the
+    /// daemon's signal, and wake-swallow fails safe (`WakeSignal.unavailable`).
+    public static let wakeConfirmation = TimeSpan.seconds(2)
 
     /// `current`: the device's state now, when it is already open and may have touches
     /// down (nil: a device just opened, in its initial state). The clone is taken to be
@@ -293,6 +307,8 @@ public struct PassThroughFilter {
             wakeArmed = false
             wakeGuardUntil = nil
         }
+        // A reload tries the wake signal again after the display once stayed off.
+        if case .unavailable(.displayStayedOff) = wakeSignal { wakeSignal = .ready }
         log?("pass-through: reconfigured, \(policy.reserved.count) reserved regions, wake-swallow \(policy.wakeSwallow)")
     }
 
@@ -309,8 +325,19 @@ public struct PassThroughFilter {
     public mutating func displayPower(_ power: DisplayPower) {
         guard power != display else { return }
         display = power
-        if case .on(let since?) = power { wakeGuardUntil = since + policy.wakeGuard }
+        if case .on(let since?) = power {
+            wakeGuardUntil = since + policy.wakeGuard
+            // The compositor woke after the signal.
+            if case .sent = wakeSignal { wakeSignal = .ready }
+        }
         log?("pass-through: display \(power)")
+    }
+
+    /// The daemon cannot make the compositor wake (its wake key could not be made): from now
+    /// on a touch that lands while the display reads off is forwarded, not swallowed.
+    public mutating func wakeSignalUnavailable(_ failure: WakeSignalFailure) {
+        wakeSignal = .unavailable(failure)
+        log?("pass-through: the compositor cannot be woken (\(failure)): touches on a dark display are forwarded")
     }
 
     /// The clone is about to be destroyed (daemon stopping, device unplugged or no longer
@@ -535,6 +562,7 @@ public struct PassThroughFilter {
         if isWakeTouch(at: time) {
             decision = .reservedAsWakeTouch
             wakeTouchCount += 1
+            if display == .off, case .ready = wakeSignal { wakeSignal = .sent(at: time) }
         } else {
             // The innermost (smallest) reserved region names the decision.
             let areas = policy.reserved.filter { $0.rect.contains(point) }
@@ -546,12 +574,26 @@ public struct PassThroughFilter {
         return decision
     }
 
-    /// Whether a touch beginning at `time` wakes the screen: the first after idle, one while
-    /// the display is off, or one within the guard of the last wake.
-    private func isWakeTouch(at time: Timestamp) -> Bool {
+    /// Whether a touch beginning at `time` wakes the screen: one while the display is off
+    /// (unless the compositor cannot be made to wake: then it is forwarded, fail-safe), one
+    /// within the guard of the last wake, or the first after idle when nothing says whether
+    /// the display is on.
+    private mutating func isWakeTouch(at time: Timestamp) -> Bool {
         guard policy.wakeSwallow else { return false }
-        if wakeArmed || display == .off { return true }
-        return wakeGuardUntil.map { time < $0 } ?? false
+        switch display {
+        case .off:
+            if case .sent(let sent) = wakeSignal, time - sent >= Self.wakeConfirmation {
+                wakeSignal = .unavailable(.displayStayedOff(time - sent))
+                log?("pass-through: the display still reads off \(time - sent) after a wake touch: the compositor did not wake")
+            }
+            guard case .unavailable = wakeSignal else { return true }
+            forwardedWakeTouchCount += 1
+            return false
+        case .on:
+            return wakeGuardUntil.map { time < $0 } ?? false
+        case .unknown:
+            return wakeArmed || (wakeGuardUntil.map { time < $0 } ?? false)
+        }
     }
 
     /// What the app gets of a touch no reservation keeps (`AppTouchPolicy`): nothing beyond

@@ -4,13 +4,17 @@ import GestureProtocol
 import GestureTestSupport
 import SystemCalls
 
-/// Wake-swallow against a kiosk's usual blanker, with the kiosk page in Chromium: sway on
-/// its DRM backend (the guest's virtio GPU) runs the guide's swayidle line, which switches
-/// the output off (DPMS); gestured has `wake-swallow` and no idle timeout of its own, so only
-/// the kernel's DRM state can say the screen is dark. The touch on the dark screen must
-/// reach no DOM event of the page and still bring the output back (swayidle's `resume` runs,
-/// `get_outputs` says `"dpms": true`); a socket subscriber gets it as a tap; the next tap
-/// clicks where touched. Verdicts come from what the page, the subscriber and sway report.
+/// Wake-swallow against a kiosk's usual blanker, with the kiosk page in Chromium, on the
+/// compositor's DRM backend (the guest's virtio GPU): under sway the guide's swayidle line
+/// (sway's own `dpms`), under labwc raspi-config's (`wlopm`, through
+/// wlr-output-power-management), each switches the output off; gestured has `wake-swallow`
+/// and no idle timeout of its own, so only the kernel's DRM state can say the screen is
+/// dark. The touch on the dark screen must reach no DOM event of the page (no touch, no
+/// click, no key: the wake key is no key the page sees) and still bring the output back:
+/// swayidle's `resume` runs because the compositor counted gestured's wake key as activity
+/// (labwc drops the switch that sway would count). A socket subscriber gets it as a tap;
+/// the next tap clicks where touched. Verdicts come from what the page, the subscriber,
+/// sway (`get_outputs`) or the kernel (sysfs `dpms`, under labwc) report.
 extension ChromiumRun {
     /// swayidle's timeout: long enough for the tap after the wake and its check on a busy
     /// host, short for the case's time.
@@ -18,6 +22,9 @@ extension ChromiumRun {
     /// The guide's swayidle line (docs/kiosk.md) with the case's timeout.
     static let swayidle =
         "exec swayidle -w timeout \(idleSeconds) 'swaymsg \"output * dpms off\"' resume 'swaymsg \"output * dpms on\"'"
+    /// raspi-config's blanking line (`do_blanking`, written to the user's labwc autostart)
+    /// with the case's timeout.
+    static let raspiConfigBlanking = "swayidle -w timeout \(idleSeconds) 'wlopm --off \\*' resume 'wlopm --on \\*'"
     static let blankingConfig = """
         [daemon]
         log-level = "debug"
@@ -36,13 +43,24 @@ extension ChromiumRun {
     static let wakeSpot = Spot(0.35, 0.35)
     static let nextSpot = Spot(0.65, 0.65)
 
-    /// Whether this stack runs the blanking case: sway (swayidle and DPMS through its IPC) on
-    /// a real output.
-    var blanks: Bool { kind == .sway && output == .drm }
+    /// Whether this stack runs the blanking case: sway or labwc on a real output.
+    var blanks: Bool { (kind == .sway || kind == .labwc) && output == .drm }
 
-    /// The `dpms` of every sway output: all true, all false, or mixed.
+    /// Whether each output is on: sway's `dpms` of every output; under labwc the kernel's
+    /// connected connectors (lit: DPMS on and a CRTC).
     func outputsOn() throws(CaseFailure) -> [Bool] {
-        try compositor.swayQuery("get_outputs").compactMap { $0["dpms"] as? Bool }
+        guard kind == .sway else { return DrmConnector.connected().map(\.isLit) }
+        return try compositor.swayQuery("get_outputs").compactMap { $0["dpms"] as? Bool }
+    }
+
+    /// Starts the stack's blanker, as the kiosk's configuration would: sway runs the guide's
+    /// line; under labwc raspi-config's line runs in the session as the autostart would.
+    func startBlanker() throws(CaseFailure) {
+        if kind == .sway {
+            try compositor.swayCommand(Self.swayidle)
+        } else {
+            blanker = try compositor.runInSession(Self.raspiConfigBlanking, name: "swayidle")
+        }
     }
 
     /// Waits (reading the page meanwhile) until sway's outputs are all on, or all off.
@@ -52,32 +70,18 @@ extension ChromiumRun {
             let states = try outputsOn()
             if !states.isEmpty && states.allSatisfy({ $0 == on }) { return }
             guard monotonicMicroseconds() < deadline else {
-                throw CaseFailure("\(what) within \(Int(timeout)) s: sway reports dpms \(states); sysfs \(Self.drmState())")
+                throw CaseFailure("\(what) within \(Int(timeout)) s: sway reports dpms \(states); sysfs \(DrmConnector.describeAll())")
             }
             page.settle(milliseconds: 200, alongside: subscriber)
         }
     }
 
-    /// The DRM connectors' state in sysfs, for failure messages.
-    static func drmState() -> String {
-        let connectors = ((try? Directory.entryNames("/sys/class/drm")) ?? []).filter { $0.hasPrefix("card") && $0.contains("-") }
-        return connectors.sorted().map { name in
-            let attributes = ["status", "dpms", "enabled"].map { attribute in
-                let text = (try? RegularFile.read(path: "/sys/class/drm/\(name)/\(attribute)", limit: 4096)).map {
-                    String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                }
-                return "\(attribute)=\(text ?? "?")"
-            }
-            return "\(name): \(attributes.joined(separator: " "))"
-        }.joined(separator: "; ")
-    }
-
     func blankAndWake() throws(CaseFailure) {
         try startDaemon(config: Self.blankingConfig)
         guard let subscriber else { throw CaseFailure("no subscriber") }
-        // As a line of the kiosk's sway configuration would start it; only now, so that no
-        // other case of the stack runs on a dark screen.
-        try compositor.swayCommand(Self.swayidle)
+        // As a line of the kiosk's configuration would start it; only now, so that no other
+        // case of the stack runs on a dark screen.
+        try startBlanker()
         var attempt = 0
         while true {
             attempt += 1
@@ -85,8 +89,12 @@ extension ChromiumRun {
             try awaitOutputs(on: false, "swayidle did not switch the output off", timeout: Double(Self.idleSeconds) + 60)
             _ = subscriber.drain(quiet: 0.2)
             let mark = page.events.count
+            let tapped = monotonicMicroseconds()
             try tap(Self.wakeSpot)
-            try awaitOutputs(on: true, "the output did not come back after the wake tap", timeout: 30)
+            // A liveness bound: under emulation on a busy host starting `wlopm` alone may take
+            // a second; the time it took is noted.
+            try awaitOutputs(on: true, "the output did not come back after the wake tap", timeout: 15)
+            let woke = Double(monotonicMicroseconds() - tapped) / 1_000_000
             let wake = try subscriber.gestures(until: "the wake tap") { $0.gesture == .tap }.last!
             try expect(
                 distance(wake.location, Self.wakeSpot) < locationTolerance,
@@ -118,8 +126,12 @@ extension ChromiumRun {
             try expect(clicked, "the tap after the wake did not click: \(describe(page.inputs(since: mark)))")
             let worst = try expectOneTap(page.inputs(since: mark), at: Self.nextSpot, "the wake tap and the tap after it")
             try expect(try outputsOn().allSatisfy { $0 }, "the output is off after the tap that followed the wake")
+            let log = (try? String(contentsOfFile: daemon?.logPath ?? "", encoding: .utf8)) ?? ""
+            try expect(
+                !log.contains("forwarded a touch on the dark display") && !log.contains("did not wake"),
+                "gestured failed safe instead of waking the compositor: \(tail(daemon?.logPath ?? "", lines: 5))")
             say(
-                "  NOTE: \(prefix): the wake tap: no DOM event, a subscriber's tap at \(describe(wake.location)); the next tap clicked \(worst) CSS px from the touch"
+                "  NOTE: \(prefix): the wake tap: no DOM event, a subscriber's tap at \(describe(wake.location)), the output on \(String(format: "%.2f", woke)) s after the tap (polled every 0.2 s); the next tap clicked \(worst) CSS px from the touch"
             )
             return
         }

@@ -23,6 +23,8 @@ final class ChromiumRun {
     var panel: TouchPanel!
     var daemon: DaemonProcess?
     var subscriber: Subscriber?
+    /// The blanker the wake case started in the session (labwc: swayidle), stopped with the stack.
+    var blanker: pid_t?
     /// The page's event count when the current daemon started.
     var daemonMark = 0
     var configPath: String { "\(cases.work)/kiosk.toml" }
@@ -87,6 +89,7 @@ final class ChromiumRun {
         }
         defer {
             daemon?.stop()
+            if let blanker { Compositor.stopProcess(blanker) }
             compositor.stop()
             panel.unplug()
         }
@@ -148,7 +151,7 @@ final class ChromiumRun {
         if blanks {
             harness.run(
                 name(
-                    "wake-swallow against swayidle (DRM): a tap on the dark screen gives the page no DOM event and turns the output on; a subscriber gets it; the next tap clicks where touched"
+                    "wake-swallow against swayidle (DRM, \(kind == .sway ? "sway's dpms" : "raspi-config's wlopm line")): a tap on the dark screen gives the page no DOM event and turns the output on; a subscriber gets it; the next tap clicks where touched"
                 )
             ) { try blankAndWake() }
         }

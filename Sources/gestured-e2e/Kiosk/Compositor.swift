@@ -61,6 +61,15 @@ final class Compositor {
             }
             client.pump(milliseconds: 200, alongside: nil)
         }
+        if output == .drm, kind != .sway {
+            // The mode wlroots picks: the connector's preferred one, listed first.
+            let mode = DrmConnector.connected().first?.modes.first?.split(separator: "x").compactMap { Double($0) }
+            guard let mode, mode.count == 2 else {
+                stop()
+                throw CaseFailure("no mode for the DRM output: \(DrmConnector.describeAll())")
+            }
+            outputSize = (mode[0], mode[1])
+        }
         guard kind == .sway else { return }
         do throws(CaseFailure) {
             let outputs = try swayQuery("get_outputs").filter { $0["active"] as? Bool == true }
@@ -110,8 +119,28 @@ final class Compositor {
         return try swayQuery("get_inputs").filter { $0["type"] as? String == "touch" }.compactMap { $0["identifier"] as? String }
     }
 
+    /// Runs `command` (a shell command) in the compositor's session as its user, as a line
+    /// of labwc's autostart would: with its `WAYLAND_DISPLAY`. Its output goes to
+    /// `work/NAME.log`.
+    func runInSession(_ command: String, name: String) throws(CaseFailure) -> pid_t {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
+        guard let socket = entries.sorted().first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) else {
+            throw CaseFailure("no Wayland socket in \(runtimeDirectory): \(entries)")
+        }
+        let (uid, gid) = try KioskRoot.kioskUser()
+        return try spawn(
+            KioskRoot.setpriv, ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "/bin/sh", "-c", "exec \(command)"],
+            environment: ["XDG_RUNTIME_DIR=\(runtimeDirectory)", "HOME=\(runtimeDirectory)", "WAYLAND_DISPLAY=\(socket)"],
+            logPath: "\(work)/\(name).log")
+    }
+
     /// SIGTERM (cage may abort on it: harmless), SIGKILL after 10 s.
     func stop() {
+        Self.stopProcess(pid)
+    }
+
+    /// SIGTERM, SIGKILL after 10 s.
+    static func stopProcess(_ pid: pid_t) {
         Subprocess.send(SIGTERM, to: pid)
         if waitForExit(pid, timeout: 10) == nil {
             Subprocess.send(SIGKILL, to: pid)

@@ -30,7 +30,8 @@ struct KioskRoot {
             codename: "trixie",
             stacks: [
                 KioskStack(compositor: .labwc, client: .wev), KioskStack(compositor: .cage2, client: .wev),
-                KioskStack(compositor: .labwc, client: .chromium), KioskStack(compositor: .cage2, client: .chromium),
+                // On the GPU: its last case is wake-swallow against raspi-config's blanking.
+                KioskStack(compositor: .labwc, client: .chromium, output: .drm), KioskStack(compositor: .cage2, client: .chromium),
             ]),
     ]
 

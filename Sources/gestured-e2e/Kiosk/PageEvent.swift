@@ -54,10 +54,10 @@ struct PageEvent: Decodable {
         case report, message
     }
 
-    /// Events a touch makes in the page (DOM input events); the page's own lines are not.
+    /// Events a touch (or a key) makes in the page (DOM input events); the page's own lines are not.
     static let inputNames: Set<String> = [
         "pointerdown", "pointermove", "pointerup", "pointercancel", "touchstart", "touchmove", "touchend", "touchcancel",
-        "mousedown", "mouseup", "click", "dblclick", "auxclick", "contextmenu", "selectstart",
+        "mousedown", "mouseup", "click", "dblclick", "auxclick", "contextmenu", "selectstart", "keydown", "keyup",
     ]
 
     var isInput: Bool { Self.inputNames.contains(name) }
