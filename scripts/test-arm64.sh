@@ -13,8 +13,10 @@
 #                    install (default: all)
 #
 # package: the file's name and Architecture; each binary is AArch64, needs no glibc newer
-# than 2.36 (Debian 12) and no Swift runtime, has no RUNPATH, and prints the version under
-# qemu-user. compat: packaging/arm64/glibc-compat-test.c, built for arm64 with the shim
+# than 2.36 (Debian 12) and no Swift runtime, has no RUNPATH, has every LOAD segment aligned
+# for 16 KiB pages (scripts/check-page-alignment.sh; the Raspberry Pi 5's kernel), and
+# prints the version under qemu-user; the alignment check rejects a program linked for 4 KiB
+# pages. compat: packaging/arm64/glibc-compat-test.c, built for arm64 with the shim
 # against the Debian 12 sysroot, passes under qemu-user. shim: scripts/build-release.sh
 # --arch arm64 relinks gesturectl when the shim's text changes (a marker added to a copy at
 # a fixed path, GESTURED_GLIBC_COMPAT, is in the binary after the build; the shim as it is
@@ -39,7 +41,7 @@ while [[ $# -gt 0 ]]; do
         --deb) deb=$(absolute "$2"); shift ;;
         --amd64-bin) amd64_bin=$(absolute "$2"); shift ;;
         --only) only=$2; shift ;;
-        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
         *) echo "test-arm64.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -77,8 +79,21 @@ if wants package; then
             echo "newest: $newest"; [ "$(printf "%s\n" "$newest" GLIBC_2.36 | sort -V | tail -n 1)" = GLIBC_2.36 ]' _ "$file"
         check "$binary needs no Swift library and has no RUNPATH (readelf -d)" bash -c \
             '! readelf -d "$1" | grep -E "RUNPATH|RPATH|NEEDED.*(swift|Foundation|dispatch|BlocksRuntime)"' _ "$file"
+        check "$binary loads on 16 KiB pages (readelf -lW: every LOAD aligned at 16 KiB or more)" \
+            scripts/check-page-alignment.sh "$file" 16384
         check "$binary --version prints $version (qemu-user)" [ "$(on_arm64 "$file" --version)" = "$version" ]
     done
+    # The alignment check can fail: the same tiny program, linked for 4 KiB pages, must fail
+    # it, and linked for 16 KiB pages pass (built with this machine's clang, the Swift
+    # toolchain's: the check reads any ELF).
+    printf 'int main(void) { return 0; }\n' >"$work/tiny.c"
+    for page in 4096 16384; do
+        clang "-Wl,-z,max-page-size=$page" "-Wl,-z,common-page-size=$page" "$work/tiny.c" -o "$work/tiny-$page"
+    done
+    check "the alignment check rejects a program linked for 4 KiB pages" \
+        bash -c '! scripts/check-page-alignment.sh "$1" 16384' _ "$work/tiny-4096"
+    check "the alignment check accepts the same program linked for 16 KiB pages" \
+        scripts/check-page-alignment.sh "$work/tiny-16384" 16384
 fi
 
 if wants compat; then

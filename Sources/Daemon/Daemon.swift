@@ -243,9 +243,16 @@ public final class Daemon {
     }
 
     private var statusLine: String {
-        let devices = state.sources.count
-        let clients = server.clientCount
-        return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s")"
+        Self.statusLine(
+            devices: state.sources.count, clients: server.clientCount, unmatched: state.sources.compactMap(\.unmatchedTouchscreen))
+    }
+
+    /// The `STATUS=` line `systemctl status` shows: `2 devices, 1 client`, then each
+    /// touchscreen no `[[device]]` entry matches (`UnmatchedTouchscreen.message`). Device
+    /// names are escaped: a newline in one would start another `sd_notify` field.
+    static func statusLine(devices: Int, clients: Int, unmatched: [UnmatchedTouchscreen]) -> String {
+        let counts = "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s")"
+        return ([counts] + unmatched.map { DisplayText.escaped($0.message) }).joined(separator: "; ")
     }
 
     /// Publishes the status line before the loop next waits.

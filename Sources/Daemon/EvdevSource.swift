@@ -35,12 +35,14 @@ public final class EvdevSource: InputSource {
     /// What wake-swallow reads the display from (shared by every device).
     private let screenWake: ScreenWake?
     private let logger: Logger
+    public private(set) var unmatchedTouchscreen: UnmatchedTouchscreen?
 
     /// Opens nothing: takes an opened device the configuration decided to use. `retire`
     /// receives a pass-through clone once its touches are lifted (default: destroy it now).
-    /// `storedClones`: where its pass-through clone may be taken back from.
+    /// `storedClones`: where its pass-through clone may be taken back from. `configuration`:
+    /// the one `settings` were resolved from (it decides `unmatchedTouchscreen`).
     init(
-        evdev: EvdevDevice, paths: [String], settings: ResolvedDeviceSettings, logger: Logger,
+        evdev: EvdevDevice, paths: [String], settings: ResolvedDeviceSettings, configuration: Configuration, logger: Logger,
         screenWake: ScreenWake? = nil, storedClones: StoredClones? = nil, retire: @escaping (UinputDevice) -> Void = { _ in }
     ) throws(SystemError) {
         self.evdev = evdev
@@ -53,6 +55,7 @@ public final class EvdevSource: InputSource {
         device = DeviceInfo(name: evdev.description.name, kind: kind, path: evdev.path)
         pipeline = DevicePipeline(evdev.description, settings: settings)
         Self.logCalibration(settings, device: device.name, logger: logger)
+        noteUnmatched(settings, configuration)
         try evdev.useMonotonicClock()
         applyPassThrough(settings, now: nil)
         try applyGrab(grabWanted(settings))
@@ -64,6 +67,18 @@ public final class EvdevSource: InputSource {
     public var fileDescriptor: FileDescriptor? { evdev.fileDescriptor }
     public var nextDeadline: Timestamp? { DevicePipeline.nextDeadline(of: &pipeline) }
     public var ghosts: [GhostSeries] { pipeline.hygiene.ghostSeries(device: device.name) }
+
+    /// Decides whether this is a touchscreen the entries miss, and says so in the log.
+    private func noteUnmatched(_ settings: ResolvedDeviceSettings, _ configuration: Configuration) {
+        unmatchedTouchscreen = UnmatchedTouchscreen.check(evdev.description, settings: settings, in: configuration)
+        if let unmatched = unmatchedTouchscreen {
+            logger.warning(
+                "\(unmatched.message)",
+                metadata: [
+                    "node": "\(evdev.path)", "device": "\(unmatched.deviceName)", "suggested-match-name": "\(unmatched.suggestedPattern)",
+                ])
+        }
+    }
 
     /// Says which calibration a device uses when it is not the identity.
     private static func logCalibration(_ settings: ResolvedDeviceSettings, device: String, logger: Logger) {
@@ -133,6 +148,7 @@ public final class EvdevSource: InputSource {
         switch configuration.useDecision(for: evdev.description, paths: paths, systemCalibration: system) {
         case .use(let settings):
             Self.logCalibration(settings, device: device.name, logger: logger)
+            noteUnmatched(settings, configuration)
             pipeline = DevicePipeline(evdev.description, settings: settings, replacing: pipeline)
             applyPassThroughAndGrab(settings, now: now)
             return .active

@@ -22,6 +22,9 @@ public protocol InputSource: AnyObject {
     func reconfigure(_ configuration: Configuration, now: Timestamp, into sink: inout DaemonSink) -> InputStatus
     /// The source is being removed (shutdown or `finished`): cancel gestures in flight.
     func close(now: Timestamp, into sink: inout DaemonSink)
+    /// Set when this is a touchscreen no `[[device]]` entry matches while others pass
+    /// through (`UnmatchedTouchscreen.check`); the daemon's `STATUS=` line names it.
+    var unmatchedTouchscreen: UnmatchedTouchscreen? { get }
     /// The ghost series touch hygiene learned on the device (`status`'s `ghosts`).
     var ghosts: [GhostSeries] { get }
 }
@@ -34,4 +37,7 @@ extension InputSource {
     public func reconfigure(_ configuration: Configuration, now: Timestamp, into sink: inout DaemonSink) -> InputStatus {
         .active
     }
+
+    /// Sources that are not live devices are never an unmatched touchscreen.
+    public var unmatchedTouchscreen: UnmatchedTouchscreen? { nil }
 }

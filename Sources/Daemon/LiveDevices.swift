@@ -172,7 +172,8 @@ public final class LiveDevices {
         }
         do {
             let source = try EvdevSource(
-                evdev: evdev, paths: node.allPaths, settings: settings, logger: logger, screenWake: screenWake,
+                evdev: evdev, paths: node.allPaths, settings: settings, configuration: daemon.configuration, logger: logger,
+                screenWake: screenWake,
                 storedClones: storedClones, retire: { [weak self] clone in self?.retirement?.retire(clone) })
             try daemon.add(source)
             if daemon.isIdle { source.idle() }

@@ -18,6 +18,8 @@ public struct DeviceReport: Sendable, Hashable {
     /// What udev's database says of the node (the caller looks it up; empty without udev):
     /// the device as a compositor's libinput classifies it.
     public var udevProperties: [String: String] = [:]
+    /// Set for a touchscreen no `[[device]]` entry matches while others pass through.
+    public var unmatchedTouchscreen: UnmatchedTouchscreen?
 
     /// `systemCalibration`: udev's matrix for the node (the caller looks it up), applied
     /// when the configuration gives none.
@@ -36,6 +38,9 @@ public struct DeviceReport: Sendable, Hashable {
             configuredSize = geometry.physicalSize
             calibration = geometry.calibration
             calibrationSource = geometry.calibrationSource
+            if case .use(let settings) = decision {
+                unmatchedTouchscreen = UnmatchedTouchscreen.check(description, settings: settings, in: configuration)
+            }
         case .failure:
             configuredSize = nil
         }
@@ -96,13 +101,17 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
     public var used: Bool
     public var reason: String?
     public var openError: String?
+    /// For a touchscreen no `[[device]]` entry matches while others pass through: that
+    /// message (`UnmatchedTouchscreen.message`) and a `match-name` that would match it.
+    public var warning: String?
+    public var suggestedMatchName: String?
 
     /// The `--json` keys: the property names, but for the sizes, whose keys carry the unit.
     enum CodingKeys: String, CodingKey {
         case node, name, usbID, kind
         case width = "widthMM"
         case height = "heightMM"
-        case sizeSource, slots, contacts, links, used, reason, openError
+        case sizeSource, slots, contacts, links, used, reason, openError, warning, suggestedMatchName
         case passThrough, cloneNode, cloneOf, calibration, calibrationSource, rejectedCalibration, udev, swayIdentifier
     }
 
@@ -115,6 +124,8 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
         calibration = report.calibration
         calibrationSource = report.calibrationSource?.rawValue
         rejectedCalibration = report.rejectedSystemCalibration
+        warning = report.unmatchedTouchscreen?.message
+        suggestedMatchName = report.unmatchedTouchscreen?.suggestedPattern
         let udev = report.udevProperties.filter { DeviceListing.udevIdentityKeys.contains($0.key) }
         self.udev = udev.isEmpty ? nil : udev
         guard case .success(let description) = report.opened else {
@@ -206,6 +217,7 @@ public enum DeviceListing {
             if let identifier = summary.swayIdentifier { out += "  sway identifier: \(DisplayText.escaped(identifier))\n" }
             for link in summary.links { out += "  link: \(link)\n" }
             out += summary.used ? "  used: yes\n" : "  used: no — \(summary.reason ?? "")\n"
+            if let warning = summary.warning { out += "  warning: \(DisplayText.escaped(warning))\n" }
             if summary.passThrough {
                 out +=
                     "  pass-through: \(summary.cloneNode.map { "clone \($0)" } ?? "clone not present (gestured not running, or no uinput)")\n"

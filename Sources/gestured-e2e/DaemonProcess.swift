@@ -74,6 +74,8 @@ final class DaemonProcess {
     let socketPath: String
     let logPath: String
     private(set) var exited: Int32?
+    /// The datagram that carried `READY=1` (with the `STATUS=` line sent beside it).
+    private(set) var readyMessage = ""
 
     /// Starts `gestured run --socket SOCKET --config CONFIG` and waits for `READY=1`.
     init(executable: String, config: String, socketPath: String, logPath: String, extraArguments: [String] = [], timeout: Double = 60)
@@ -92,7 +94,10 @@ final class DaemonProcess {
             environment: ["NOTIFY_SOCKET=\(notify.path)"], logPath: logPath)
         let deadline = monotonicMicroseconds() + UInt64(timeout * 1_000_000)
         while true {
-            if let message = notify.next(timeout: 100), message.split(separator: "\n").contains("READY=1") { return }
+            if let message = notify.next(timeout: 100), message.split(separator: "\n").contains("READY=1") {
+                readyMessage = message
+                return
+            }
             if let code = waitForExit(pid, timeout: 0) {
                 exited = code
                 throw CaseFailure("gestured exited with \(code) before READY=1: \(tail(logPath))")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConfigFile
+import EvdevInput
 import GestureCore
 
 /// `gestured check-config [FILE]`: validates a configuration file without starting anything.
@@ -7,7 +8,10 @@ struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
         abstract: "Validates a configuration file.",
-        discussion: "Prints 'FILE: OK' and a summary, or the first problem as FILE:LINE: MESSAGE and exits 1."
+        discussion: """
+            Prints 'FILE: OK' and a summary, or the first problem as FILE:LINE: MESSAGE and exits 1. \
+            With pass-through entries, also warns of each touchscreen present that no [[device]] entry matches.
+            """
     )
 
     @Argument(help: "The configuration file.")
@@ -25,6 +29,25 @@ struct CheckConfigCommand: ParsableCommand {
         for line in Self.summary(of: configuration) {
             print("  \(DisplayText.escaped(line))")  // region and device names come from the file
         }
+        for line in Self.deviceWarnings(configuration) {
+            print("  \(DisplayText.escaped(line))")  // device names come from the kernel
+        }
+    }
+
+    /// With pass-through entries: a warning for each touchscreen present that no entry
+    /// matches, and how many nodes could not be opened to tell. Nothing to say without
+    /// such entries or without an input directory.
+    static func deviceWarnings(_ configuration: Configuration) -> [String] {
+        guard UnmatchedTouchscreen.concerns(configuration), case .nodes(let nodes)? = try? DeviceDiscovery.scan() else { return [] }
+        let reports = nodes.map { DeviceReport.probe($0, configuration: configuration) }
+        var lines = reports.compactMap { report in report.unmatchedTouchscreen.map { "warning: \($0.message) (\(report.node.path))" } }
+        let unopened = reports.filter { if case .failure = $0.opened { true } else { false } }.count
+        if unopened > 0 {
+            lines.append(
+                "\(unopened) input device\(unopened == 1 ? "" : "s") could not be opened to check against the [[device]] entries"
+                    + " (run as root, or as a member of group input)")
+        }
+        return lines
     }
 
     /// A few lines saying what the file configures.

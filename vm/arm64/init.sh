@@ -17,6 +17,8 @@ for module in evdev uinput; do
 done
 echo "vm-arm64: kernel $(uname -r) on $(uname -m), $(grep -c ^processor /proc/cpuinfo) CPU," \
     "CPU part $(sed -n 's/^CPU part\t*: //p' /proc/cpuinfo | head -n 1)"
+# The kernel's page size (vm/test-arm64-kernel.sh checks it is the kernel's own).
+echo "vm-arm64: page size $(sed -n 's/^KernelPageSize: *//p' /proc/self/smaps | head -n 1)"
 sh /cmd.sh </dev/null
 echo "vm-arm64: status $?"
 sync
