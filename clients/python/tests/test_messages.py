@@ -91,6 +91,10 @@ def test_a_known_field_of_the_wrong_type_is_an_error_naming_it(changes: Dict[str
          b'"clients":1,"maxClients":2,"counters":{}}', '"devices[0]" of a status line lacks the field "path"'),
         (b'{"type":"status","protocol":1,"version":"1","uptime":1,"lastTouch":5,"devices":[],"clients":1,"maxClients":2,'
          b'"counters":{"events":1}}', '"counters" of a status line lacks the field "sent"'),
+        (b'{"type":"status","protocol":1,"version":"1","uptime":1,"lastTouch":5,"devices":[],"clients":1,"maxClients":2,'
+         b'"counters":{"events":1,"sent":1,"dropped":0,"connections":1,"rejected":0,"slowDisconnects":0},'
+         b'"ghosts":[{"device":"a","location":{"x":0.5,"y":0.5},"count":3}]}',
+         '"ghosts[0]" of a status line lacks the field "period"'),
     ],
 )
 def test_lines_that_are_not_protocol_1_are_errors(line: bytes, problem: str) -> None:

@@ -36,6 +36,7 @@ __all__ = [
     "Point",
     "DeviceInfo",
     "Counters",
+    "GhostSeries",
     "Message",
     "Hello",
     "Gesture",
@@ -200,6 +201,21 @@ class Counters:
     rejected: int
     #: Clients disconnected for not reading.
     slow_disconnects: int
+
+
+@dataclass(frozen=True)
+class GhostSeries:
+    """``ghosts`` of :class:`Status`: a periodic series of ghost touches touch hygiene
+    learned on a device (short, motionless touches at one point on a fixed period)."""
+
+    #: The device's name, as in events' ``device``.
+    device: str
+    #: Where the touches are (normalised screen space).
+    location: Point
+    #: The interval between the touch-downs, µs.
+    period: int
+    #: The touches of the series so far (those that taught it included).
+    count: int
 
 
 @dataclass(frozen=True)
@@ -388,6 +404,8 @@ class Status(Message):
     clients: int
     max_clients: int
     counters: Counters
+    #: The ghost series the daemon's devices make; empty when none (the wire leaves it out).
+    ghosts: Tuple[GhostSeries, ...] = field(default=(), metadata=_ABSENT_WHEN_EMPTY)
 
 
 @dataclass(frozen=True)
@@ -417,7 +435,7 @@ class MetricsInputs:
     touches: int
     syn_dropped: int
     #: Touches touch hygiene dropped or ended, by reason (``bounce``, ``repeat``,
-    #: ``too-short``, ``phantom``, ``stuck``); empty when none (the wire leaves it out).
+    #: ``too-short``, ``phantom``, ``zero-duration``, ``stuck``); empty when none (the wire leaves it out).
     filtered: Mapping[str, int] = field(default_factory=dict, hash=False, metadata=_ABSENT_WHEN_EMPTY)
 
 
@@ -817,6 +835,15 @@ def _counters(f: _Fields) -> Counters:
     )
 
 
+def _ghosts(f: _Fields) -> Tuple[GhostSeries, ...]:
+    if "ghosts" not in f.values:
+        return ()
+    return tuple(
+        GhostSeries(ghost.string("device"), ghost.point("location"), ghost.integer("period"), ghost.integer("count"))
+        for ghost in f.objects("ghosts", 'an array of {"device", "location", "period", "count"} objects')
+    )
+
+
 def _metrics(f: _Fields) -> Metrics:
     latency = f.nested("latency", "an object of buckets, count and sum")
     return Metrics(
@@ -862,7 +889,7 @@ _DECODERS: Dict[str, Callable[[_Fields], Message]] = {
     "pong": lambda f: Pong(f.integer("time")),
     "status": lambda f: Status(
         f.integer("protocol"), f.string("version"), f.integer("uptime"), f.optional_integer("lastTouch"), f.devices("devices"),
-        f.integer("clients"), f.integer("maxClients"), _counters(f),
+        f.integer("clients"), f.integer("maxClients"), _counters(f), _ghosts(f),
     ),
     "metrics": _metrics,
     "error": lambda f: ErrorMessage(f.string("message")),
