@@ -113,6 +113,8 @@
  * @property {number} clients
  * @property {number} maxClients
  * @property {{events: number, sent: number, dropped: number, connections: number, rejected: number, slowDisconnects: number}} counters
+ * @property {{device: string, location: Point, period: number, count: number}[]} [ghosts]  The ghost series touch hygiene
+ *   learned (a point, its period in µs, its touches so far); absent when none.
  */
 
 /**
