@@ -151,7 +151,7 @@ final class ChromiumRun {
         if blanks {
             harness.run(
                 name(
-                    "wake-swallow against swayidle (DRM, \(kind == .sway ? "sway's dpms" : "raspi-config's wlopm line")): a tap on the dark screen gives the page no DOM event and turns the output on; a subscriber gets it; the next tap clicks where touched"
+                    "wake-swallow against swayidle (DRM, \(kind == .sway ? "sway's dpms" : "raspi-config's wlopm line")): beside a panel ghosting every 12.864 s the output goes off, the page gets no ghost; a tap on the dark screen gives the page no DOM event and turns the output on; a subscriber gets it; the next tap clicks where touched"
                 )
             ) { try blankAndWake() }
         }

@@ -9,7 +9,8 @@ import Foundation
 ///   (not comments) the compositor's configuration;
 /// - a labwc autostart file (labwc): its line running `chromium … &` is the Chromium command
 ///   line, its other lines (not comments) go into the autostart file before it.
-/// cage 0.2.0 runs cage's recipe unless the guide gives one marked `cage2`.
+/// cage 0.2.0 runs cage's recipe unless the guide gives one marked `cage2`. The guide's
+/// recommended touch hygiene is the `[touch]` table after `<!-- kiosk tier: touch hygiene -->`.
 /// Commands are plain words (no quotes, variables or escapes), which the tier passes on as
 /// they are.
 struct KioskGuide {
@@ -39,19 +40,39 @@ struct KioskGuide {
     /// The recipe the guide gives for `compositor`; fails when it gives none or one the tier
     /// cannot run as written.
     func recipe(for compositor: CompositorKind) throws(CaseFailure) -> Recipe {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let markerLine = Self.markers(compositor).lazy.compactMap { marker in
-            lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == marker }
-        }.first
-        guard let markerLine, let open = lines[markerLine...].firstIndex(where: { $0.hasPrefix("```") }),
-            let close = lines[(open + 1)...].firstIndex(where: { $0.hasPrefix("```") })
-        else {
+        guard let block = block(after: Self.markers(compositor)) else {
             throw CaseFailure(
                 "\(path) has no recipe for \(compositor.rawValue) (a fenced block after \(Self.markers(compositor).joined(separator: " or ")))"
             )
         }
-        let block = lines[(open + 1)..<close].map { $0.trimmingCharacters(in: .whitespaces) }
-        return try Self.recipe(block: block, compositor: compositor, path: path)
+        return try Self.recipe(block: block.map { $0.trimmingCharacters(in: .whitespaces) }, compositor: compositor, path: path)
+    }
+
+    /// The marker of the guide's recommended touch hygiene (a `[touch]` table of
+    /// gestured.toml).
+    static let touchHygieneMarker = "<!-- kiosk tier: touch hygiene -->"
+
+    /// The guide's recommended `[touch]` table, its lines as written; fails when the guide
+    /// has none.
+    func touchHygiene() throws(CaseFailure) -> String {
+        guard let block = block(after: [Self.touchHygieneMarker]), block.first?.trimmingCharacters(in: .whitespaces) == "[touch]"
+        else {
+            throw CaseFailure("\(path) has no [touch] table in a fenced block after \(Self.touchHygieneMarker)")
+        }
+        return block.joined(separator: "\n")
+    }
+
+    /// The lines of the fenced block after the first of `markers` the guide has (a line of
+    /// its own); nil when it has none of them or no block after it.
+    private func block(after markers: [String]) -> [String]? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let markerLine = markers.lazy.compactMap { marker in
+            lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == marker }
+        }.first
+        guard let markerLine, let open = lines[markerLine...].firstIndex(where: { $0.hasPrefix("```") }),
+            let close = lines[(open + 1)...].firstIndex(where: { $0.hasPrefix("```") })
+        else { return nil }
+        return Array(lines[(open + 1)..<close])
     }
 
     static func recipe(block: [String], compositor: CompositorKind, path: String) throws(CaseFailure) -> Recipe {
