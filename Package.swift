@@ -112,7 +112,8 @@ let package = Package(
         .executableTarget(
             name: "gestured",
             dependencies: [
-                "GestureCore", "GestureProtocol", "ConfigFile", "Recordings", "EvdevInput", "Daemon", "Systemd", "SystemCalls",
+                "GestureCore", "GestureProtocol", "GestureClient", "ConfigFile", "Recordings", "EvdevInput", "Daemon", "Systemd",
+                "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),

@@ -1,4 +1,5 @@
 import GestureCore
+import GestureProtocol
 import SystemCalls
 
 /// One line of `gestured devices`: a node, what it is, and whether gestured would use it.
@@ -105,6 +106,22 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
     /// message (`UnmatchedTouchscreen.message`) and a `match-name` that would match it.
     public var warning: String?
     public var suggestedMatchName: String?
+    /// The ghost series the running daemon learned on this device (`status`'s `ghosts`);
+    /// nil when the daemon was not asked or did not answer.
+    public var ghosts: [Ghost]?
+
+    /// A ghost series in `--json`: where (normalised screen space), the period and how many
+    /// touches so far.
+    public struct Ghost: Sendable, Hashable, Encodable {
+        public var x: Double
+        public var y: Double
+        public var periodMs: Double
+        public var count: UInt64
+
+        public init(x: Double, y: Double, periodMs: Double, count: UInt64) {
+            (self.x, self.y, self.periodMs, self.count) = (x, y, periodMs, count)
+        }
+    }
 
     /// The `--json` keys: the property names, but for the sizes, whose keys carry the unit.
     enum CodingKeys: String, CodingKey {
@@ -113,6 +130,7 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
         case height = "heightMM"
         case sizeSource, slots, contacts, links, used, reason, openError, warning, suggestedMatchName
         case passThrough, cloneNode, cloneOf, calibration, calibrationSource, rejectedCalibration, udev, swayIdentifier
+        case ghosts
     }
 
     public init(_ report: DeviceReport) {
@@ -156,8 +174,10 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
 /// Text output of `gestured devices`.
 public enum DeviceListing {
     /// One summary per report, each pass-through device paired with its clone (by node: the
-    /// clone's `phys` names its original's, `PassThroughClone.physPrefix`).
-    public static func summaries(_ reports: [DeviceReport]) -> [DeviceSummary] {
+    /// clone's `phys` names its original's, `PassThroughClone.physPrefix`). `ghosts`: the
+    /// running daemon's ghost series (nil: not known), each on the device of its name that
+    /// the daemon reads (not its clone, which has the same name).
+    public static func summaries(_ reports: [DeviceReport], ghosts: [GhostSeries]? = nil) -> [DeviceSummary] {
         var summaries = reports.map(DeviceSummary.init)
         for (cloneIndex, report) in reports.enumerated() {
             guard case .passThroughClone(let original) = report.decision else { continue }
@@ -166,7 +186,27 @@ public enum DeviceListing {
             summaries[cloneIndex].cloneOf = summaries[originalIndex].node
             summaries[originalIndex].cloneNode = summaries[cloneIndex].node
         }
+        guard let ghosts else { return summaries }
+        for index in summaries.indices where summaries[index].used {
+            summaries[index].ghosts = ghosts.filter { $0.device == summaries[index].name }.map {
+                DeviceSummary.Ghost(x: $0.location.x, y: $0.location.y, periodMs: $0.period.milliseconds, count: $0.count)
+            }
+        }
         return summaries
+    }
+
+    /// One ghost series in words, as `gestured devices` and `gesturectl status` show it:
+    /// `ghost touches at (0.95, 0.024) every 12864 ms: 57 so far`.
+    public static func ghostText(_ ghost: GhostSeries) -> String {
+        let x = DeviceGeometry.shortNumber((ghost.location.x * 1000).rounded() / 1000)
+        let y = DeviceGeometry.shortNumber((ghost.location.y * 1000).rounded() / 1000)
+        return "ghost touches at (\(x), \(y)) every \(DeviceGeometry.shortNumber(ghost.period.milliseconds)) ms: \(ghost.count) so far"
+    }
+
+    /// The line `gestured devices` ends with when the running daemon could not be asked
+    /// for its ghost series (`reason`: why).
+    public static func ghostsUnknownLine(_ reason: String) -> String {
+        "ghost touches: unknown, no daemon answered: \(reason)"
     }
 
     /// The udev properties `gestured devices` shows: how udev classified the device (what
@@ -194,11 +234,12 @@ public enum DeviceListing {
         "no input devices: \(directory) does not exist"
     }
 
-    /// Human-readable listing, one block per device, in the order given.
-    public static func text(_ reports: [DeviceReport]) -> String {
+    /// Human-readable listing, one block per device, in the order given; `ghosts` as in
+    /// `summaries`.
+    public static func text(_ reports: [DeviceReport], ghosts: [GhostSeries]? = nil) -> String {
         guard !reports.isEmpty else { return "no input devices: no event nodes found\n" }
         var out = ""
-        for (report, summary) in zip(reports, summaries(reports)) {
+        for (report, summary) in zip(reports, summaries(reports, ghosts: ghosts)) {
             out += summary.node
             if let name = summary.name { out += "  \"\(DisplayText.escaped(name))\"" }
             if let id = summary.usbID { out += "  [\(id)]" }
@@ -223,6 +264,7 @@ public enum DeviceListing {
                     "  pass-through: \(summary.cloneNode.map { "clone \($0)" } ?? "clone not present (gestured not running, or no uinput)")\n"
             }
             if let original = summary.cloneOf { out += "  clone of: \(original)\n" }
+            for ghost in ghosts ?? [] where summary.used && ghost.device == summary.name { out += "  \(ghostText(ghost))\n" }
         }
         return out
     }

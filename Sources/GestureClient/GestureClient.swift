@@ -46,9 +46,21 @@ public final class GestureClient: @unchecked Sendable {
 
     /// Connects to the daemon's socket.
     public static func connect(path: String = defaultSocketPath) throws(ConnectionError) -> GestureClient {
-        let fd: FileDescriptor
+        let fd = try openSocket(path)
+        let (received, continuation) = AsyncThrowingStream<ReceivedLine, Error>.makeStream()
+        let started = LineReader(fd: fd, path: path, continuation: continuation).start()
+        guard started == 0 else {
+            try? fd.close()
+            throw .failed(path: path, reason: "cannot start the reader thread: \(String(cString: strerror(started)))")
+        }
+        return GestureClient(fd: fd, path: path, received: received)
+    }
+
+    /// A blocking connection to the daemon's socket at `path`; a failure says why in the
+    /// client's terms (not running, permission denied).
+    static func openSocket(_ path: String) throws(ConnectionError) -> FileDescriptor {
         do {
-            fd = try UnixSocket.connect(to: path)
+            return try UnixSocket.connect(to: path)
         } catch {
             switch error.errno {
             case .noSuchFileOrDirectory, .connectionRefused: throw .notRunning(path: path)
@@ -57,13 +69,6 @@ public final class GestureClient: @unchecked Sendable {
             default: throw .failed(path: path, reason: error.reason)
             }
         }
-        let (received, continuation) = AsyncThrowingStream<ReceivedLine, Error>.makeStream()
-        let started = LineReader(fd: fd, path: path, continuation: continuation).start()
-        guard started == 0 else {
-            try? fd.close()
-            throw .failed(path: path, reason: "cannot start the reader thread: \(String(cString: strerror(started)))")
-        }
-        return GestureClient(fd: fd, path: path, received: received)
     }
 
     /// Chooses the events to receive; nil means all. `regions` may contain nil for

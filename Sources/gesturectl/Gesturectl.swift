@@ -1,4 +1,5 @@
 import ArgumentParser
+import EvdevInput
 import GestureClient
 import GestureCore
 import Glibc
@@ -251,7 +252,9 @@ struct Status: AsyncParsableCommand {
                 try printLine("devices: \(status.devices.isEmpty ? "none" : "")")
                 for device in status.devices {
                     try printLine("  \(DisplayText.escaped(device.name)) (\(device.kind.rawValue)\(device.path.map { ", \($0)" } ?? ""))")
-                    for ghost in status.ghosts where ghost.device == device.name { try printLine("    \(Self.describe(ghost))") }
+                    for ghost in status.ghosts where ghost.device == device.name {
+                        try printLine("    \(DeviceListing.ghostText(ghost))")
+                    }
                 }
                 let c = status.counters
                 try printLine(
@@ -263,12 +266,6 @@ struct Status: AsyncParsableCommand {
         throw connectionEnded(client, before: "the status")
     }
 
-    /// `ghost touches at (0.95, 0.024) every 12864 ms: 57 so far`.
-    static func describe(_ ghost: GhostSeries) -> String {
-        let x = DeviceGeometry.shortNumber((ghost.location.x * 1000).rounded() / 1000)
-        let y = DeviceGeometry.shortNumber((ghost.location.y * 1000).rounded() / 1000)
-        return "ghost touches at (\(x), \(y)) every \(DeviceGeometry.shortNumber(ghost.period.milliseconds)) ms: \(ghost.count) so far"
-    }
 }
 
 /// `12.3 s ago` for a time on the daemon's clock (CLOCK_MONOTONIC, which this machine's

@@ -14,6 +14,8 @@ final class PipeSource: InputSource {
     let pipe: TriggerPipe
     var script: [UInt8: [GestureEvent]] = [:]
     var onStop: (() -> Void)?
+    /// What `status` reports as this device's ghost series (set before the daemon starts).
+    var ghosts: [GhostSeries] = []
 
     init(name: String) throws {
         device = DeviceInfo(name: name, kind: .touchscreen, path: "/dev/input/test-\(name)")

@@ -1,6 +1,7 @@
 import EvdevInput
 import Foundation
 import GestureCore
+import GestureProtocol
 import Glibc
 import SystemCalls
 import Testing
@@ -36,6 +37,43 @@ import Testing
         #expect(text.contains("  used: no — gestured's pass-through clone of /dev/input/event5\n  clone of: /dev/input/event5\n"))
         // Without its clone in the list (gestured not running) the device says so.
         #expect(DeviceListing.text([reports[0]]).contains("pass-through: clone not present"))
+    }
+
+    /// The running daemon's ghost series show on the device it reads, not on its clone (which
+    /// has the same name), in the words `gesturectl status` uses; unknown ones show nothing.
+    @Test func ghostSeriesShowOnTheDeviceTheDaemonReads() throws {
+        var config = Configuration()
+        var entry = DeviceSettings(match: DeviceMatch(name: "ELAN*"))
+        entry.passThrough = true
+        config.devices = [entry]
+        let reports = [
+            report(Self.elanNode, CorpusDevices.elan, config),
+            report(
+                DeviceNode(path: "/dev/input/event12", number: 12),
+                PassThroughClone.description(cloning: CorpusDevices.elan, node: "/dev/input/event5", keepPointer: false), config),
+        ]
+        let ghosts = [
+            GhostSeries(device: "ELAN Touchscreen", location: Point(x: 0.4375, y: 0.0176), period: .microseconds(12_864_400), count: 57),
+            GhostSeries(device: "another panel", location: Point(x: 0.5, y: 0.5), period: .milliseconds(7_000), count: 3),
+        ]
+        let line = "  ghost touches at (0.438, 0.018) every 12864.4 ms: 57 so far\n"
+        #expect(DeviceListing.ghostText(ghosts[0]) == "ghost touches at (0.438, 0.018) every 12864.4 ms: 57 so far")
+        let text = DeviceListing.text(reports, ghosts: ghosts)
+        #expect(text.components(separatedBy: line).count == 2)
+        #expect(text.contains("  pass-through: clone /dev/input/event12\n" + line))
+        #expect(!text.contains("another panel"))
+        #expect(!DeviceListing.text(reports).contains("ghost"))
+        let summaries = DeviceListing.summaries(reports, ghosts: ghosts)
+        #expect(summaries[0].ghosts == [DeviceSummary.Ghost(x: 0.4375, y: 0.0176, periodMs: 12_864.4, count: 57)])
+        #expect(summaries[1].ghosts == nil)
+        #expect(DeviceListing.summaries(reports).allSatisfy { $0.ghosts == nil })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(summaries[0].ghosts), as: UTF8.self)
+        #expect(json == #"[{"count":57,"periodMs":12864.4,"x":0.4375,"y":0.0176}]"#)
+        #expect(
+            DeviceListing.ghostsUnknownLine("gestured is not running (no socket at /run/gestured/gestured.sock)")
+                == "ghost touches: unknown, no daemon answered: gestured is not running (no socket at /run/gestured/gestured.sock)")
     }
 
     /// The clone is the original to udev rules, sway and libinput quirks (name, ids, codes,
