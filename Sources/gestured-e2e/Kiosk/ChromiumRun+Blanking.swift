@@ -1,3 +1,4 @@
+import EvdevInput
 import Foundation
 import GestureCore
 import GestureProtocol
@@ -33,12 +34,14 @@ extension ChromiumRun {
     /// How long the output must stay dark after a ghost on the dark screen: the wake took
     /// under 2 s under emulation. A slower wake can only hide a failure, never invent one.
     static let darkAfterGhost = 3.0
-    /// gestured's configuration for the case, with the guide's `[touch]` table.
-    static func blankingConfig(touchHygiene: String) -> String {
+    /// gestured's configuration for the case, with the guide's `[touch]` table; `socket`
+    /// for `gestured devices`, which asks the daemon there for its ghost series.
+    func blankingConfig(touchHygiene: String) -> String {
         """
         [daemon]
         log-level = "debug"
         idle-timeout = 0
+        socket = "\(cases.daemonSocket)"
 
         \(touchHygiene)
 
@@ -103,7 +106,7 @@ extension ChromiumRun {
     /// screen leaves it dark, and the wake as the type's comment says. `ghost`: the panel's
     /// ghost, written during the idle wait (nil: none).
     func blankAndWake(ghost pattern: PanelGhost? = PanelGhost()) throws(CaseFailure) {
-        try startDaemon(config: Self.blankingConfig(touchHygiene: try KioskGuide(path: cases.guide).touchHygiene()))
+        try startDaemon(config: blankingConfig(touchHygiene: try KioskGuide(path: cases.guide).touchHygiene()))
         guard let subscriber else { throw CaseFailure("no subscriber") }
         // As a line of the kiosk's configuration would start it; only now, so that no other
         // case of the stack runs on a dark screen.
@@ -192,9 +195,33 @@ extension ChromiumRun {
         let dropped = try zeroDurationCount()
         try expect(
             dropped == pending.written, "gestured counted \(dropped) zero-duration touches for the \(pending.written) ghosts written")
+        try expectSeriesListed(pending)
         say(
             "  NOTE: \(prefix): \(pending.written) ghosts every \(pending.period) s at (\(pending.spot.x), \(pending.spot.y)): the output went off at swayidle's \(Self.idleSeconds) s and stayed off after a ghost; all counted zero-duration"
         )
+    }
+
+    /// `gestured devices` shows, under the panel, each ghost series the daemon's `status`
+    /// has for it, in `gesturectl status`' words; the ghosts written make one when their
+    /// writes were surely on one period (a busy host may have stretched one past the rule's
+    /// 2 %).
+    private func expectSeriesListed(_ ghost: PanelGhost) throws(CaseFailure) {
+        guard let subscriber else { throw CaseFailure("no subscriber") }
+        try subscriber.send(.status)
+        let reply = try subscriber.next("the status reply") { if case .status? = $0.message { true } else { false } }
+        guard case .status(let status)? = reply.message else { throw CaseFailure("no status reply") }
+        let series = status.ghosts.filter { $0.device == panel.name }
+        if ghost.written >= 3 && HygieneCases.surelyOnOnePeriod(ghost.writes) {
+            try expect(
+                series.contains { distance($0.location, ghost.spot) < locationTolerance && $0.count == UInt64(ghost.written) },
+                "status shows no series of \(ghost.written) ghosts at (\(ghost.spot.x), \(ghost.spot.y)): \(status.ghosts)")
+        }
+        let listing = try devicesListing(gestured: cases.gestured, config: configPath, work: cases.work)
+        let block = listingBlock(listing, node: panel.devnode)
+        for line in series.map({ "  " + DeviceListing.ghostText($0) }) {
+            try expect(block.contains(line), "gestured devices does not show \"\(line)\" under \(panel.devnode): \(block)")
+        }
+        say("  NOTE: \(prefix): gestured devices shows \(block.filter { $0.contains("ghost touches") })")
     }
 
     /// The daemon's `zero-duration` count for the panel (its `metrics` reply).

@@ -17,8 +17,10 @@ struct PanelGhost {
     let period: Double
     /// When the next ghost is due (CLOCK_MONOTONIC µs).
     private(set) var due: UInt64
+    /// Each ghost's write: the kernel stamped its touch-down in between.
+    private(set) var writes: [HygieneCases.WriteSpan] = []
     /// Ghosts written so far.
-    private(set) var written = 0
+    var written: Int { writes.count }
 
     /// A ghost due at once, then every `period` seconds.
     init(spot: Spot = touchDisplay2Spot, period: Double = touchDisplay2Period, from start: UInt64 = monotonicMicroseconds()) {
@@ -40,8 +42,9 @@ struct PanelGhost {
         guard monotonicMicroseconds() >= due else { return false }
         let fingers = panel.fingers
         let ghostFinger = (fingers.keys.max() ?? -1) + 1
+        let before = monotonicMicroseconds()
         try panel.frames([fingers.merging([ghostFinger: spot]) { held, _ in held }, fingers])
-        written += 1
+        writes.append(HygieneCases.WriteSpan(before: before, after: monotonicMicroseconds()))
         due += UInt64(period * 1_000_000)
         return true
     }
