@@ -91,10 +91,17 @@ final class PassThroughOutput {
             return
         }
         if filter.wantsDisplayPower { filter.displayPower(screenWake.displayPower()) }
+        decidingWakeTouches(screenWake) { perform(filter.feed(event, hidden: hidden)) }
+    }
+
+    /// Runs `step` (a frame, or touch hygiene's deadline, which may decide a held touch) and
+    /// tells the compositor of each wake touch it swallowed, logging when wake-swallow
+    /// failed safe during it.
+    private func decidingWakeTouches(_ screenWake: ScreenWake, _ step: () -> Void) {
         let wakeTouches = filter.wakeTouchCount
         let forwarded = filter.forwardedWakeTouchCount
         let signal = filter.wakeSignal
-        perform(filter.feed(event, hidden: hidden))
+        step()
         if filter.wakeTouchCount != wakeTouches { screenWake.wakeTouched() }
         if case .unavailable(.displayStayedOff(let span)) = filter.wakeSignal, filter.wakeSignal != signal {
             logger.error(
@@ -116,9 +123,14 @@ final class PassThroughOutput {
     }
 
     /// Touch hygiene changed what it hides at a deadline (a held touch accepted, a stuck one
-    /// ended): the clone shows it now.
+    /// ended): the clone shows it now. A touch held back at its touch-down (`shortest-contact`,
+    /// `hold-duration`) is decided now, and may be the wake touch: the compositor is told.
     func hiddenTouchesChanged(_ hidden: HiddenTouches, at time: Timestamp) {
-        perform(filter.hiddenTouchesChanged(hidden, at: time))
+        guard let screenWake else {
+            perform(filter.hiddenTouchesChanged(hidden, at: time))
+            return
+        }
+        decidingWakeTouches(screenWake) { perform(filter.hiddenTouchesChanged(hidden, at: time)) }
     }
 
     /// New regions or wake-swallow for touches that begin from now on.
