@@ -57,6 +57,7 @@ struct PassThroughCases {
     func run(_ harness: Harness) {
         if harness.wants("pass-through") { reservedRegion(harness) }
         wakeSwallow(harness)
+        screenOrientation(harness)
     }
 
     /// `name` with the label, if any.
@@ -409,14 +410,14 @@ struct PassThroughCases {
         return (panel, daemon, subscriber, try findClone(of: panel.devnode), configPath)
     }
 
-    private func writeConfig(_ text: String, to path: String) throws {
+    func writeConfig(_ text: String, to path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
             throw CaseFailure("cannot write \(path)")
         }
     }
 
     /// The node of the clone of the device at `original`, once it exists (10 s at most).
-    private func findClone(of original: String) throws -> String {
+    func findClone(of original: String) throws -> String {
         let phys = PassThroughClone.phys(cloning: original)
         let deadline = monotonicMicroseconds() + 10_000_000
         while monotonicMicroseconds() < deadline {
@@ -436,7 +437,7 @@ struct PassThroughCases {
 }
 
 /// A reader of a node that follows it until it vanishes, keeping the reader's state.
-private final class EvdevNode {
+final class EvdevNode {
     private let device: EvdevDevice
     private(set) var state = EvdevReader()
     private(set) var gone = false
