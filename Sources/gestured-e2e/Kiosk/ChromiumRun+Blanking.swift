@@ -4,31 +4,43 @@ import GestureProtocol
 import GestureTestSupport
 import SystemCalls
 
-/// Wake-swallow against a kiosk's usual blanker, with the kiosk page in Chromium, on the
-/// compositor's DRM backend (the guest's virtio GPU): under sway the guide's swayidle line
-/// (sway's own `dpms`), under labwc raspi-config's (`wlopm`, through
-/// wlr-output-power-management), each switches the output off; gestured has `wake-swallow`
-/// and no idle timeout of its own, so only the kernel's DRM state can say the screen is
-/// dark. The touch on the dark screen must reach no DOM event of the page (no touch, no
-/// click, no key: the wake key is no key the page sees) and still bring the output back:
-/// swayidle's `resume` runs because the compositor counted gestured's wake key as activity
-/// (labwc drops the switch that sway would count). A socket subscriber gets it as a tap;
-/// the next tap clicks where touched. Verdicts come from what the page, the subscriber,
-/// sway (`get_outputs`) or the kernel (sysfs `dpms`, under labwc) report.
+/// Wake-swallow against a kiosk's blankers (`KioskBlanker`), with the kiosk page in
+/// Chromium. Where the blanker switches the output off (under sway the guide's swayidle
+/// line, sway's own `dpms`; under labwc raspi-config's line, `wlopm` through
+/// wlr-output-power-management, and gestured's own idle actions running `wlopm`, each on
+/// the compositor's DRM backend, the guest's virtio GPU), only the kernel's DRM state says
+/// the screen is dark. Under cage nothing can switch the output off: the blankers record
+/// that their commands ran, and gestured cannot read the display, so its own idle timeout
+/// arms wake-swallow. The touch on the idle screen must reach no DOM event of the page (no
+/// touch, no click, no key: the wake key is no key the page sees) and still bring the screen
+/// back: swayidle's `resume` runs because the compositor counted gestured's wake key as
+/// activity (labwc and cage drop the switch that sway would count); gestured's `active`
+/// action runs on its `activity` line. A socket subscriber gets it as a tap; the next tap
+/// clicks where touched. Verdicts come from what the page, the subscriber, sway
+/// (`get_outputs`), the kernel (sysfs `dpms`, under labwc) or the marks file report.
 extension ChromiumRun {
-    /// swayidle's timeout: long enough for the tap after the wake and its check on a busy
-    /// host, short for the case's time.
+    /// swayidle's and gestured's idle timeout: long enough for the tap after the wake and
+    /// its check on a busy host, short for the case's time.
     static let idleSeconds = 10
-    /// The guide's swayidle line (docs/kiosk.md) with the case's timeout.
-    static let swayidle =
-        "exec swayidle -w timeout \(idleSeconds) 'swaymsg \"output * dpms off\"' resume 'swaymsg \"output * dpms on\"'"
-    /// raspi-config's blanking line (`do_blanking`, written to the user's labwc autostart)
-    /// with the case's timeout.
-    static let raspiConfigBlanking = "swayidle -w timeout \(idleSeconds) 'wlopm --off \\*' resume 'wlopm --on \\*'"
-    static let blankingConfig = """
+    static let wakeSpot = Spot(0.35, 0.35)
+    static let nextSpot = Spot(0.65, 0.65)
+
+    /// The file the recording blankers write (`KioskBlanker.Mark`), writable by the kiosk user.
+    var marksPath: String { "\(cases.work)/blank-marks-\(kind.rawValue)" }
+    var actionsPath: String { "\(cases.work)/blank-actions-\(kind.rawValue).toml" }
+    var actionsLog: String { "\(cases.work)/blank-actions-\(kind.rawValue).log" }
+
+    /// The blankers this stack's wake case runs against.
+    var blankers: [KioskBlanker] { KioskBlanker.blankers(for: kind, output: output, marks: marksPath) }
+
+    /// gestured's configuration for `blanker`: wake-swallow; its own idle timeout only for
+    /// the idle actions; the socket the kiosk user's actions runner connects to.
+    static func blankingConfig(_ blanker: KioskBlanker) -> String {
+        """
         [daemon]
         log-level = "debug"
-        idle-timeout = 0
+        idle-timeout = \(blanker.usesIdleTimeout ? idleSeconds : 0)
+        socket-group = "nogroup"
 
         [[device]]
         match-name = "\(KioskCases.namePrefix) *"
@@ -40,60 +52,133 @@ extension ChromiumRun {
         match-name = "*"
         enabled = false
         """
-    static let wakeSpot = Spot(0.35, 0.35)
-    static let nextSpot = Spot(0.65, 0.65)
+    }
 
-    /// Whether this stack runs the blanking case: sway or labwc on a real output.
-    var blanks: Bool { (kind == .sway || kind == .labwc) && output == .drm }
-
-    /// Whether each output is on: sway's `dpms` of every output; under labwc the kernel's
+    /// Whether each output is on: sway's `dpms` of every output; otherwise the kernel's
     /// connected connectors (lit: DPMS on and a CRTC).
     func outputsOn() throws(CaseFailure) -> [Bool] {
         guard kind == .sway else { return DrmConnector.connected().map(\.isLit) }
         return try compositor.swayQuery("get_outputs").compactMap { $0["dpms"] as? Bool }
     }
 
-    /// Starts the stack's blanker, as the kiosk's configuration would: sway runs the guide's
-    /// line; under labwc raspi-config's line runs in the session as the autostart would.
-    func startBlanker() throws(CaseFailure) {
-        if kind == .sway {
-            try compositor.swayCommand(Self.swayidle)
-        } else {
-            blanker = try compositor.runInSession(Self.raspiConfigBlanking, name: "swayidle")
+    /// The marks the recording blankers wrote so far.
+    func marks() -> [KioskBlanker.Mark] {
+        ((try? String(contentsOfFile: marksPath, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            KioskBlanker.Mark(rawValue: String($0))
         }
     }
 
-    /// Waits (reading the page meanwhile) until sway's outputs are all on, or all off.
-    func awaitOutputs(on: Bool, _ what: String, timeout: Double) throws(CaseFailure) {
-        let deadline = monotonicMicroseconds() + UInt64(timeout * 1_000_000)
-        while true {
+    /// Whether the screen is blanked now: every output off, or (a recording blanker) the
+    /// last of each program's marks is its off mark.
+    func blanked(_ blanker: KioskBlanker) throws(CaseFailure) -> Bool {
+        if blanker.darkens {
             let states = try outputsOn()
-            if !states.isEmpty && states.allSatisfy({ $0 == on }) { return }
+            return !states.isEmpty && states.allSatisfy { !$0 }
+        }
+        let written = marks()
+        return zip(blanker.offMarks, blanker.onMarks).allSatisfy { off, on in written.last { $0 == off || $0 == on } == off }
+    }
+
+    /// Whether the screen is back: every output on, or each program's last mark its on mark.
+    func woken(_ blanker: KioskBlanker) throws(CaseFailure) -> Bool {
+        if blanker.darkens { return try outputsOn().allSatisfy { $0 } }
+        let written = marks()
+        return zip(blanker.offMarks, blanker.onMarks).allSatisfy { off, on in written.last { $0 == off || $0 == on } == on }
+    }
+
+    /// What the blanker's state reads, for failure messages.
+    func describeScreen(_ blanker: KioskBlanker) -> String {
+        blanker.darkens
+            ? "outputs on: \((try? outputsOn()) ?? []); sysfs \(DrmConnector.describeAll())" : "marks \(marks().map(\.rawValue))"
+    }
+
+    /// Waits (reading the page meanwhile) until `condition` holds.
+    func awaitScreen(_ what: String, timeout: Double, _ blanker: KioskBlanker, until condition: () throws(CaseFailure) -> Bool)
+        throws(CaseFailure)
+    {
+        let deadline = monotonicMicroseconds() + UInt64(timeout * 1_000_000)
+        while try !condition() {
             guard monotonicMicroseconds() < deadline else {
-                throw CaseFailure("\(what) within \(Int(timeout)) s: sway reports dpms \(states); sysfs \(DrmConnector.describeAll())")
+                throw CaseFailure("\(what) within \(Int(timeout)) s: \(describeScreen(blanker))")
             }
             page.settle(milliseconds: 200, alongside: subscriber)
         }
     }
 
-    func blankAndWake() throws(CaseFailure) {
-        try startDaemon(config: Self.blankingConfig)
+    /// Starts the blanker's programs, as the kiosk's configuration would: sway runs the
+    /// guide's line; elsewhere each runs in the session as the autostart would.
+    func startBlanker(_ blanker: KioskBlanker) throws(CaseFailure) {
+        guard FileManager.default.createFile(atPath: marksPath, contents: nil, attributes: [.posixPermissions: 0o666]) else {
+            throw CaseFailure("cannot create \(marksPath)")
+        }
+        for program in blanker.programs {
+            switch program {
+            case .swayidle(let off, let on):
+                let line = KioskBlanker.swayidleLine(off: off, on: on, seconds: Self.idleSeconds)
+                if kind == .sway {
+                    try compositor.swayCommand("exec \(line)")
+                } else {
+                    blankerProcesses.append(try compositor.runInSession(line, name: "swayidle-\(kind.rawValue)"))
+                }
+            case .gesturedActions(let off, let on):
+                func words(_ command: [String]) -> String { "[" + command.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+                try writeFile(
+                    """
+                    [[action]]
+                    gesture = "idle"
+                    run = \(words(off))
+
+                    [[action]]
+                    gesture = "active"
+                    run = \(words(on))
+
+                    """, to: actionsPath)
+                // The runner, as the kiosk user, writes its log here: the file must be its to write.
+                guard FileManager.default.createFile(atPath: actionsLog, contents: nil, attributes: [.posixPermissions: 0o666]) else {
+                    throw CaseFailure("cannot create \(actionsLog)")
+                }
+                blankerProcesses.append(
+                    try compositor.runInSession(
+                        "\(cases.gesturectl) actions --config \(actionsPath) --socket \(cases.daemonSocket) > \(actionsLog) 2>&1",
+                        name: "gesturectl-actions-\(kind.rawValue)"))
+                _ = try awaitLogLine(actionsLog, containing: "connected to gestured", timeout: 60)
+            }
+        }
+    }
+
+    /// Stops what `startBlanker` started in the session.
+    func stopBlanker() {
+        for pid in blankerProcesses { Compositor.stopProcess(pid) }
+        blankerProcesses = []
+    }
+
+    func blankAndWake(_ blanker: KioskBlanker) throws(CaseFailure) {
+        try startDaemon(config: Self.blankingConfig(blanker), hidingDisplay: blanker.displayUnreadable)
         guard let subscriber else { throw CaseFailure("no subscriber") }
+        defer { stopBlanker() }
         // As a line of the kiosk's configuration would start it; only now, so that no other
         // case of the stack runs on a dark screen.
-        try startBlanker()
+        try startBlanker(blanker)
+        // A touch now starts every idle period afresh (gestured's, the compositor's): the
+        // actions runner, connected only now, then sees the `idle` line.
+        try probe("\(panel.name) through its clone with \(blanker.title) started")
+        let what = "wake-swallow against \(blanker.title)"
         var attempt = 0
         while true {
             attempt += 1
-            // No touch for swayidle's timeout: it switches the output off.
-            try awaitOutputs(on: false, "swayidle did not switch the output off", timeout: Double(Self.idleSeconds) + 60)
+            // No touch for the idle timeout: the blanker switches the output off.
+            try awaitScreen("\(blanker.title) did not blank", timeout: Double(Self.idleSeconds) + 60, blanker) { () throws(CaseFailure) in
+                try blanked(blanker)
+            }
             _ = subscriber.drain(quiet: 0.2)
             let mark = page.events.count
             let tapped = monotonicMicroseconds()
             try tap(Self.wakeSpot)
             // A liveness bound: under emulation on a busy host starting `wlopm` alone may take
             // a second; the time it took is noted.
-            try awaitOutputs(on: true, "the output did not come back after the wake tap", timeout: 15)
+            try awaitScreen("the screen did not come back after the wake tap", timeout: 15, blanker) { () throws(CaseFailure) in
+                try woken(blanker)
+            }
             let woke = Double(monotonicMicroseconds() - tapped) / 1_000_000
             let wake = try subscriber.gestures(until: "the wake tap") { $0.gesture == .tap }.last!
             try expect(
@@ -102,10 +187,10 @@ extension ChromiumRun {
             // Past gestured's wake guard (300 ms from the display coming back on), the next
             // tap is the visitor's.
             page.settle(milliseconds: 800, alongside: subscriber)
-            guard try outputsOn().allSatisfy({ $0 }) else {
-                // The driver stalled past swayidle's timeout: the output is dark again.
-                guard attempt < Harness.attempts else { throw CaseFailure("the output went off again in \(attempt) attempts") }
-                say("RETRY \(name("wake-swallow against swayidle")): the output went off before the next tap")
+            guard try woken(blanker) else {
+                // The driver stalled past the idle timeout: the screen is blanked again.
+                guard attempt < Harness.attempts else { throw CaseFailure("the screen blanked again in \(attempt) attempts") }
+                say("RETRY \(name(what)): the screen blanked again before the next tap")
                 continue
             }
             let next = page.events.count
@@ -114,8 +199,8 @@ extension ChromiumRun {
                 (try? page.wait("the click of the tap after the wake", timeout: Self.patience, alongside: subscriber) {
                     page.inputs(since: next).contains { $0.name == "click" }
                 }) != nil
-            if !clicked, try !outputsOn().allSatisfy({ $0 }), attempt < Harness.attempts {
-                say("RETRY \(name("wake-swallow against swayidle")): the output went off around the next tap")
+            if !clicked, try !woken(blanker), attempt < Harness.attempts {
+                say("RETRY \(name(what)): the screen blanked again around the next tap")
                 continue
             }
             quiesce()
@@ -125,13 +210,18 @@ extension ChromiumRun {
             try expect(beforeNext.isEmpty, "the page got DOM events before the tap after the wake: \(describe(beforeNext))")
             try expect(clicked, "the tap after the wake did not click: \(describe(page.inputs(since: mark)))")
             let worst = try expectOneTap(page.inputs(since: mark), at: Self.nextSpot, "the wake tap and the tap after it")
-            try expect(try outputsOn().allSatisfy { $0 }, "the output is off after the tap that followed the wake")
+            try expect(try woken(blanker), "the screen is blanked after the tap that followed the wake: \(describeScreen(blanker))")
             let log = (try? String(contentsOfFile: daemon?.logPath ?? "", encoding: .utf8)) ?? ""
             try expect(
                 !log.contains("forwarded a touch on the dark display") && !log.contains("did not wake"),
                 "gestured failed safe instead of waking the compositor: \(tail(daemon?.logPath ?? "", lines: 5))")
+            if blanker.displayUnreadable {
+                try expect(
+                    log.contains("finds no DRM connector and no backlight"),
+                    "gestured read a display it should not see: \(tail(daemon?.logPath ?? "", lines: 5))")
+            }
             say(
-                "  NOTE: \(prefix): the wake tap: no DOM event, a subscriber's tap at \(describe(wake.location)), the output on \(String(format: "%.2f", woke)) s after the tap (polled every 0.2 s); the next tap clicked \(worst) CSS px from the touch"
+                "  NOTE: \(prefix): \(blanker.title): the wake tap: no DOM event, a subscriber's tap at \(describe(wake.location)), the screen back \(String(format: "%.2f", woke)) s after the tap (polled every 0.2 s; \(describeScreen(blanker))); the next tap clicked \(worst) CSS px from the touch"
             )
             return
         }

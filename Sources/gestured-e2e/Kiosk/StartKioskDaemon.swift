@@ -6,11 +6,18 @@ import GestureTestSupport
 /// Whether a touch through a clone reaches the client is the caller's to probe: the
 /// compositor opens a clone some time after it appears. On a failure the daemon is stopped
 /// (`DaemonProcess` stops it when released) and the failure carries its log's last lines.
-func startKioskDaemon(_ cases: KioskCases, config: String, panels: [TouchPanel], pumping client: some KioskClient)
-    throws(CaseFailure) -> (daemon: DaemonProcess, subscriber: Subscriber)
-{
+/// `hidingDisplay`: gestured runs in a mount namespace of its own where `/sys/class/drm` is
+/// empty, as on a machine whose display has no DRM connector: it cannot read the display's
+/// power.
+func startKioskDaemon(
+    _ cases: KioskCases, config: String, panels: [TouchPanel], pumping client: some KioskClient, hidingDisplay: Bool = false
+) throws(CaseFailure) -> (daemon: DaemonProcess, subscriber: Subscriber) {
+    let launcher =
+        hidingDisplay
+        ? ["/usr/bin/unshare", "--mount", "/bin/sh", "-c", "mount -t tmpfs none /sys/class/drm && exec \"$0\" \"$@\""] : []
     let daemon = try DaemonProcess(
-        executable: cases.gestured, config: config, socketPath: cases.daemonSocket, logPath: "\(cases.work)/kiosk-gestured.log")
+        executable: cases.gestured, config: config, socketPath: cases.daemonSocket, logPath: "\(cases.work)/kiosk-gestured.log",
+        launcher: launcher)
     do {
         let subscriber = try Subscriber(socketPath: daemon.socketPath)
         let hello = try subscriber.subscribe()
