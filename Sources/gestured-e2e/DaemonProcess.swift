@@ -78,7 +78,7 @@ final class DaemonProcess {
     private(set) var readyMessage = ""
 
     /// Starts `gestured run --socket SOCKET --config CONFIG` and waits for `READY=1` (or its
-    /// exit; `readyHangBound` only catches a hang). `launcher`: a command that runs the rest
+    /// exit; `hangBound` only catches a hang). `launcher`: a command that runs the rest
     /// of its arguments in the same process (it ends in an `exec`), given before gestured's.
     init(
         executable: String, config: String, socketPath: String, logPath: String, extraArguments: [String] = [],

@@ -3,6 +3,7 @@ import GestureTestSupport
 /// Starts the kiosk tier's gestured with the configuration file at `config`, subscribes,
 /// and waits until the daemon has each of `panels` (its `device added` line, unless the
 /// hello lists it) and each panel's pass-through clone exists, reading `client` meanwhile.
+/// Those waits end at the event (a hang only at `hangBound`), whatever the host's load.
 /// Whether a touch through a clone reaches the client is the caller's to probe: the
 /// compositor opens a clone some time after it appears. On a failure the daemon is stopped
 /// (`DaemonProcess` stops it when released) and the failure carries its log's last lines.
@@ -22,8 +23,10 @@ func startKioskDaemon(
         let subscriber = try Subscriber(socketPath: daemon.socketPath)
         let hello = try subscriber.subscribe()
         for panel in panels {
-            if !hello.devices.contains(where: { $0.name == panel.name }) { try awaitDevice(subscriber, panel.name, .added) }
-            _ = try cloneNodeOf(panel, pumping: client, alongside: subscriber)
+            if !hello.devices.contains(where: { $0.name == panel.name }) {
+                try awaitDevice(subscriber, panel.name, .added, timeout: hangBound)
+            }
+            _ = try cloneNodeOf(panel, timeout: hangBound, pumping: client, alongside: subscriber)
         }
         return (daemon, subscriber)
     } catch {
