@@ -2,6 +2,7 @@ import Foundation
 import GestureCore
 import GestureProtocol
 import GestureTestSupport
+import Glibc
 import SystemCalls
 
 /// Wake-swallow against a kiosk's blankers (`KioskBlanker`), with the kiosk page in
@@ -33,13 +34,13 @@ extension ChromiumRun {
     /// The blankers this stack's wake case runs against.
     var blankers: [KioskBlanker] { KioskBlanker.blankers(for: kind, output: output, marks: marksPath) }
 
-    /// gestured's configuration for `blanker`: wake-swallow; its own idle timeout only for
-    /// the idle actions; the socket the kiosk user's actions runner connects to.
-    static func blankingConfig(_ blanker: KioskBlanker) -> String {
+    /// gestured's configuration for the case: wake-swallow; its own idle timeout
+    /// `idleTimeout` (0: off); the socket the kiosk user's actions runner connects to.
+    static func blankingConfig(idleTimeout: Int) -> String {
         """
         [daemon]
         log-level = "debug"
-        idle-timeout = \(blanker.usesIdleTimeout ? idleSeconds : 0)
+        idle-timeout = \(idleTimeout)
         socket-group = "nogroup"
 
         [[device]]
@@ -153,15 +154,23 @@ extension ChromiumRun {
     }
 
     func blankAndWake(_ blanker: KioskBlanker) throws(CaseFailure) {
-        try startDaemon(config: Self.blankingConfig(blanker), hidingDisplay: blanker.displayUnreadable)
-        guard let subscriber else { throw CaseFailure("no subscriber") }
+        // gestured's own idle period starts only once the blanker runs (below): a daemon
+        // that went idle before, with a display it cannot read, would swallow the probe
+        // taps of its start, and the actions runner would miss the `idle` line.
+        try startDaemon(config: Self.blankingConfig(idleTimeout: 0), hidingDisplay: blanker.displayUnreadable)
+        guard let subscriber, let daemon else { throw CaseFailure("no subscriber") }
         defer { stopBlanker() }
         // As a line of the kiosk's configuration would start it; only now, so that no other
         // case of the stack runs on a dark screen.
         try startBlanker(blanker)
-        // A touch now starts every idle period afresh (gestured's, the compositor's): the
-        // actions runner, connected only now, then sees the `idle` line.
-        try probe("\(panel.name) through its clone with \(blanker.title) started")
+        if blanker.usesIdleTimeout {
+            let mark = daemon.logSize
+            try writeConfig(Self.blankingConfig(idleTimeout: Self.idleSeconds))
+            daemon.signal(SIGHUP)
+            try page.wait("gestured's reload turning its idle timeout on", timeout: hangBound, alongside: subscriber) {
+                daemon.log(since: mark).contains { $0.contains("configuration reloaded") }
+            }
+        }
         let what = "wake-swallow against \(blanker.title)"
         var attempt = 0
         while true {
