@@ -158,17 +158,17 @@ extension ChromiumRun {
         // that went idle before, with a display it cannot read, would swallow the probe
         // taps of its start, and the actions runner would miss the `idle` line.
         try startDaemon(config: Self.blankingConfig(idleTimeout: 0), hidingDisplay: blanker.displayUnreadable)
-        guard let subscriber, let daemon else { throw CaseFailure("no subscriber") }
+        guard let subscriber, let running = daemon else { throw CaseFailure("no subscriber") }
         defer { stopBlanker() }
         // As a line of the kiosk's configuration would start it; only now, so that no other
         // case of the stack runs on a dark screen.
         try startBlanker(blanker)
         if blanker.usesIdleTimeout {
-            let mark = daemon.logSize
+            let mark = running.logSize
             try writeConfig(Self.blankingConfig(idleTimeout: Self.idleSeconds))
-            daemon.signal(SIGHUP)
+            running.signal(SIGHUP)
             try page.wait("gestured's reload turning its idle timeout on", timeout: hangBound, alongside: subscriber) {
-                daemon.log(since: mark).contains { $0.contains("configuration reloaded") }
+                running.log(since: mark).contains { $0.contains("configuration reloaded") }
             }
         }
         let what = "wake-swallow against \(blanker.title)"
