@@ -142,6 +142,11 @@ struct ConfigurationDecoder {
                 "pass-through-pointer", "needs pass-through = true: it describes the pass-through clone",
                 line: table["pass-through-pointer"]?.line ?? table.line)
         }
+        if device.cloneOrientation != .panel && !device.passThrough {
+            throw place.invalid(
+                "clone-orientation", "needs pass-through = true: it describes the pass-through clone",
+                line: table["clone-orientation"]?.line ?? table.line)
+        }
         if device.passThrough && table["grab"] != nil && !device.grab {
             throw place.invalid(
                 "grab", "cannot be false with pass-through = true, which grabs the device", line: table["grab"]?.line ?? table.line)

@@ -333,6 +333,7 @@ enum Schema {
                         try Values.number(node, key: "wake-guard", bounds: duration(.nonNegative), place: place))
                 },
                 .boolean("pass-through-pointer", \.passThroughPointer),
+                .choice("clone-orientation", \.cloneOrientation, CloneOrientation.allCases.map { ($0.rawValue, $0) }),
                 .table("touch", \.touch, touch, name: "[device.touch]"),
             ]
             + appTouches.map { $0.lifted(\DeviceSettings.app) }

@@ -183,15 +183,19 @@ public final class EvdevSource: InputSource {
     private func applyPassThrough(_ settings: ResolvedDeviceSettings, now: Timestamp?) {
         passThroughAfterLift = nil
         switch (settings.passThrough, passThrough) {
-        case (true, let output?) where output.keepsPointer != settings.passThroughPointer:
-            // The clone's capabilities cannot change: a new clone replaces it.
+        case (true, let output?)
+        where output.keepsPointer != settings.passThroughPointer || output.screen != screenOrientation(settings):
+            // The clone's capabilities, axes and coordinates cannot change: a new clone
+            // replaces it.
             retire(output.finish(at: now ?? .zero))
             passThrough = nil
             applyPassThrough(settings, now: now)
         case (true, let output?):
             output.reconfigure(PassThroughPolicy(settings))
         case (true, nil):
-            let name = PassThroughOutput.storeName(original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer)
+            let screen = screenOrientation(settings)
+            let name = PassThroughOutput.storeName(
+                original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, screen: screen)
             if claimedClone?.name != name { claimedClone = storedClones?.claim(name) }
             let current = evdev.snapshot()
             guard !current.hasTouchDown else {
@@ -203,9 +207,10 @@ public final class EvdevSource: InputSource {
             }
             do {
                 passThrough = try PassThroughOutput(
-                    original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, current: current,
-                    policy: PassThroughPolicy(settings), screenWake: screenWake, adopting: claimedClone, logger: logger)
+                    original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, screen: screen,
+                    current: current, policy: PassThroughPolicy(settings), screenWake: screenWake, adopting: claimedClone, logger: logger)
                 claimedClone = nil
+                if screen != nil { warnOfSecondCalibration() }
             } catch {
                 logger.error(
                     "cannot create the pass-through clone; reading the device without grabbing it, so the compositor still sees every touch",
@@ -217,6 +222,22 @@ public final class EvdevSource: InputSource {
         case (false, nil):
             claimedClone = nil
         }
+    }
+
+    /// The screen orientation the clone reports in (`clone-orientation`), nil for the
+    /// panel's own.
+    private func screenOrientation(_ settings: ResolvedDeviceSettings) -> ScreenOrientedClone? {
+        ScreenOrientedClone(settings.cloneOrientation, device: evdev.description, geometry: settings.geometry)
+    }
+
+    /// A screen-oriented clone carries the panel's name and ids, so a udev
+    /// `LIBINPUT_CALIBRATION_MATRIX` keyed on them is given to the clone too, and libinput
+    /// would apply it on top of the daemon's transform: said in the log, never silently.
+    private func warnOfSecondCalibration() {
+        guard let matrix = SystemCalibration.lookup(devnode: evdev.path).matrix else { return }
+        logger.warning(
+            "\(ScreenOrientedClone.udevMatrixWarning)",
+            metadata: ["device": "\(device.name)", "matrix": "\(matrix.map(DeviceGeometry.shortNumber).joined(separator: " "))"])
     }
 
     /// `applyPassThrough`, then the grab it implies; a grab that cannot change is logged

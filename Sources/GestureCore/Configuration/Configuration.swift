@@ -70,6 +70,9 @@ public struct DeviceSettings: Sendable, Hashable {
     /// (`BTN_LEFT` …) and relative axes; by default it is touch-only, so that udev does not
     /// also call it a mouse and the compositor shows no cursor for it.
     public var passThroughPointer: Bool = false
+    /// On a pass-through device, which coordinates the clone reports: the panel's own, or
+    /// the screen's (`rotation` and `calibration` applied).
+    public var cloneOrientation = CloneOrientation.panel
     /// On a pass-through device, what the app gets of touches outside every region that
     /// sets these keys (`app-fingers`, `app-long-press`).
     public var app = AppTouchSettings()
