@@ -77,10 +77,13 @@ final class DaemonProcess {
     /// The datagram that carried `READY=1` (with the `STATUS=` line sent beside it).
     private(set) var readyMessage = ""
 
-    /// Starts `gestured run --socket SOCKET --config CONFIG` and waits for `READY=1`.
-    init(executable: String, config: String, socketPath: String, logPath: String, extraArguments: [String] = [], timeout: Double = 60)
-        throws(CaseFailure)
-    {
+    /// Starts `gestured run --socket SOCKET --config CONFIG` and waits for `READY=1` (or its
+    /// exit; `hangBound` only catches a hang). `launcher`: a command that runs the rest
+    /// of its arguments in the same process (it ends in an `exec`), given before gestured's.
+    init(
+        executable: String, config: String, socketPath: String, logPath: String, extraArguments: [String] = [],
+        launcher: [String] = []
+    ) throws(CaseFailure) {
         self.socketPath = socketPath
         self.logPath = logPath
         let notify: NotifySocket
@@ -89,25 +92,13 @@ final class DaemonProcess {
         } catch {
             throw CaseFailure("cannot make the notify socket: \(error)")
         }
+        let command = launcher + [executable, "run", "--socket", socketPath, "--config", config] + extraArguments
         pid = try spawn(
-            executable, ["run", "--socket", socketPath, "--config", config] + extraArguments,
+            command[0], Array(command.dropFirst()),
             environment: ["NOTIFY_SOCKET=\(notify.path)"], logPath: logPath)
-        let deadline = monotonicMicroseconds() + UInt64(timeout * 1_000_000)
-        while true {
-            if let message = notify.next(timeout: 100), message.split(separator: "\n").contains("READY=1") {
-                readyMessage = message
-                return
-            }
-            if let code = waitForExit(pid, timeout: 0) {
-                exited = code
-                throw CaseFailure("gestured exited with \(code) before READY=1: \(tail(logPath))")
-            }
-            if monotonicMicroseconds() >= deadline {
-                Subprocess.send(SIGKILL, to: pid)
-                _ = waitForExit(pid, timeout: 5)
-                throw CaseFailure("no READY=1 from gestured within \(Int(timeout)) s: \(tail(logPath))")
-            }
-        }
+        var code: Int32?
+        defer { exited = code }
+        readyMessage = try awaitReady("gestured", pid: pid, notify: notify, logPath: logPath) { code = $0 }
     }
 
     /// Whether the process is still running (reaps it when it is not).

@@ -23,8 +23,9 @@ final class ChromiumRun {
     var panel: TouchPanel!
     var daemon: DaemonProcess?
     var subscriber: Subscriber?
-    /// The blanker the wake case started in the session (labwc: swayidle), stopped with the stack.
-    var blanker: pid_t?
+    /// The programs the wake case started in the session (swayidle, `gesturectl actions`),
+    /// stopped after each blanker's case and with the stack.
+    var blankerProcesses: [pid_t] = []
     /// The page's event count when the current daemon started.
     var daemonMark = 0
     var configPath: String { "\(cases.work)/kiosk.toml" }
@@ -89,7 +90,7 @@ final class ChromiumRun {
         }
         defer {
             daemon?.stop()
-            if let blanker { Compositor.stopProcess(blanker) }
+            stopBlanker()
             compositor.stop()
             panel.unplug()
         }
@@ -148,12 +149,12 @@ final class ChromiumRun {
         }
         harness.run(name("app keys: taps still click where touched")) { try tapsClick() }
         harness.run(name("app keys: a drag still scrolls the page and clicks nothing")) { try dragScrolls() }
-        if blanks {
+        for blanker in blankers {
             harness.run(
                 name(
-                    "wake-swallow against swayidle (DRM, \(kind == .sway ? "sway's dpms" : "raspi-config's wlopm line")): beside a panel ghosting every 12.864 s the output goes off, the page gets no ghost; a tap on the dark screen gives the page no DOM event and turns the output on; a subscriber gets it; the next tap clicks where touched"
+                    "wake-swallow against \(blanker.title) (\(output)): \(blanker.ghosts ? "beside a panel ghosting every 12.864 s the output goes off, the page gets no ghost; " : "")a tap on the \(blanker.darkens ? "dark screen" : "idle screen") gives the page no DOM event and \(blanker.darkens ? "turns the output on" : "runs swayidle's resume and the active action"); a subscriber gets it; the next tap clicks where touched"
                 )
-            ) { try blankAndWake() }
+            ) { try blankAndWake(blanker) }
         }
         if harness.failures.contains(where: { $0.hasPrefix(prefix) }) {
             if let daemon { say("gestured log (\(daemon.logPath)): \(tail(daemon.logPath, lines: 15))") }
@@ -467,17 +468,18 @@ final class ChromiumRun {
 
     /// Starts gestured with `config`, subscribes, and waits until the page takes touches
     /// from the panel's clone.
-    func startDaemon(config: String) throws(CaseFailure) {
+    func startDaemon(config: String, hidingDisplay: Bool = false) throws(CaseFailure) {
         daemon?.stop()
         daemon = nil
         try writeConfig(config)
-        try restartDaemon()
+        try restartDaemon(hidingDisplay: hidingDisplay)
     }
 
-    /// Starts gestured with the configuration written last.
-    func restartDaemon() throws(CaseFailure) {
+    /// Starts gestured with the configuration written last (`hidingDisplay`: where it cannot
+    /// read the display's power, `startKioskDaemon`).
+    func restartDaemon(hidingDisplay: Bool = false) throws(CaseFailure) {
         daemonMark = page.events.count
-        let started = try startKioskDaemon(cases, config: configPath, panels: [panel], pumping: page)
+        let started = try startKioskDaemon(cases, config: configPath, panels: [panel], pumping: page, hidingDisplay: hidingDisplay)
         daemon = started.daemon
         subscriber = started.subscriber
         try probe("\(panel.name) through its clone")

@@ -40,6 +40,8 @@ struct KioskCases {
     /// The packaged unit whose restart and descriptor-store settings the service takes.
     let packagedUnit: String
     var daemonSocket: String { "\(work)/kiosk.sock" }
+    /// `gesturectl`, built beside gestured.
+    var gesturectl: String { (gestured as NSString).deletingLastPathComponent + "/gesturectl" }
 
     /// Every device of the tier is named so; the daemon passes them all through.
     static let namePrefix = "kiosk pass"

@@ -43,8 +43,6 @@ final class KioskKeysRun {
         ) { try tapTypesAChord() }
     }
 
-    private var gesturectl: String { (cases.gestured as NSString).deletingLastPathComponent + "/gesturectl" }
-
     private func tapTypesAChord() throws(CaseFailure) {
         let work = cases.work
         let actions = "\(work)/keys-actions.toml"
@@ -88,7 +86,7 @@ final class KioskKeysRun {
         if !hello.devices.contains(where: { $0.name == panel.name }) { try awaitDevice(subscriber, panel.name, .added) }
 
         // As docs/kiosk.md has it, with the test's actions file and socket.
-        let runner = "\(gesturectl) actions --config \(actions) --socket \(socket) > \(log) 2>&1"
+        let runner = "\(cases.gesturectl) actions --config \(actions) --socket \(socket) > \(log) 2>&1"
         var setup = CompositorSetup(fillOutput: true)
         let fifo = "\(work)/keys-\(program.rawValue)-\(kind.rawValue).fifo"
         let client: KeyboardClientLog

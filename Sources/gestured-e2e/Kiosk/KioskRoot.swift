@@ -30,7 +30,8 @@ struct KioskRoot {
             codename: "trixie",
             stacks: [
                 KioskStack(compositor: .labwc, client: .wev), KioskStack(compositor: .cage2, client: .wev),
-                // On the GPU: its last case is wake-swallow against raspi-config's blanking.
+                // On the GPU: its last cases are wake-swallow against raspi-config's blanking
+                // and against gestured's own idle actions (`KioskBlanker`).
                 KioskStack(compositor: .labwc, client: .chromium, output: .drm), KioskStack(compositor: .cage2, client: .chromium),
             ]),
     ]

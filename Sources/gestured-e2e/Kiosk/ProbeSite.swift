@@ -45,17 +45,7 @@ final class ProbeSite {
             gesturedWeb,
             ["--listen", Self.address, "--socket", daemonSocket, "--config", config, "--web-root", webRoot],
             environment: ["NOTIFY_SOCKET=\(notify.path)"], logPath: logPath)
-        let deadline = monotonicMicroseconds() + 60_000_000
-        while true {
-            if let message = notify.next(timeout: 100), message.split(separator: "\n").contains("READY=1") { return }
-            if let code = waitForExit(pid, timeout: 0) {
-                throw CaseFailure("gestured-web exited with \(code) before READY=1: \(tail(logPath))")
-            }
-            if monotonicMicroseconds() >= deadline {
-                stop()
-                throw CaseFailure("no READY=1 from gestured-web within 60 s: \(tail(logPath))")
-            }
-        }
+        _ = try awaitReady("gestured-web", pid: pid, notify: notify, logPath: logPath)
     }
 
     /// Writes the page's control file (atomically: the page never reads half of it).
