@@ -183,15 +183,16 @@ public final class EvdevSource: InputSource {
     private func applyPassThrough(_ settings: ResolvedDeviceSettings, now: Timestamp?) {
         passThroughAfterLift = nil
         switch (settings.passThrough, passThrough) {
-        case (true, let output?) where output.keepsPointer != settings.passThroughPointer:
-            // The clone's capabilities cannot change: a new clone replaces it.
+        case (true, let output?) where output.keepsPointer != settings.passThroughPointer || output.cloneName != settings.cloneName:
+            // The clone's capabilities and name cannot change: a new clone replaces it.
             retire(output.finish(at: now ?? .zero))
             passThrough = nil
             applyPassThrough(settings, now: now)
         case (true, let output?):
             output.reconfigure(PassThroughPolicy(settings))
         case (true, nil):
-            let name = PassThroughOutput.storeName(original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer)
+            let name = PassThroughOutput.storeName(
+                original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, cloneName: settings.cloneName)
             if claimedClone?.name != name { claimedClone = storedClones?.claim(name) }
             let current = evdev.snapshot()
             guard !current.hasTouchDown else {
@@ -203,7 +204,8 @@ public final class EvdevSource: InputSource {
             }
             do {
                 passThrough = try PassThroughOutput(
-                    original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, current: current,
+                    original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, cloneName: settings.cloneName,
+                    current: current,
                     policy: PassThroughPolicy(settings), screenWake: screenWake, adopting: claimedClone, logger: logger)
                 claimedClone = nil
             } catch {

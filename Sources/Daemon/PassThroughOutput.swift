@@ -15,6 +15,9 @@ final class PassThroughOutput {
     /// Whether the clone keeps the original's pointer capabilities (`pass-through-pointer`):
     /// a reload that changes it makes a new clone.
     let keepsPointer: Bool
+    /// The clone's own name (`clone-name`), nil when it has the original's: a reload that
+    /// changes it makes a new clone.
+    let cloneName: String?
     /// Under systemd: the clone's descriptor in the service's file descriptor store, so the
     /// clone outlives the daemon and its next process takes it back (`StoredClones`).
     private let stored: StoredClone?
@@ -33,17 +36,20 @@ final class PassThroughOutput {
     /// `current`: the original's state now (it may have touches down, and the kernel will
     /// not repeat axes that do not change).
     /// `node`: the original's node (the clone's `phys` names it); `keepPointer`: the clone
-    /// keeps the original's pointer buttons and relative axes (`pass-through-pointer`).
+    /// keeps the original's pointer buttons and relative axes (`pass-through-pointer`);
+    /// `cloneName`: the clone's name instead of the original's (`clone-name`).
     /// `screenWake`: what wake-swallow reads the display from and tells the compositor
     /// through (nil: only the daemon's idle timeout arms it, and nothing is told).
     /// `adopting`: the clone an earlier process of the service stored under this clone's
     /// name (`storeName`), taken back and lifted; used instead of a new one.
     init(
-        original: DeviceDescription, node: String, keepPointer: Bool, current: EvdevSnapshot, policy: PassThroughPolicy,
+        original: DeviceDescription, node: String, keepPointer: Bool, cloneName: String? = nil, current: EvdevSnapshot,
+        policy: PassThroughPolicy,
         screenWake: ScreenWake? = nil, adopting adopted: StoredClone? = nil, logger: Logger
     ) throws(SystemError) {
-        let description = PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer)
+        let description = PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer, name: cloneName)
         keepsPointer = keepPointer
+        self.cloneName = cloneName
         if let adopted {
             clone = adopted.device
             stored = adopted
@@ -72,7 +78,7 @@ final class PassThroughOutput {
         logger.info(
             adopted == nil ? "pass-through clone created" : "pass-through clone taken back",
             metadata: [
-                "device": "\(original.name)", "clone": "\(clone.devnode)",
+                "device": "\(original.name)", "clone": "\(clone.devnode)", "clone-name": "\(description.name)",
                 "kept-by": stored.map { "descriptor store (\($0.name))" } ?? (cloneGuard == nil ? "nothing" : "guard process"),
                 "reserved-regions": "\(policy.reserved.map(\.name))",
                 "wake-swallow": "\(policy.wakeSwallow)",
@@ -128,8 +134,9 @@ final class PassThroughOutput {
     }
 
     /// The name the clone of `original` at `node` is stored under.
-    static func storeName(original: DeviceDescription, node: String, keepPointer: Bool) -> String {
-        PassThroughClone.storeName(for: PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer))
+    static func storeName(original: DeviceDescription, node: String, keepPointer: Bool, cloneName: String?) -> String {
+        PassThroughClone.storeName(
+            for: PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer, name: cloneName))
     }
 
     /// The daemon went idle: with wake-swallow, the next touch is reserved.

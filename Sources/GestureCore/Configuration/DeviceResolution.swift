@@ -16,6 +16,8 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     /// The clone keeps the original's pointer buttons and relative axes (pass-through
     /// touchscreens only; by default their clone is touch-only).
     public var passThroughPointer: Bool
+    /// The clone's name; nil: the original's (pass-through devices only).
+    public var cloneName: String?
     /// What the app gets of touches outside every region that sets the keys (pass-through only).
     public var app: AppTouchSettings
     public var geometry: DeviceGeometry
@@ -28,7 +30,7 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     public init(
         enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false,
         wakeGuard: TimeSpan = DeviceSettings.defaultWakeGuard, passThroughPointer: Bool = false,
-        app: AppTouchSettings = AppTouchSettings(), geometry: DeviceGeometry, engine: EngineConfiguration,
+        cloneName: String? = nil, app: AppTouchSettings = AppTouchSettings(), geometry: DeviceGeometry, engine: EngineConfiguration,
         touch: TouchHygieneSettings = TouchHygieneSettings(),
         matchedEntry: Int?
     ) {
@@ -38,6 +40,7 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
         self.wakeSwallow = wakeSwallow
         self.wakeGuard = wakeGuard
         self.passThroughPointer = passThroughPointer
+        self.cloneName = cloneName
         self.app = app
         self.geometry = geometry
         self.engine = engine
@@ -65,6 +68,7 @@ extension Configuration {
                 wakeSwallow: entry.wakeSwallow,
                 wakeGuard: entry.wakeGuard,
                 passThroughPointer: entry.passThroughPointer,
+                cloneName: entry.cloneName,
                 app: entry.app,
                 geometry: entry.geometry,
                 engine: entry.engine ?? engine,

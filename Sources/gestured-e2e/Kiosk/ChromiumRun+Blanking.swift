@@ -44,7 +44,11 @@ extension ChromiumRun {
     static let nextSpot = Spot(0.65, 0.65)
 
     /// Whether this stack runs the blanking case: sway or labwc on a real output.
-    var blanks: Bool { (kind == .sway || kind == .labwc) && output == .drm }
+    var blanks: Bool { (kind == .sway || kind.program == "labwc") && output == .drm }
+    /// The longest a wake may take, from the touch to the output reading on: gestured's
+    /// fail-safe forwards a swallowed touch whose display still reads off after 2 s, and the
+    /// output is read every 0.2 s.
+    static let wakeBound = 2.2
 
     /// Whether each output is on: sway's `dpms` of every output; under labwc the kernel's
     /// connected connectors (lit: DPMS on and a CRTC).
@@ -76,8 +80,9 @@ extension ChromiumRun {
         }
     }
 
-    func blankAndWake() throws(CaseFailure) {
-        try startDaemon(config: Self.blankingConfig)
+    /// `config`: gestured's configuration for it (the Raspberry Pi OS session: the guide's).
+    func blankAndWake(config: String = ChromiumRun.blankingConfig) throws(CaseFailure) {
+        try startDaemon(config: config)
         guard let subscriber else { throw CaseFailure("no subscriber") }
         // As a line of the kiosk's configuration would start it; only now, so that no other
         // case of the stack runs on a dark screen.
@@ -95,6 +100,7 @@ extension ChromiumRun {
             // a second; the time it took is noted.
             try awaitOutputs(on: true, "the output did not come back after the wake tap", timeout: 15)
             let woke = Double(monotonicMicroseconds() - tapped) / 1_000_000
+            try expect(woke <= Self.wakeBound, "the output came back \(woke) s after the wake tap, not within \(Self.wakeBound) s")
             let wake = try subscriber.gestures(until: "the wake tap") { $0.gesture == .tap }.last!
             try expect(
                 distance(wake.location, Self.wakeSpot) < locationTolerance,

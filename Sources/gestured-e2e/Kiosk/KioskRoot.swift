@@ -32,6 +32,10 @@ struct KioskRoot {
                 KioskStack(compositor: .labwc, client: .wev), KioskStack(compositor: .cage2, client: .wev),
                 // On the GPU: its last case is wake-swallow against raspi-config's blanking.
                 KioskStack(compositor: .labwc, client: .chromium, output: .drm), KioskStack(compositor: .cage2, client: .chromium),
+                // Raspberry Pi OS's session as shipped (`labwc -m` with its /etc/xdg/labwc), on
+                // the GPU for raspi-config's blanking; without and with a USB mouse.
+                KioskStack(compositor: .raspios, client: .chromium, output: .drm),
+                KioskStack(compositor: .raspios, client: .chromium, output: .drm, mouse: true),
             ]),
     ]
 
