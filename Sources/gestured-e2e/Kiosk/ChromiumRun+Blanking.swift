@@ -45,10 +45,7 @@ extension ChromiumRun {
 
     /// Whether this stack runs the blanking case: sway or labwc on a real output.
     var blanks: Bool { (kind == .sway || kind.program == "labwc") && output == .drm }
-    /// The longest a wake may take, from the touch to the output reading on: gestured's
-    /// fail-safe forwards a swallowed touch whose display still reads off after 2 s, and the
-    /// output is read every 0.2 s.
-    static let wakeBound = 2.2
+
 
     /// Whether each output is on: sway's `dpms` of every output; under labwc the kernel's
     /// connected connectors (lit: DPMS on and a CRTC).
@@ -100,7 +97,6 @@ extension ChromiumRun {
             // a second; the time it took is noted.
             try awaitOutputs(on: true, "the output did not come back after the wake tap", timeout: 15)
             let woke = Double(monotonicMicroseconds() - tapped) / 1_000_000
-            try expect(woke <= Self.wakeBound, "the output came back \(woke) s after the wake tap, not within \(Self.wakeBound) s")
             let wake = try subscriber.gestures(until: "the wake tap") { $0.gesture == .tap }.last!
             try expect(
                 distance(wake.location, Self.wakeSpot) < locationTolerance,

@@ -167,7 +167,7 @@ final class ChromiumRun {
 
     /// The wake case's name under `kind`.
     static func wakeCase(_ kind: CompositorKind) -> String {
-        "wake-swallow against swayidle (DRM, \(kind == .sway ? "sway's dpms" : "raspi-config's wlopm line")): a tap on the dark screen gives the page no DOM event and turns the output on within \(wakeBound) s; a subscriber gets it; the next tap clicks where touched"
+        "wake-swallow against swayidle (DRM, \(kind == .sway ? "sway's dpms" : "raspi-config's wlopm line")): a tap on the dark screen gives the page no DOM event and turns the output on; a subscriber gets it; the next tap clicks where touched"
     }
 
     /// With `app-fingers = 1`: a pinch reaches the page as one finger and leaves it at scale 1.
@@ -455,9 +455,12 @@ final class ChromiumRun {
         return (before, selected, longPress)
     }
 
-    func killWithFingerDown() throws(CaseFailure) {
+    /// `moved`: how far the finger moves after its touch-down (a fraction of the width)
+    /// before the kill: with `app-long-press = false` a finger reaches the page only once it
+    /// moved beyond the tap slop.
+    func killWithFingerDown(moved: Double = 0.01) throws(CaseFailure) {
         do {
-            try killWithFingerResting()
+            try killWithFingerResting(moved: moved)
         } catch {
             // A finger left down would keep the next daemon from grabbing the panel.
             try? panel.lift()
@@ -465,12 +468,12 @@ final class ChromiumRun {
         }
     }
 
-    private func killWithFingerResting() throws(CaseFailure) {
+    private func killWithFingerResting(moved: Double) throws(CaseFailure) {
         guard let running = daemon else { throw CaseFailure("gestured is not running") }
         let mark = page.events.count
         try panel.frame([0: Spot(0.6, 0.6)])
         page.settle(milliseconds: 30, alongside: subscriber)
-        try panel.frame([0: Spot(0.61, 0.6)])
+        try panel.frame([0: Spot(0.6 + moved, 0.6)])
         try page.wait("the finger's touchstart", timeout: Self.patience, alongside: subscriber) {
             page.inputs(since: mark).contains { $0.name == "touchstart" }
         }
