@@ -6,6 +6,7 @@
 #
 #   scripts/check-shell.sh          # check them
 #   scripts/check-shell.sh --list   # print their paths
+#   scripts/check-shell.sh --count  # how many scripts and lines of shell the tree holds
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,10 @@ shell_scripts() {
 mapfile -t scripts < <(shell_scripts)
 if [[ "${1:-}" == --list ]]; then
     printf '%s\n' "${scripts[@]}"
+    exit 0
+fi
+if [[ "${1:-}" == --count ]]; then
+    echo "${#scripts[@]} shell scripts, $(cat "${scripts[@]}" | wc -l) lines"
     exit 0
 fi
 # -x: follow `source` to the files it names, so a sourced file's variables count as set.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: unit, replay-over-the-corpus and property tests with `swift test`;
 # the same once more under AddressSanitizer (scripts/test-asan.sh: about 8 minutes more, its
-# own build included, docs/testing.md and docs/reliability.md); the Python client against the
+# own build included, docs/testing.md and docs/reliability.md) and under ThreadSanitizer
+# (scripts/test-tsan.sh: about 8 minutes more, a race fails it); the Python client against the
 # debug daemon (clients/python/test.sh: pytest and mypy from PyPI into .build/python-client);
 # the live view and the WebSocket bridge
 # in headless Chromium (web/test.sh: Debian's chromium, websockets from PyPI into
@@ -130,6 +131,7 @@ arm64_background package bash -c 'set -eo pipefail
     echo "deb $deb"'
 tier "swift test" swift test --skip-build
 tier "ASan" ./scripts/test-asan.sh
+tier "TSan" ./scripts/test-tsan.sh
 tier "Python client" env GESTURED_BIN="$(swift build --show-bin-path)/gestured" clients/python/test.sh
 tier "browser" env GESTURED_BIN_DIR="$(swift build --show-bin-path)" web/test.sh
 
