@@ -46,7 +46,6 @@ extension ChromiumRun {
     /// Whether this stack runs the blanking case: sway or labwc on a real output.
     var blanks: Bool { (kind == .sway || kind.program == "labwc") && output == .drm }
 
-
     /// Whether each output is on: sway's `dpms` of every output; under labwc the kernel's
     /// connected connectors (lit: DPMS on and a CRTC).
     func outputsOn() throws(CaseFailure) -> [Bool] {
