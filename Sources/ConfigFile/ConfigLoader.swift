@@ -146,6 +146,11 @@ struct ConfigurationDecoder {
             throw place.invalid(
                 "clone-name", "needs pass-through = true: it names the pass-through clone", line: table["clone-name"]?.line ?? table.line)
         }
+        if device.cloneOrientation != .panel && !device.passThrough {
+            throw place.invalid(
+                "clone-orientation", "needs pass-through = true: it describes the pass-through clone",
+                line: table["clone-orientation"]?.line ?? table.line)
+        }
         if device.passThrough && table["grab"] != nil && !device.grab {
             throw place.invalid(
                 "grab", "cannot be false with pass-through = true, which grabs the device", line: table["grab"]?.line ?? table.line)

@@ -346,6 +346,7 @@ enum Schema {
                     }
                     device.cloneName = name
                 },
+                .choice("clone-orientation", \.cloneOrientation, CloneOrientation.allCases.map { ($0.rawValue, $0) }),
                 .table("touch", \.touch, touch, name: "[device.touch]"),
             ]
             + appTouches.map { $0.lifted(\DeviceSettings.app) }

@@ -183,16 +183,21 @@ public final class EvdevSource: InputSource {
     private func applyPassThrough(_ settings: ResolvedDeviceSettings, now: Timestamp?) {
         passThroughAfterLift = nil
         switch (settings.passThrough, passThrough) {
-        case (true, let output?) where output.keepsPointer != settings.passThroughPointer || output.cloneName != settings.cloneName:
-            // The clone's capabilities and name cannot change: a new clone replaces it.
+        case (true, let output?)
+        where output.keepsPointer != settings.passThroughPointer || output.screen != screenOrientation(settings)
+            || output.cloneName != settings.cloneName:
+            // The clone's capabilities, axes, coordinates and name cannot change: a new clone
+            // replaces it.
             retire(output.finish(at: now ?? .zero))
             passThrough = nil
             applyPassThrough(settings, now: now)
         case (true, let output?):
             output.reconfigure(PassThroughPolicy(settings))
         case (true, nil):
+            let screen = screenOrientation(settings)
             let name = PassThroughOutput.storeName(
-                original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, cloneName: settings.cloneName)
+                original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, screen: screen,
+                cloneName: settings.cloneName)
             if claimedClone?.name != name { claimedClone = storedClones?.claim(name) }
             let current = evdev.snapshot()
             guard !current.hasTouchDown else {
@@ -204,10 +209,11 @@ public final class EvdevSource: InputSource {
             }
             do {
                 passThrough = try PassThroughOutput(
-                    original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, cloneName: settings.cloneName,
-                    current: current,
-                    policy: PassThroughPolicy(settings), screenWake: screenWake, adopting: claimedClone, logger: logger)
+                    original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, screen: screen,
+                    cloneName: settings.cloneName, current: current, policy: PassThroughPolicy(settings), screenWake: screenWake,
+                    adopting: claimedClone, logger: logger)
                 claimedClone = nil
+                if screen != nil { warnOfSecondCalibration() }
             } catch {
                 logger.error(
                     "cannot create the pass-through clone; reading the device without grabbing it, so the compositor still sees every touch",
@@ -219,6 +225,22 @@ public final class EvdevSource: InputSource {
         case (false, nil):
             claimedClone = nil
         }
+    }
+
+    /// The screen orientation the clone reports in (`clone-orientation`), nil for the
+    /// panel's own.
+    private func screenOrientation(_ settings: ResolvedDeviceSettings) -> ScreenOrientedClone? {
+        ScreenOrientedClone(settings.cloneOrientation, device: evdev.description, geometry: settings.geometry)
+    }
+
+    /// A screen-oriented clone carries the panel's name and ids, so a udev
+    /// `LIBINPUT_CALIBRATION_MATRIX` keyed on them is given to the clone too, and libinput
+    /// would apply it on top of the daemon's transform: said in the log, never silently.
+    private func warnOfSecondCalibration() {
+        guard let matrix = SystemCalibration.lookup(devnode: evdev.path).matrix else { return }
+        logger.warning(
+            "\(ScreenOrientedClone.udevMatrixWarning)",
+            metadata: ["device": "\(device.name)", "matrix": "\(matrix.map(DeviceGeometry.shortNumber).joined(separator: " "))"])
     }
 
     /// `applyPassThrough`, then the grab it implies; a grab that cannot change is logged

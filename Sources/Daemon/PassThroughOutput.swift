@@ -18,6 +18,9 @@ final class PassThroughOutput {
     /// The clone's own name (`clone-name`), nil when it has the original's: a reload that
     /// changes it makes a new clone.
     let cloneName: String?
+    /// The screen orientation the clone reports in (`clone-orientation = "screen"`), nil for
+    /// the panel's own: a reload that changes it makes a new clone.
+    let screen: ScreenOrientedClone?
     /// Under systemd: the clone's descriptor in the service's file descriptor store, so the
     /// clone outlives the daemon and its next process takes it back (`StoredClones`).
     private let stored: StoredClone?
@@ -37,18 +40,21 @@ final class PassThroughOutput {
     /// not repeat axes that do not change).
     /// `node`: the original's node (the clone's `phys` names it); `keepPointer`: the clone
     /// keeps the original's pointer buttons and relative axes (`pass-through-pointer`);
+    /// `screen`: the clone reports screen-oriented positions (`clone-orientation`);
     /// `cloneName`: the clone's name instead of the original's (`clone-name`).
     /// `screenWake`: what wake-swallow reads the display from and tells the compositor
     /// through (nil: only the daemon's idle timeout arms it, and nothing is told).
     /// `adopting`: the clone an earlier process of the service stored under this clone's
     /// name (`storeName`), taken back and lifted; used instead of a new one.
     init(
-        original: DeviceDescription, node: String, keepPointer: Bool, cloneName: String? = nil, current: EvdevSnapshot,
-        policy: PassThroughPolicy,
-        screenWake: ScreenWake? = nil, adopting adopted: StoredClone? = nil, logger: Logger
+        original: DeviceDescription, node: String, keepPointer: Bool, screen: ScreenOrientedClone?, cloneName: String? = nil,
+        current: EvdevSnapshot, policy: PassThroughPolicy, screenWake: ScreenWake? = nil, adopting adopted: StoredClone? = nil,
+        logger: Logger
     ) throws(SystemError) {
-        let description = PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer, name: cloneName)
+        let description = PassThroughClone.description(
+            cloning: original, node: node, keepPointer: keepPointer, screen: screen, name: cloneName)
         keepsPointer = keepPointer
+        self.screen = screen
         self.cloneName = cloneName
         if let adopted {
             clone = adopted.device
@@ -67,7 +73,7 @@ final class PassThroughOutput {
                     metadata: ["device": "\(original.name)", "error": "\(error)"])
             }
         }
-        filter = PassThroughFilter(device: original, policy: policy, current: current)
+        filter = PassThroughFilter(device: original, policy: policy, current: current, screen: screen)
         self.screenWake = screenWake
         deviceName = original.name
         self.logger = logger
@@ -84,6 +90,7 @@ final class PassThroughOutput {
                 "wake-swallow": "\(policy.wakeSwallow)",
                 "app-fingers": "\(policy.app.device.fingers.map(String.init) ?? "no limit")",
                 "app-long-press": "\(policy.app.device.longPress ?? true)",
+                "orientation": screen.map { "screen (rotation \($0.transform.rotation.rawValue))" } ?? "panel",
                 "pointer": keepPointer || !PassThroughClone.hasPointerCapabilities(original) ? "as the device" : "removed (touch only)",
             ])
     }
@@ -134,9 +141,11 @@ final class PassThroughOutput {
     }
 
     /// The name the clone of `original` at `node` is stored under.
-    static func storeName(original: DeviceDescription, node: String, keepPointer: Bool, cloneName: String?) -> String {
+    static func storeName(original: DeviceDescription, node: String, keepPointer: Bool, screen: ScreenOrientedClone?, cloneName: String?)
+        -> String
+    {
         PassThroughClone.storeName(
-            for: PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer, name: cloneName))
+            for: PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer, screen: screen, name: cloneName))
     }
 
     /// The daemon went idle: with wake-swallow, the next touch is reserved.

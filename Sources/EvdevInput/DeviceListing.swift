@@ -84,6 +84,13 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
     public var passThrough: Bool
     /// The clone's node, for a pass-through device whose clone is listed too.
     public var cloneNode: String?
+    /// For a pass-through device: `panel` or `screen`, the coordinates its clone reports
+    /// (`clone-orientation`).
+    public var cloneOrientation: String?
+    /// For a pass-through device whose clone is screen-oriented: udev gives the clone (or,
+    /// with no clone listed, the device, whose name and ids the clone carries) a
+    /// calibration matrix that libinput would apply on top (`ScreenOrientedClone.udevMatrixWarning`).
+    public var cloneWarning: String?
     /// For gestured's clone: the node of the device it clones, when listed too.
     public var cloneOf: String?
     /// The calibration matrix in force.
@@ -112,7 +119,8 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
         case width = "widthMM"
         case height = "heightMM"
         case sizeSource, slots, contacts, links, used, reason, openError, warning, suggestedMatchName
-        case passThrough, cloneNode, cloneOf, calibration, calibrationSource, rejectedCalibration, udev, swayIdentifier
+        case passThrough, cloneNode, cloneOrientation, cloneWarning, cloneOf, calibration, calibrationSource, rejectedCalibration, udev,
+            swayIdentifier
     }
 
     public init(_ report: DeviceReport) {
@@ -120,7 +128,12 @@ public struct DeviceSummary: Sendable, Hashable, Encodable {
         links = report.node.links
         used = report.decision.isUsed
         reason = report.decision.reason
-        if case .use(let settings) = report.decision { passThrough = settings.passThrough } else { passThrough = false }
+        if case .use(let settings) = report.decision {
+            passThrough = settings.passThrough
+            if settings.passThrough { cloneOrientation = settings.cloneOrientation.rawValue }
+        } else {
+            passThrough = false
+        }
         calibration = report.calibration
         calibrationSource = report.calibrationSource?.rawValue
         rejectedCalibration = report.rejectedSystemCalibration
@@ -165,6 +178,13 @@ public enum DeviceListing {
             guard let originalIndex else { continue }
             summaries[cloneIndex].cloneOf = summaries[originalIndex].node
             summaries[originalIndex].cloneNode = summaries[cloneIndex].node
+        }
+        for index in summaries.indices where summaries[index].cloneOrientation == CloneOrientation.screen.rawValue {
+            // The clone's own udev properties when it is listed, else the original's: a rule
+            // on the name or ids gives both the same.
+            let clone = summaries.first { $0.node == summaries[index].cloneNode }
+            let udev = clone.map { $0.udev ?? [:] } ?? summaries[index].udev ?? [:]
+            if udev["LIBINPUT_CALIBRATION_MATRIX"] != nil { summaries[index].cloneWarning = ScreenOrientedClone.udevMatrixWarning }
         }
         return summaries
     }
@@ -220,8 +240,10 @@ public enum DeviceListing {
             if let warning = summary.warning { out += "  warning: \(DisplayText.escaped(warning))\n" }
             if summary.passThrough {
                 out +=
-                    "  pass-through: \(summary.cloneNode.map { "clone \($0)" } ?? "clone not present (gestured not running, or no uinput)")\n"
+                    "  pass-through: \(summary.cloneNode.map { "clone \($0)" } ?? "clone not present (gestured not running, or no uinput)")"
+                    + (summary.cloneOrientation == CloneOrientation.screen.rawValue ? ", in screen orientation" : "") + "\n"
             }
+            if let warning = summary.cloneWarning { out += "  warning: \(DisplayText.escaped(warning))\n" }
             if let original = summary.cloneOf { out += "  clone of: \(original)\n" }
         }
         return out

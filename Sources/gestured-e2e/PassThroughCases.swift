@@ -57,6 +57,7 @@ struct PassThroughCases {
     func run(_ harness: Harness) {
         if harness.wants("pass-through") { reservedRegion(harness) }
         wakeSwallow(harness)
+        screenOrientation(harness)
     }
 
     /// `name` with the label, if any.
@@ -230,18 +231,9 @@ struct PassThroughCases {
         }
 
         harness.run(named("pass-through: a reload turning pass-through off lifts the clone's touches, removes it and ungrabs the device")) {
-            let reader = try EvdevNode(clonePath)
-            try panel.frame([0: Spot(0.5, 0.5)])
-            // Until it is there: the daemon's delay under emulation on a busy host is no verdict.
-            try reader.read(forMilliseconds: 10_000) { $0.slots.count == 1 }
-            try expect(reader.state.slots.count == 1, "the finger did not reach the clone in 10 s: \(reader.state.slots)")
-            try writeConfig(Self.config(passThrough: false), to: configPath)
-            daemon.signal(SIGHUP)
-            try reader.read(forMilliseconds: 10_000)
-            try expect(reader.gone, "the clone is still there 10 s after the reload")
-            try expect(
-                reader.state.slots.isEmpty && reader.state.keysDown.isEmpty,
-                "left on the clone: \(reader.state.slots), keys \(reader.state.keysDown)")
+            try reloadWithFingerDown(
+                clone: clonePath, config: Self.config(passThrough: false), configPath: configPath, daemon: daemon
+            ) { try panel.frame([0: Spot(0.5, 0.5)]) }
             // Ungrabbed: a reader of the original now sees the finger lift.
             let original = try EvdevNode(panel.devnode)
             try panel.lift()
@@ -409,14 +401,14 @@ struct PassThroughCases {
         return (panel, daemon, subscriber, try findClone(of: panel.devnode), configPath)
     }
 
-    private func writeConfig(_ text: String, to path: String) throws {
+    func writeConfig(_ text: String, to path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
             throw CaseFailure("cannot write \(path)")
         }
     }
 
     /// The node of the clone of the device at `original`, once it exists (10 s at most).
-    private func findClone(of original: String) throws -> String {
+    func findClone(of original: String) throws -> String {
         let phys = PassThroughClone.phys(cloning: original)
         let deadline = monotonicMicroseconds() + 10_000_000
         while monotonicMicroseconds() < deadline {
@@ -428,6 +420,26 @@ struct PassThroughCases {
         throw CaseFailure("no clone of \(original) (phys \"\(phys)\") appeared")
     }
 
+    /// Puts a finger down (`fingerDown`), waits until the clone at `clone` shows it, reloads
+    /// the daemon with `config`, and reads the clone until it vanishes: it must go within
+    /// 10 s, with nothing left down on it (the finger lifted before it went).
+    func reloadWithFingerDown(
+        clone: String, config: String, configPath: String, daemon: DaemonProcess, fingerDown: () throws -> Void
+    ) throws {
+        let reader = try EvdevNode(clone)
+        try fingerDown()
+        // Until it is there: the daemon's delay under emulation on a busy host is no verdict.
+        try reader.read(forMilliseconds: 10_000) { $0.slots.count == 1 }
+        try expect(reader.state.slots.count == 1, "the finger did not reach the clone in 10 s: \(reader.state.slots)")
+        try writeConfig(config, to: configPath)
+        daemon.signal(SIGHUP)
+        try reader.read(forMilliseconds: 10_000)
+        try expect(reader.gone, "the clone is still there 10 s after the reload")
+        try expect(
+            reader.state.slots.isEmpty && reader.state.keysDown.isEmpty,
+            "left on the clone: \(reader.state.slots), keys \(reader.state.keysDown)")
+    }
+
     private func readCount(_ reader: EvdevDevice) throws -> Int {
         var count = 0
         _ = try reader.readAvailable { _ in count += 1 }
@@ -436,7 +448,7 @@ struct PassThroughCases {
 }
 
 /// A reader of a node that follows it until it vanishes, keeping the reader's state.
-private final class EvdevNode {
+final class EvdevNode {
     private let device: EvdevDevice
     private(set) var state = EvdevReader()
     private(set) var gone = false

@@ -35,6 +35,24 @@ import Testing
         #expect(!other.passThrough && !other.grab && !other.wakeSwallow)
     }
 
+    /// `clone-orientation`: the panel's by default, the screen's where the entry says so.
+    @Test func cloneOrientationReachesTheResolvedSettings() throws {
+        let config = try ConfigLoader.parse(
+            text: """
+                [[device]]
+                match-name = "ELAN*"
+                pass-through = true
+                rotation = 90
+                clone-orientation = "screen"
+                [[device]]
+                match-name = "eGalax*"
+                pass-through = true
+                """, path: "g.toml")
+        let elan = config.settings(forDevice: "ELAN Touchscreen", vendor: 0, product: 0, paths: [])
+        #expect(elan.cloneOrientation == .screen && elan.geometry.rotation == .quarter)
+        #expect(config.settings(forDevice: "eGalax", vendor: 0, product: 0, paths: []).cloneOrientation == .panel)
+    }
+
     /// `app-fingers` and `app-long-press` per region and per device: a touch takes each key
     /// from the innermost region around its touch-down point that sets it, else the device's.
     @Test func appKeysReachThePolicyPerRegionAndDevice() throws {
@@ -115,6 +133,15 @@ import Testing
         ("[[region]]\nname = \"a\"\nrect = [0, 0, 1, 1]\napp-fingers = 33\n", 4, "app-fingers"),
         ("[[region]]\nname = \"a\"\nrect = [0, 0, 1, 1]\napp-long-press = \"no\"\n", 4, "app-long-press"),
         ("[[device]]\nmatch-name = \"*\"\npass-through = true\napp-fingers = 1.5\n", 4, "app-fingers"),
+        (
+            "[[device]]\nmatch-name = \"*\"\nclone-orientation = \"screen\"\n", 3,
+            "'clone-orientation' in [[device]] needs pass-through = true"
+        ),
+        (
+            "[[device]]\nmatch-name = \"*\"\npass-through = true\nclone-orientation = \"screeen\"\n", 4,
+            "must be one of 'panel', 'screen', not 'screeen'"
+        ),
+        ("[[device]]\nmatch-name = \"*\"\npass-through = true\nclone-orientation = 90\n", 4, "clone-orientation"),
     ])
     func contradictionsAndTypesAreErrors(_ text: String, _ line: Int, _ fragment: String) {
         #expect {

@@ -38,6 +38,42 @@ import Testing
         #expect(DeviceListing.text([reports[0]]).contains("pass-through: clone not present"))
     }
 
+    /// A screen-oriented clone is named as such; a udev calibration matrix that the clone
+    /// gets too (keyed on the name or ids it shares) is warned of, never applied twice
+    /// silently: read on the clone when it is listed, else on the original.
+    @Test func aScreenOrientedCloneWithAUdevMatrixIsWarnedOf() {
+        var config = Configuration()
+        var entry = DeviceSettings(match: DeviceMatch(name: "ELAN*"))
+        entry.passThrough = true
+        entry.cloneOrientation = .screen
+        entry.geometry.rotation = .quarter
+        config.devices = [entry]
+        let matrix = ["LIBINPUT_CALIBRATION_MATRIX": "0 -1 1 1 0 0"]
+        let cloneNode = DeviceNode(path: "/dev/input/event12", number: 12)
+        let screen = ScreenOrientedClone(.screen, device: CorpusDevices.elan, geometry: entry.geometry)
+        let cloneDescription = PassThroughClone.description(
+            cloning: CorpusDevices.elan, node: "/dev/input/event5", keepPointer: false, screen: screen)
+        func reports(original: [String: String], clone: [String: String]) -> [DeviceReport] {
+            [
+                DeviceReport(node: Self.elanNode, opened: .success(CorpusDevices.elan), configuration: config, udevProperties: original),
+                DeviceReport(node: cloneNode, opened: .success(cloneDescription), configuration: config, udevProperties: clone),
+            ]
+        }
+        let clean = reports(original: [:], clone: [:])
+        #expect(DeviceListing.summaries(clean).map(\.cloneOrientation) == ["screen", nil])
+        #expect(DeviceListing.summaries(clean)[0].cloneWarning == nil)
+        #expect(DeviceListing.text(clean).contains("  pass-through: clone /dev/input/event12, in screen orientation\n"))
+        let onClone = DeviceListing.summaries(reports(original: matrix, clone: matrix))
+        #expect(onClone[0].cloneWarning == ScreenOrientedClone.udevMatrixWarning)
+        // The clone is what libinput reads: a rule keyed on the original's node alone is not its.
+        #expect(DeviceListing.summaries(reports(original: matrix, clone: [:]))[0].cloneWarning == nil)
+        let withoutClone = [reports(original: matrix, clone: [:])[0]]
+        #expect(DeviceListing.text(withoutClone).contains("  warning: udev gives this touchscreen's screen-oriented clone"))
+        // A panel-oriented clone takes udev's matrix as the original did: nothing to warn of.
+        config.devices[0].cloneOrientation = .panel
+        #expect(DeviceListing.summaries(reports(original: matrix, clone: matrix))[0].cloneWarning == nil)
+    }
+
     /// The clone is the original to udev rules, sway and libinput quirks (name, ids, codes,
     /// properties, ranges, resolutions), marked as gestured's by its phys alone.
     @Test func clonesKeepTheOriginalsIdentityAndAreMarkedByPhys() {

@@ -13,8 +13,8 @@ struct PassThroughRun {
     /// The time of the original frame each clone frame was written at.
     var frameTimes: [Timestamp] = []
 
-    init(_ device: DeviceDescription, _ policy: PassThroughPolicy, current: EvdevSnapshot? = nil) {
-        filter = PassThroughFilter(device: device, policy: policy, current: current)
+    init(_ device: DeviceDescription, _ policy: PassThroughPolicy, current: EvdevSnapshot? = nil, screen: ScreenOrientedClone? = nil) {
+        filter = PassThroughFilter(device: device, policy: policy, current: current, screen: screen)
     }
 
     mutating func feed(_ events: [InputEvent]) {

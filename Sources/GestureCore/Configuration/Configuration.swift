@@ -78,6 +78,9 @@ public struct DeviceSettings: Sendable, Hashable {
     /// The longest clone name the kernel keeps, in bytes (uinput's `UINPUT_MAX_NAME_SIZE`, 80,
     /// with its terminating NUL).
     public static let longestCloneName = 79
+    /// On a pass-through device, which coordinates the clone reports: the panel's own, or
+    /// the screen's (`rotation` and `calibration` applied).
+    public var cloneOrientation = CloneOrientation.panel
     /// On a pass-through device, what the app gets of touches outside every region that
     /// sets these keys (`app-fingers`, `app-long-press`).
     public var app = AppTouchSettings()

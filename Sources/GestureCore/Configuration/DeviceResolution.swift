@@ -18,6 +18,8 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     public var passThroughPointer: Bool
     /// The clone's name; nil: the original's (pass-through devices only).
     public var cloneName: String?
+    /// Which coordinates the clone reports (pass-through only).
+    public var cloneOrientation: CloneOrientation
     /// What the app gets of touches outside every region that sets the keys (pass-through only).
     public var app: AppTouchSettings
     public var geometry: DeviceGeometry
@@ -30,7 +32,8 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     public init(
         enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false,
         wakeGuard: TimeSpan = DeviceSettings.defaultWakeGuard, passThroughPointer: Bool = false,
-        cloneName: String? = nil, app: AppTouchSettings = AppTouchSettings(), geometry: DeviceGeometry, engine: EngineConfiguration,
+        cloneOrientation: CloneOrientation = .panel, cloneName: String? = nil, app: AppTouchSettings = AppTouchSettings(),
+        geometry: DeviceGeometry, engine: EngineConfiguration,
         touch: TouchHygieneSettings = TouchHygieneSettings(),
         matchedEntry: Int?
     ) {
@@ -41,6 +44,7 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
         self.wakeGuard = wakeGuard
         self.passThroughPointer = passThroughPointer
         self.cloneName = cloneName
+        self.cloneOrientation = cloneOrientation
         self.app = app
         self.geometry = geometry
         self.engine = engine
@@ -68,6 +72,7 @@ extension Configuration {
                 wakeSwallow: entry.wakeSwallow,
                 wakeGuard: entry.wakeGuard,
                 passThroughPointer: entry.passThroughPointer,
+                cloneOrientation: entry.cloneOrientation,
                 cloneName: entry.cloneName,
                 app: entry.app,
                 geometry: entry.geometry,

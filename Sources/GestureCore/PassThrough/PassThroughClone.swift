@@ -38,7 +38,8 @@ public enum PassThroughClone {
     /// made of (name, `phys`, ids, properties, codes, axis ranges; not the axes' current
     /// values), e.g. `gestured-clone-event5-3f2a…`. Stable across runs, so a restarted daemon
     /// takes back exactly the clone it would make again, and a clone whose original changed
-    /// (another node, other capabilities, `pass-through-pointer` turned on) matches nothing.
+    /// (another node, other capabilities, `pass-through-pointer` turned on, axes swapped by a
+    /// screen orientation) matches nothing.
     /// Only characters systemd allows in a name (printable ASCII, no `:`).
     public static func storeName(for clone: DeviceDescription) -> String {
         var hash = FNV1a()
@@ -100,12 +101,14 @@ public enum PassThroughClone {
     /// the kernel filter them a second time and move the clone's coordinates away from the
     /// device's). A touchscreen's clone is touch-only unless `keepPointer`: no pointer
     /// buttons and no relative axes, so udev calls it a touchscreen and nothing else.
-    /// Touchpads keep their buttons (a clickpad's click is `BTN_LEFT`). `name`: the clone's
-    /// own name (`clone-name`) instead of the original's.
-    public static func description(cloning original: DeviceDescription, node: String, keepPointer: Bool, name: String? = nil)
-        -> DeviceDescription
-    {
-        var clone = original
+    /// Touchpads keep their buttons (a clickpad's click is `BTN_LEFT`). `screen`: the clone
+    /// reports screen-oriented positions, its position axes those of the screen. `name`: the
+    /// clone's own name (`clone-name`) instead of the original's.
+    public static func description(
+        cloning original: DeviceDescription, node: String, keepPointer: Bool, screen: ScreenOrientedClone? = nil,
+        name: String? = nil
+    ) -> DeviceDescription {
+        var clone = screen?.describe(original) ?? original
         clone.phys = phys(cloning: node)
         if let name { clone.name = name }
         for code in clone.absInfo.keys { clone.absInfo[code]?.fuzz = 0 }

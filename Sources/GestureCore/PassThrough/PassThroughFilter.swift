@@ -141,8 +141,11 @@ public struct PassThroughFilter {
     /// The original device after the last complete frame, and with the frame being read.
     private var committed: EvdevState
     private var working: EvdevState
-    /// What readers of the clone know.
+    /// What readers of the clone know, in the device's coordinates.
     private var clone: EvdevState
+    /// A clone in screen orientation: the frames written on it have their positions mapped
+    /// (`clone` stays in the device's coordinates); nil: the device's own coordinates.
+    private let screen: ScreenOrientedClone?
     /// Protocol B: per slot, the decision for its touch (nil: no touch) and whether a new
     /// touch began in it in the frame being read.
     private var slotDecisions: [PassThroughDecision?]
@@ -195,8 +198,11 @@ public struct PassThroughFilter {
     /// `current`: the device's state now, when it is already open and may have touches
     /// down (nil: a device just opened, in its initial state). The clone is taken to be
     /// new: every touch down that passes is written to it at the first frame.
-    public init(device: DeviceDescription, policy: PassThroughPolicy, current: EvdevSnapshot? = nil) {
+    /// `screen`: the clone reports screen-oriented positions (fixed for the clone's life: a
+    /// new transform needs a new clone, whose axes describe it).
+    public init(device: DeviceDescription, policy: PassThroughPolicy, current: EvdevSnapshot? = nil, screen: ScreenOrientedClone? = nil) {
         self.device = device
+        self.screen = screen
         self.policy = policy
         layout = EvdevLayout(device)
         mapper = Self.mapper(device, policy.geometry)
@@ -299,7 +305,8 @@ public struct PassThroughFilter {
     }
 
     /// The configuration changed: new reserved regions, geometry or wake-swallow apply to
-    /// touches that begin from now on; touches down keep their decision.
+    /// touches that begin from now on; touches down keep their decision. A screen-oriented
+    /// clone keeps its transform (the caller makes a new clone for a new one).
     public mutating func reconfigure(_ policy: PassThroughPolicy) {
         self.policy = policy
         mapper = Self.mapper(device, policy.geometry)
@@ -457,8 +464,19 @@ public struct PassThroughFilter {
     /// The events that take the clone to `target`, ending with `SYN_REPORT` (none when
     /// equal); the clone then is `target`.
     private mutating func frame(to target: EvdevState, at time: Timestamp, extras: [InputEvent]) -> [InputEvent] {
-        var events = clone.events(to: target, layout, at: time)
-        clone.adopt(target, layout)
+        var events: [InputEvent]
+        if let screen {
+            // The slot readers have current follows what was written, and two positions
+            // of the device may map to one on the screen.
+            var mapped = screen.states(from: clone, to: target, layout)
+            events = mapped.from.events(to: mapped.to, layout, at: time)
+            mapped.from.adopt(mapped.to, layout)
+            clone = target
+            clone.currentSlot = mapped.from.currentSlot
+        } else {
+            events = clone.events(to: target, layout, at: time)
+            clone.adopt(target, layout)
+        }
         guard !events.isEmpty else { return [] }
         events += extras
         events.append(InputEvent(time: time, type: EV.syn, code: SYN.report, value: 0))

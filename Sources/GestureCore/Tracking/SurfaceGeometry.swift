@@ -132,9 +132,10 @@ struct DeviceSize: Sendable {
 /// Converts raw device coordinates to normalised screen space and to millimetres.
 ///
 /// Normalised device coordinates are `(value - minimum) / (maximum - minimum)` per axis;
-/// libinput's calibration matrix is applied to them, then the panel rotation. Millimetres
-/// use the rotation but not the calibration. Nothing here can produce NaN or infinity:
-/// an empty axis range maps to 0, and a non-finite result (absurd calibration) becomes 0.
+/// the panel's `ScreenTransform` (calibration, then rotation) takes them to the screen.
+/// Millimetres use the rotation but not the calibration. Nothing here can produce NaN or
+/// infinity: an empty axis range maps to 0, and a non-finite result (absurd calibration)
+/// becomes 0.
 struct CoordinateMapper: Sendable {
     private let minimumX: Double
     private let minimumY: Double
@@ -144,8 +145,7 @@ struct CoordinateMapper: Sendable {
     private let millimetresPerUnitY: Double
     private let deviceWidth: Double
     private let deviceHeight: Double
-    private let a, b, c, d, e, f: Double
-    private let rotation: Rotation
+    private let transform: ScreenTransform
 
     init(axes: TrackedAxes, size: DeviceSize, geometry: DeviceGeometry) {
         minimumX = Double(axes.x.minimum)
@@ -158,25 +158,17 @@ struct CoordinateMapper: Sendable {
         millimetresPerUnitY = rangeY > 0 ? size.height / rangeY : 0
         deviceWidth = size.width
         deviceHeight = size.height
-        let matrix = geometry.calibration
-        let usable = matrix.count == 6 && matrix.allSatisfy { $0.isFinite }
-        let m = usable ? matrix : [1, 0, 0, 0, 1, 0]
-        (a, b, c, d, e, f) = (m[0], m[1], m[2], m[3], m[4], m[5])
-        rotation = geometry.rotation
+        transform = ScreenTransform(geometry)
     }
 
     /// Millimetres per device unit along the device's x and y axes.
     var millimetresPerUnit: (x: Double, y: Double) { (millimetresPerUnitX, millimetresPerUnitY) }
 
     /// Normalised screen position: calibration on normalised device coordinates, then
-    /// the rotation of the panel (see `rotate`).
+    /// the rotation of the panel (`ScreenTransform`).
     @inline(__always)
     func location(x: Int32, y: Int32) -> Point {
-        let u = (Double(x) - minimumX) * inverseRangeX
-        let v = (Double(y) - minimumY) * inverseRangeY
-        let calibratedX = a * u + b * v + c
-        let calibratedY = d * u + e * v + f
-        return Self.finite(rotate(x: calibratedX, y: calibratedY, width: 1, height: 1))
+        transform.screenPoint(u: (Double(x) - minimumX) * inverseRangeX, v: (Double(y) - minimumY) * inverseRangeY)
     }
 
     /// Position on the surface: millimetres from the screen's top-left corner (rotation
@@ -185,25 +177,7 @@ struct CoordinateMapper: Sendable {
     func surfaceLocation(x: Int32, y: Int32) -> SurfacePoint {
         let deviceX = (Double(x) - minimumX) * millimetresPerUnitX
         let deviceY = (Double(y) - minimumY) * millimetresPerUnitY
-        let screen = Self.finite(rotate(x: deviceX, y: deviceY, width: deviceWidth, height: deviceHeight))
-        return SurfacePoint(millimetresX: screen.x, y: screen.y)
-    }
-
-    /// Maps a point of a panel `width` × `height` (device orientation) to the screen.
-    /// The panel is mounted rotated clockwise by `rotation`: at 90°, the device's top-left
-    /// corner is the screen's top-right corner and the device's x axis points down the screen.
-    @inline(__always)
-    private func rotate(x: Double, y: Double, width: Double, height: Double) -> Point {
-        switch rotation {
-        case .none: Point(x: x, y: y)
-        case .quarter: Point(x: height - y, y: x)
-        case .half: Point(x: width - x, y: height - y)
-        case .threeQuarters: Point(x: y, y: width - x)
-        }
-    }
-
-    @inline(__always)
-    private static func finite(_ point: Point) -> Point {
-        Point(x: point.x.isFinite ? point.x : 0, y: point.y.isFinite ? point.y : 0)
+        let screen = ScreenTransform.rotate(x: deviceX, y: deviceY, width: deviceWidth, height: deviceHeight, by: transform.rotation)
+        return SurfacePoint(millimetresX: screen.x.isFinite ? screen.x : 0, y: screen.y.isFinite ? screen.y : 0)
     }
 }
