@@ -14,6 +14,9 @@ shell_scripts() {
     local file first
     git ls-files -z | while IFS= read -r -d '' file; do
         [[ -f "$file" && ! -L "$file" ]] || continue
+        # Raspberry Pi OS's own files, kept as Raspberry Pi ships them for the kiosk tier's
+        # replica of its session (vm/raspios/README.md): not ours to change.
+        [[ "$file" == vm/raspios/* ]] && continue
         if [[ "$file" == *.sh ]]; then
             echo "$file"
         elif IFS= read -r first <"$file" 2>/dev/null && [[ "$first" =~ ^#!.*[/\ ](ba|da)?sh([[:space:]]|$) ]]; then

@@ -3,15 +3,18 @@
 # compositor (cage 0.1.4 and sway 1.7 on the host's Debian 12; labwc 0.8 and cage 0.2.0,
 # `cage2`, on a Debian 13 root made by vm/kiosk-root.sh) showing a real client: wev (a Wayland client that prints every
 # wl_touch event) and Chromium in kiosk mode, started exactly as docs/kiosk.md says for that
-# compositor, showing the tier's page (vm/kiosk-page/probe.html, served by gestured-web).
+# compositor, showing the tier's page (vm/kiosk-page/probe.html, served by gestured-web);
+# and `raspios`, Raspberry Pi OS's session as it ships on the Debian 13 root (labwc -m with
+# Raspberry Pi OS's /etc/xdg/labwc files from vm/raspios, the guide's Raspberry Pi files,
+# Raspberry Pi's touch panels, with and without a USB mouse; Chromium only).
 # Called by scripts/test.sh after vm/test.sh.
 #
-#   vm/test-kiosk.sh [--compositors cage,sway,labwc,cage2] [--clients wev,chromium]
+#   vm/test-kiosk.sh [--compositors cage,sway,labwc,raspios,cage2] [--clients wev,chromium]
 #                    [--daemon by-hand,systemd] [--only TEXT,...]
 #
 # One VM boot per root: cage and sway on the host's root, labwc and cage2 on the Debian 13
 # root (made once and cached in vm/cache/roots/; making it needs root and downloads about
-# 224 MB: vm/README.md "The Debian 13 root"). --compositors defaults to cage,sway,labwc
+# 224 MB: vm/README.md "The Debian 13 root"). --compositors defaults to cage,sway,labwc,raspios
 # (cage 0.2.0 is opt-in). --clients defaults to both; `--clients wev` leaves Chromium out (minutes faster).
 # --daemon defaults to both: `by-hand` is the boot described below (the driver runs gestured
 # itself: a clone's guard process lifts its touches when the daemon dies); `systemd` is a
@@ -35,17 +38,17 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 started=$SECONDS
 deadline=${VM_KIOSK_DEADLINE:-3600}
-compositors=cage,sway,labwc
+compositors=cage,sway,labwc,raspios
 clients=wev,chromium
 daemon=by-hand,systemd
 driver_args=()
 while (($#)); do
     case "$1" in
-        --compositors) compositors=${2:?--compositors needs cage,sway,labwc,cage2}; shift ;;
+        --compositors) compositors=${2:?--compositors needs cage,sway,labwc,raspios,cage2}; shift ;;
         --clients) clients=${2:?--clients needs wev,chromium}; shift ;;
         --daemon) daemon=${2:?--daemon needs by-hand,systemd}; shift ;;
         --only) driver_args+=(--only "${2:?--only needs case names}"); shift ;;
-        *) echo "vm/test-kiosk: unknown option $1 (--compositors cage,sway,labwc,cage2, --clients wev,chromium, --daemon by-hand,systemd, --only TEXT,...)" >&2; exit 2 ;;
+        *) echo "vm/test-kiosk: unknown option $1 (--compositors cage,sway,labwc,raspios,cage2, --clients wev,chromium, --daemon by-hand,systemd, --only TEXT,...)" >&2; exit 2 ;;
     esac
     shift
 done
@@ -68,8 +71,8 @@ IFS=, read -ra requested <<<"$compositors"
 for compositor in "${requested[@]}"; do
     case "$compositor" in
         cage | sway) bookworm+=("$compositor") ;;
-        labwc | cage2) trixie+=("$compositor") ;;
-        *) echo "vm/test-kiosk: unknown compositor $compositor (cage, sway, labwc, cage2)" >&2; exit 2 ;;
+        labwc | raspios | cage2) trixie+=("$compositor") ;;
+        *) echo "vm/test-kiosk: unknown compositor $compositor (cage, sway, labwc, raspios, cage2)" >&2; exit 2 ;;
     esac
 done
 bookworm_list=$(IFS=,; echo "${bookworm[*]}")
@@ -110,8 +113,8 @@ boot() {
 }
 
 # The boots run in two lanes at once: each guest is one emulated CPU, so a second guest uses
-# the machine's other core. Lane one: the host's root with gestured by hand (the longest);
-# lane two: the Debian 13 root, then the host's root under systemd. Lane two's output is
+# the machine's other core. Lane one: the host's root with gestured by hand, then under
+# systemd; lane two: the Debian 13 root (labwc, and Raspberry Pi OS's session: the longest). Lane two's output is
 # kept in a file and printed when both lanes are done; the verdicts wait for events, never
 # for time, so the lanes do not depend on each other's speed.
 # lane_status NAME RC: records a boot's status (77: qemu cannot run here).
@@ -122,26 +125,12 @@ lane_status() {
     ((${2} == 0)) || status=$2
 }
 
-by_hand_on_host() {
-    in_list by-hand "$daemon" && ((${#bookworm[@]})) || return 0
-    local rc=0
-    boot "the host's root" "$bookworm_list" || rc=$?
-    lane_status "on the host's root" "$rc"
-    return "$status"
-}
-
-on_debian13_then_under_systemd() {
+on_host_then_under_systemd() {
     local rc
-    if in_list by-hand "$daemon" && ((${#trixie[@]})); then
-        step "the Debian 13 root (vm/kiosk-root.sh)"
+    if in_list by-hand "$daemon" && ((${#bookworm[@]})); then
         rc=0
-        if trixie_root=$(vm/kiosk-root.sh | tail -n 1) && [[ -d "$trixie_root" ]]; then
-            boot "Debian 13 ($trixie_root)" "$trixie_list" --root "$trixie_root" || rc=$?
-        else
-            echo "vm/test-kiosk: no Debian 13 root (vm/kiosk-root.sh failed)" >&2
-            rc=1
-        fi
-        lane_status "on Debian 13" "$rc"
+        boot "the host's root" "$bookworm_list" || rc=$?
+        lane_status "on the host's root" "$rc"
     fi
     if in_list systemd "$daemon" && ((${#bookworm[@]})); then
         local remaining=$((deadline - (SECONDS - started)))
@@ -156,17 +145,33 @@ on_debian13_then_under_systemd() {
     return "$status"
 }
 
+on_debian13() {
+    local rc
+    if in_list by-hand "$daemon" && ((${#trixie[@]})); then
+        step "the Debian 13 root (vm/kiosk-root.sh)"
+        rc=0
+        if trixie_root=$(vm/kiosk-root.sh | tail -n 1) && [[ -d "$trixie_root" ]]; then
+            boot "Debian 13 ($trixie_root)" "$trixie_list" --root "$trixie_root" || rc=$?
+        else
+            echo "vm/test-kiosk: no Debian 13 root (vm/kiosk-root.sh failed)" >&2
+            rc=1
+        fi
+        lane_status "on Debian 13" "$rc"
+    fi
+    return "$status"
+}
+
 lane_two_log=$(mktemp "${TMPDIR:-/tmp}/kiosk-lane-two.XXXXXX")
 trap 'rm -f "$lane_two_log"' EXIT
 set +e
-on_debian13_then_under_systemd >"$lane_two_log" 2>&1 &
+on_debian13 >"$lane_two_log" 2>&1 &
 lane_two=$!
-by_hand_on_host
+on_host_then_under_systemd
 lane_one_status=$?
 wait "$lane_two"
 lane_two_status=$?
 set -e
-echo "vm/test-kiosk: the second lane (Debian 13, then under systemd):"
+echo "vm/test-kiosk: the second lane (Debian 13):"
 cat "$lane_two_log"
 ((lane_one_status == 0)) || status=$lane_one_status
 ((lane_two_status == 0)) || status=$lane_two_status

@@ -142,6 +142,10 @@ struct ConfigurationDecoder {
                 "pass-through-pointer", "needs pass-through = true: it describes the pass-through clone",
                 line: table["pass-through-pointer"]?.line ?? table.line)
         }
+        if device.cloneName != nil && !device.passThrough {
+            throw place.invalid(
+                "clone-name", "needs pass-through = true: it names the pass-through clone", line: table["clone-name"]?.line ?? table.line)
+        }
         if device.cloneOrientation != .panel && !device.passThrough {
             throw place.invalid(
                 "clone-orientation", "needs pass-through = true: it describes the pass-through clone",

@@ -333,6 +333,19 @@ enum Schema {
                         try Values.number(node, key: "wake-guard", bounds: duration(.nonNegative), place: place))
                 },
                 .boolean("pass-through-pointer", \.passThroughPointer),
+                Field(key: "clone-name") { (device: inout DeviceSettings, node: TOMLNode, place: Place) throws(ConfigError) in
+                    let name = try Values.string(node, key: "clone-name", place: place)
+                    let longest = DeviceSettings.longestCloneName
+                    guard !name.isEmpty, name.utf8.count <= longest,
+                        !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                    else {
+                        throw place.invalid(
+                            "clone-name",
+                            "must be 1 to \(longest) bytes with no control characters (the kernel keeps \(longest)), not '\(name)'",
+                            line: node.line)
+                    }
+                    device.cloneName = name
+                },
                 .choice("clone-orientation", \.cloneOrientation, CloneOrientation.allCases.map { ($0.rawValue, $0) }),
                 .table("touch", \.touch, touch, name: "[device.touch]"),
             ]

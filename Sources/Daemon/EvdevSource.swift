@@ -184,8 +184,9 @@ public final class EvdevSource: InputSource {
         passThroughAfterLift = nil
         switch (settings.passThrough, passThrough) {
         case (true, let output?)
-        where output.keepsPointer != settings.passThroughPointer || output.screen != screenOrientation(settings):
-            // The clone's capabilities, axes and coordinates cannot change: a new clone
+        where output.keepsPointer != settings.passThroughPointer || output.screen != screenOrientation(settings)
+            || output.cloneName != settings.cloneName:
+            // The clone's capabilities, axes, coordinates and name cannot change: a new clone
             // replaces it.
             retire(output.finish(at: now ?? .zero))
             passThrough = nil
@@ -195,7 +196,8 @@ public final class EvdevSource: InputSource {
         case (true, nil):
             let screen = screenOrientation(settings)
             let name = PassThroughOutput.storeName(
-                original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, screen: screen)
+                original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, screen: screen,
+                cloneName: settings.cloneName)
             if claimedClone?.name != name { claimedClone = storedClones?.claim(name) }
             let current = evdev.snapshot()
             guard !current.hasTouchDown else {
@@ -208,7 +210,8 @@ public final class EvdevSource: InputSource {
             do {
                 passThrough = try PassThroughOutput(
                     original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, screen: screen,
-                    current: current, policy: PassThroughPolicy(settings), screenWake: screenWake, adopting: claimedClone, logger: logger)
+                    cloneName: settings.cloneName, current: current, policy: PassThroughPolicy(settings), screenWake: screenWake,
+                    adopting: claimedClone, logger: logger)
                 claimedClone = nil
                 if screen != nil { warnOfSecondCalibration() }
             } catch {

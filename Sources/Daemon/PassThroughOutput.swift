@@ -15,6 +15,9 @@ final class PassThroughOutput {
     /// Whether the clone keeps the original's pointer capabilities (`pass-through-pointer`):
     /// a reload that changes it makes a new clone.
     let keepsPointer: Bool
+    /// The clone's own name (`clone-name`), nil when it has the original's: a reload that
+    /// changes it makes a new clone.
+    let cloneName: String?
     /// The screen orientation the clone reports in (`clone-orientation = "screen"`), nil for
     /// the panel's own: a reload that changes it makes a new clone.
     let screen: ScreenOrientedClone?
@@ -37,18 +40,22 @@ final class PassThroughOutput {
     /// not repeat axes that do not change).
     /// `node`: the original's node (the clone's `phys` names it); `keepPointer`: the clone
     /// keeps the original's pointer buttons and relative axes (`pass-through-pointer`);
-    /// `screen`: the clone reports screen-oriented positions (`clone-orientation`).
+    /// `screen`: the clone reports screen-oriented positions (`clone-orientation`);
+    /// `cloneName`: the clone's name instead of the original's (`clone-name`).
     /// `screenWake`: what wake-swallow reads the display from and tells the compositor
     /// through (nil: only the daemon's idle timeout arms it, and nothing is told).
     /// `adopting`: the clone an earlier process of the service stored under this clone's
     /// name (`storeName`), taken back and lifted; used instead of a new one.
     init(
-        original: DeviceDescription, node: String, keepPointer: Bool, screen: ScreenOrientedClone?, current: EvdevSnapshot,
-        policy: PassThroughPolicy, screenWake: ScreenWake? = nil, adopting adopted: StoredClone? = nil, logger: Logger
+        original: DeviceDescription, node: String, keepPointer: Bool, screen: ScreenOrientedClone?, cloneName: String? = nil,
+        current: EvdevSnapshot, policy: PassThroughPolicy, screenWake: ScreenWake? = nil, adopting adopted: StoredClone? = nil,
+        logger: Logger
     ) throws(SystemError) {
-        let description = PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer, screen: screen)
+        let description = PassThroughClone.description(
+            cloning: original, node: node, keepPointer: keepPointer, screen: screen, name: cloneName)
         keepsPointer = keepPointer
         self.screen = screen
+        self.cloneName = cloneName
         if let adopted {
             clone = adopted.device
             stored = adopted
@@ -77,7 +84,7 @@ final class PassThroughOutput {
         logger.info(
             adopted == nil ? "pass-through clone created" : "pass-through clone taken back",
             metadata: [
-                "device": "\(original.name)", "clone": "\(clone.devnode)",
+                "device": "\(original.name)", "clone": "\(clone.devnode)", "clone-name": "\(description.name)",
                 "kept-by": stored.map { "descriptor store (\($0.name))" } ?? (cloneGuard == nil ? "nothing" : "guard process"),
                 "reserved-regions": "\(policy.reserved.map(\.name))",
                 "wake-swallow": "\(policy.wakeSwallow)",
@@ -146,9 +153,11 @@ final class PassThroughOutput {
     }
 
     /// The name the clone of `original` at `node` is stored under.
-    static func storeName(original: DeviceDescription, node: String, keepPointer: Bool, screen: ScreenOrientedClone?) -> String {
+    static func storeName(original: DeviceDescription, node: String, keepPointer: Bool, screen: ScreenOrientedClone?, cloneName: String?)
+        -> String
+    {
         PassThroughClone.storeName(
-            for: PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer, screen: screen))
+            for: PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer, screen: screen, name: cloneName))
     }
 
     /// The daemon went idle: with wake-swallow, the next touch is reserved.

@@ -87,7 +87,38 @@ import Testing
         #expect(other.app == AppTouchSettings())
     }
 
+    /// `clone-name` names the clone of each device the entry matches; without it the clone
+    /// keeps the device's own name (nil).
+    @Test func cloneNameReachesTheResolvedSettings() throws {
+        let config = try ConfigLoader.parse(
+            text: """
+                [[device]]
+                match-name = "*generic ft5x06 (*)"
+                pass-through = true
+                clone-name = "gestured touchscreen"
+                [[device]]
+                match-name = "ELAN*"
+                pass-through = true
+                """, path: "g.toml")
+        for name in ["10-0038 generic ft5x06 (79)", "4-0038 generic ft5x06 (00)"] {
+            #expect(config.settings(forDevice: name, vendor: 0, product: 0, paths: []).cloneName == "gestured touchscreen")
+        }
+        #expect(config.settings(forDevice: "ELAN Touchscreen", vendor: 0, product: 0, paths: []).cloneName == nil)
+        let longest = String(repeating: "n", count: DeviceSettings.longestCloneName)
+        let long = try ConfigLoader.parse(
+            text: "[[device]]\nmatch-name = \"*\"\npass-through = true\nclone-name = \"\(longest)\"\n", path: "g.toml")
+        #expect(long.devices.first?.cloneName == longest)
+    }
+
     @Test(arguments: [
+        ("[[device]]\nmatch-name = \"*\"\nclone-name = \"kiosk\"\n", 3, "'clone-name' in [[device]] needs pass-through = true"),
+        ("[[device]]\nmatch-name = \"*\"\npass-through = true\nclone-name = \"\"\n", 4, "'clone-name' in [[device]] must be 1 to 79 bytes"),
+        (
+            "[[device]]\nmatch-name = \"*\"\npass-through = true\nclone-name = \"\(String(repeating: "n", count: 80))\"\n", 4,
+            "'clone-name' in [[device]] must be 1 to 79 bytes"
+        ),
+        ("[[device]]\nmatch-name = \"*\"\npass-through = true\nclone-name = \"a\\tb\"\n", 4, "no control characters"),
+        ("[[device]]\nmatch-name = \"*\"\npass-through = true\nclone-name = 1\n", 4, "'clone-name' in [[device]] must be a string"),
         ("[[device]]\nmatch-name = \"*\"\nwake-swallow = true\n", 3, "'wake-swallow' in [[device]] needs pass-through = true"),
         (
             "[[device]]\nmatch-name = \"*\"\npass-through = true\ngrab = false\n", 4,

@@ -17,8 +17,11 @@ struct CloneStoreNameTests {
             ABS.mtPositionY: AbsInfo(value: 0, minimum: 0, maximum: 1079, fuzz: 4),
         ])
 
-    func name(_ original: DeviceDescription, node: String = "/dev/input/event5", keepPointer: Bool = false) -> String {
-        PassThroughClone.storeName(for: PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer))
+    func name(_ original: DeviceDescription, node: String = "/dev/input/event5", keepPointer: Bool = false, cloneName: String? = nil)
+        -> String
+    {
+        PassThroughClone.storeName(
+            for: PassThroughClone.description(cloning: original, node: node, keepPointer: keepPointer, name: cloneName))
     }
 
     /// Computed from the bytes alone (FNV-1a), never from Swift's per-process seeded
@@ -45,6 +48,18 @@ struct CloneStoreNameTests {
         #expect(name(moved) == name(panel))
     }
 
+    /// `clone-name` renames the clone and nothing else: its ids, capabilities and the `phys`
+    /// that marks it as gestured's stay; without it the clone has the original's name.
+    @Test func aCloneNameRenamesOnlyTheName() {
+        let renamed = PassThroughClone.description(
+            cloning: panel, node: "/dev/input/event5", keepPointer: false, name: "gestured touchscreen")
+        var expected = PassThroughClone.description(cloning: panel, node: "/dev/input/event5", keepPointer: false)
+        #expect(expected.name == panel.name)
+        expected.name = "gestured touchscreen"
+        #expect(renamed == expected)
+        #expect(PassThroughClone.originalNode(ofClonePhys: renamed.phys) == "/dev/input/event5")
+    }
+
     /// Another node, capabilities, ranges or pointer setting make another clone: its stored
     /// predecessor must match nothing.
     @Test func anythingTheCloneIsMadeOfChangesTheName() {
@@ -56,7 +71,7 @@ struct CloneStoreNameTests {
         moreSlots.absInfo[ABS.mtSlot]?.maximum = 4
         let names = [
             name(panel), name(panel, node: "/dev/input/event6"), name(panel, keepPointer: true), name(wider), name(renamed),
-            name(moreSlots),
+            name(moreSlots), name(panel, cloneName: "gestured touchscreen"),
         ]
         #expect(Set(names).count == names.count, "\(names)")
     }

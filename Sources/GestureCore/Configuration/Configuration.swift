@@ -70,6 +70,14 @@ public struct DeviceSettings: Sendable, Hashable {
     /// (`BTN_LEFT` …) and relative axes; by default it is touch-only, so that udev does not
     /// also call it a mouse and the compositor shows no cursor for it.
     public var passThroughPointer: Bool = false
+    /// On a pass-through device, the clone's name (`clone-name`); nil: the original's own, so
+    /// that everything keyed on the panel's name reaches the clone. A compositor configuration
+    /// keyed on the panel's name that must not reach the clone (labwc's `<touch
+    /// mouseEmulation="yes">` in a system rc.xml that comes first) needs a name of its own.
+    public var cloneName: String? = nil
+    /// The longest clone name the kernel keeps, in bytes (uinput's `UINPUT_MAX_NAME_SIZE`, 80,
+    /// with its terminating NUL).
+    public static let longestCloneName = 79
     /// On a pass-through device, which coordinates the clone reports: the panel's own, or
     /// the screen's (`rotation` and `calibration` applied).
     public var cloneOrientation = CloneOrientation.panel

@@ -16,6 +16,8 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     /// The clone keeps the original's pointer buttons and relative axes (pass-through
     /// touchscreens only; by default their clone is touch-only).
     public var passThroughPointer: Bool
+    /// The clone's name; nil: the original's (pass-through devices only).
+    public var cloneName: String?
     /// Which coordinates the clone reports (pass-through only).
     public var cloneOrientation: CloneOrientation
     /// What the app gets of touches outside every region that sets the keys (pass-through only).
@@ -30,8 +32,8 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
     public init(
         enabled: Bool, grab: Bool, passThrough: Bool = false, wakeSwallow: Bool = false,
         wakeGuard: TimeSpan = DeviceSettings.defaultWakeGuard, passThroughPointer: Bool = false,
-        cloneOrientation: CloneOrientation = .panel, app: AppTouchSettings = AppTouchSettings(), geometry: DeviceGeometry,
-        engine: EngineConfiguration,
+        cloneOrientation: CloneOrientation = .panel, cloneName: String? = nil, app: AppTouchSettings = AppTouchSettings(),
+        geometry: DeviceGeometry, engine: EngineConfiguration,
         touch: TouchHygieneSettings = TouchHygieneSettings(),
         matchedEntry: Int?
     ) {
@@ -41,6 +43,7 @@ public struct ResolvedDeviceSettings: Sendable, Hashable {
         self.wakeSwallow = wakeSwallow
         self.wakeGuard = wakeGuard
         self.passThroughPointer = passThroughPointer
+        self.cloneName = cloneName
         self.cloneOrientation = cloneOrientation
         self.app = app
         self.geometry = geometry
@@ -70,6 +73,7 @@ extension Configuration {
                 wakeGuard: entry.wakeGuard,
                 passThroughPointer: entry.passThroughPointer,
                 cloneOrientation: entry.cloneOrientation,
+                cloneName: entry.cloneName,
                 app: entry.app,
                 geometry: entry.geometry,
                 engine: entry.engine ?? engine,

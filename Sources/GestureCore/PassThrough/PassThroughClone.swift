@@ -2,7 +2,7 @@
 /// device.
 ///
 /// The clone is the original to everything the operator configured for the touchscreen: it
-/// keeps the original's **name**, bus, vendor, product and version, so udev rules matched on
+/// keeps the original's **name** (unless `clone-name` gives it one of its own), bus, vendor, product and version, so udev rules matched on
 /// the name (`ATTRS{name}`: a `LIBINPUT_CALIBRATION_MATRIX` for a portrait screen), sway's
 /// `input "vendor:product:name"` lines (`map_to_output`) and libinput quirks matched on
 /// name or ids apply to the clone as they did to the original. What marks it as gestured's is
@@ -102,12 +102,15 @@ public enum PassThroughClone {
     /// device's). A touchscreen's clone is touch-only unless `keepPointer`: no pointer
     /// buttons and no relative axes, so udev calls it a touchscreen and nothing else.
     /// Touchpads keep their buttons (a clickpad's click is `BTN_LEFT`). `screen`: the clone
-    /// reports screen-oriented positions, its position axes those of the screen.
+    /// reports screen-oriented positions, its position axes those of the screen. `name`: the
+    /// clone's own name (`clone-name`) instead of the original's.
     public static func description(
-        cloning original: DeviceDescription, node: String, keepPointer: Bool, screen: ScreenOrientedClone? = nil
+        cloning original: DeviceDescription, node: String, keepPointer: Bool, screen: ScreenOrientedClone? = nil,
+        name: String? = nil
     ) -> DeviceDescription {
         var clone = screen?.describe(original) ?? original
         clone.phys = phys(cloning: node)
+        if let name { clone.name = name }
         for code in clone.absInfo.keys { clone.absInfo[code]?.fuzz = 0 }
         if !keepPointer, original.kind == .touchscreen {
             clone.codes[EV.rel] = nil

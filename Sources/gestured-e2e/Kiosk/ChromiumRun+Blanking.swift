@@ -174,12 +174,19 @@ extension ChromiumRun {
         blankerProcesses = []
     }
 
-    func blankAndWake(_ blanker: KioskBlanker) throws(CaseFailure) {
+    /// `config`: gestured's configuration for the case (the Raspberry Pi OS session runs the
+    /// guide's); nil: `blankingConfig`.
+    func blankAndWake(_ blanker: KioskBlanker, config: String? = nil) throws(CaseFailure) {
         // gestured's own idle period starts only once the blanker runs (below): a daemon
         // that went idle before, with a display it cannot read, would swallow the probe
         // taps of its start, and the actions runner would miss the `idle` line.
         let touchHygiene = try KioskGuide(path: cases.guide).touchHygiene()
-        try startDaemon(config: blankingConfig(idleTimeout: 0, touchHygiene: touchHygiene), hidingDisplay: blanker.displayUnreadable)
+        if config != nil && blanker.usesIdleTimeout {
+            throw CaseFailure(
+                "\(blanker.title) turns gestured's idle timeout on by rewriting blankingConfig; it needs no config of its own")
+        }
+        try startDaemon(
+            config: config ?? blankingConfig(idleTimeout: 0, touchHygiene: touchHygiene), hidingDisplay: blanker.displayUnreadable)
         guard let subscriber, let running = daemon else { throw CaseFailure("no subscriber") }
         defer { stopBlanker() }
         // As a line of the kiosk's configuration would start it; only now, so that no other

@@ -13,14 +13,24 @@ import SystemCalls
 /// again between cases that leave it zoomed, scrolled or with a selection. Verdicts are
 /// what the page's DOM received and what a socket subscriber received, never timing.
 final class ChromiumRun {
-    let kind: CompositorKind
-    let output: KioskStack.Output
+    let stack: KioskStack
+    var kind: CompositorKind { stack.compositor }
+    var output: KioskStack.Output { stack.output }
     let cases: KioskCases
     let site: ProbeSite
     var recipe: KioskGuide.Recipe!
     var page: ChromiumPage!
     var compositor: Compositor!
+    /// The panel the cases touch.
     var panel: TouchPanel!
+    /// Every panel plugged in, gestured passing each through (raspios: Raspberry Pi's
+    /// displays; else `panel` alone).
+    var panels: [TouchPanel] = []
+    /// The USB mouse in the seat, when the stack has one.
+    var mouse: TouchPanel?
+    /// Whether gestured runs with `app-long-press = false`, which makes a tap held long a
+    /// long press that the page never gets (`tap`).
+    var tapsMustBeQuick: Bool { kind == .raspios }
     var daemon: DaemonProcess?
     var subscriber: Subscriber?
     /// The programs the wake case started in the session (swayidle, `gesturectl actions`),
@@ -30,9 +40,8 @@ final class ChromiumRun {
     var daemonMark = 0
     var configPath: String { "\(cases.work)/kiosk.toml" }
 
-    init(kind: CompositorKind, output: KioskStack.Output, cases: KioskCases, site: ProbeSite) {
-        self.kind = kind
-        self.output = output
+    init(stack: KioskStack, cases: KioskCases, site: ProbeSite) {
+        self.stack = stack
         self.cases = cases
         self.site = site
     }
@@ -41,7 +50,7 @@ final class ChromiumRun {
     /// verdict. Chromium under emulation on a busy host took minutes to load the page.
     static let patience = 90.0
 
-    var prefix: String { "kiosk [\(kind.rawValue)+chromium]" }
+    var prefix: String { "kiosk [\(stack.name)]" }
     func name(_ text: String) -> String { "\(prefix): \(text)" }
 
     /// Whether the guide runs Chromium as an X11 client through Xwayland.
@@ -78,8 +87,17 @@ final class ChromiumRun {
             }
             let state = try page.state(alongside: nil)
             try expect(state.scale == 1, "the page starts at scale \(state.scale ?? 0)")
-            panel = try TouchPanel(descriptionFile: cases.elanDescription, name: KioskCases.panelName)
-            try probe("\(panel.name) (read by the compositor itself)")
+            if stack.mouse { mouse = try RaspberryPiOS.plugMouse() }
+            if kind == .raspios {
+                // Read by labwc itself the panels are mice (the system rc.xml): the first
+                // touches to probe with are the clones', once gestured runs.
+                panels = try RaspberryPiOS.panels.map { (panel) throws(CaseFailure) in try RaspberryPiOS.plug(panel) }
+                panel = panels.first
+            } else {
+                panel = try TouchPanel(descriptionFile: cases.elanDescription, name: KioskCases.panelName)
+                panels = [panel]
+                try probe("\(panel.name) (read by the compositor itself)")
+            }
         }
         guard compositor != nil, panel != nil else {
             if compositor != nil { say("\(kind.rawValue) log: \(tail(compositor.logPath, lines: 15))") }
@@ -92,7 +110,12 @@ final class ChromiumRun {
             daemon?.stop()
             stopBlanker()
             compositor.stop()
-            panel.unplug()
+            for panel in panels { panel.unplug() }
+            mouse?.unplug()
+        }
+        if kind == .raspios {
+            runRaspberryPiOS(harness)
+            return
         }
         harness.run(name("without gestured: taps click where touched")) { try tapsClick() }
         harness.run(name("gestured starts with pass-through; the page gets touches from the clone"), always: true) {
@@ -133,35 +156,48 @@ final class ChromiumRun {
         }
         guard daemon != nil else { return }
         harness.run(name("app-fingers = 1: a two-finger pinch leaves the page at scale 1; a subscriber gets the pinch")) {
-            let (inputs, state) = try pinch(zooms: false)
-            let mostDown = inputs.compactMap(\.down).max() ?? 0
-            let pointers = Set(inputs.filter { $0.name == "pointerdown" }.compactMap(\.id))
-            try expect(mostDown == 1 && pointers.count == 1, "the page got more than one finger: \(describe(inputs))")
-            try expect(state.scale == 1, "visualViewport.scale is \(state.scale ?? 0) after the pinch: \(describe(inputs))")
+            try pinchStaysOutOfPage()
         }
         harness.run(
             name("app-long-press = false: a long press gives the page no event, no menu, no selection; a subscriber gets it")
-        ) {
-            let (before, selected, _) = try longPress()
-            try expect(!before.contains(where: \.isInput), "the page got \(describe(before.filter(\.isInput)))")
-            let changes = before.filter { $0.name == "selectionchange" }.compactMap(\.text).filter { !$0.isEmpty }
-            try expect(selected.isEmpty && changes.isEmpty, "the page selected \(selected) \(changes)")
-        }
+        ) { try longPressStaysOutOfPage() }
         harness.run(name("app keys: taps still click where touched")) { try tapsClick() }
         harness.run(name("app keys: a drag still scrolls the page and clicks nothing")) { try dragScrolls() }
         for blanker in blankers {
-            harness.run(
-                name(
-                    "wake-swallow against \(blanker.title) (\(output)): \(blanker.ghosts ? "beside a panel ghosting every 12.864 s the output goes off, the page gets no ghost; " : "")a tap on the \(blanker.darkens ? "dark screen" : "idle screen") gives the page no DOM event and \(blanker.darkens ? "turns the output on" : "runs swayidle's resume and the active action"); a subscriber gets it; the next tap clicks where touched"
-                )
-            ) { try blankAndWake(blanker) }
+            harness.run(name(wakeCase(blanker))) { try blankAndWake(blanker) }
         }
-        if harness.failures.contains(where: { $0.hasPrefix(prefix) }) {
-            if let daemon { say("gestured log (\(daemon.logPath)): \(tail(daemon.logPath, lines: 15))") }
-            say("\(kind.rawValue) log: \(tail(compositor.logPath, lines: 10))")
-            say(page.recent)
-            say("gestured-web log: \(tail(site.logPath, lines: 10))")
-        }
+        reportFailures(harness)
+    }
+
+    /// The wake case's name against `blanker`.
+    func wakeCase(_ blanker: KioskBlanker) -> String {
+        "wake-swallow against \(blanker.title) (\(output)): \(blanker.ghosts ? "beside a panel ghosting every 12.864 s the output goes off, the page gets no ghost; " : "")a tap on the \(blanker.darkens ? "dark screen" : "idle screen") gives the page no DOM event and \(blanker.darkens ? "turns the output on" : "runs swayidle's resume and the active action"); a subscriber gets it; the next tap clicks where touched"
+    }
+
+    /// With `app-fingers = 1`: a pinch reaches the page as one finger and leaves it at scale 1.
+    func pinchStaysOutOfPage() throws(CaseFailure) {
+        let (inputs, state) = try pinch(zooms: false)
+        let mostDown = inputs.compactMap(\.down).max() ?? 0
+        let pointers = Set(inputs.filter { $0.name == "pointerdown" }.compactMap(\.id))
+        try expect(mostDown == 1 && pointers.count == 1, "the page got more than one finger: \(describe(inputs))")
+        try expect(state.scale == 1, "visualViewport.scale is \(state.scale ?? 0) after the pinch: \(describe(inputs))")
+    }
+
+    /// With `app-long-press = false`: a long press gives the page no event and no selection.
+    func longPressStaysOutOfPage() throws(CaseFailure) {
+        let (before, selected, _) = try longPress()
+        try expect(!before.contains(where: \.isInput), "the page got \(describe(before.filter(\.isInput)))")
+        let changes = before.filter { $0.name == "selectionchange" }.compactMap(\.text).filter { !$0.isEmpty }
+        try expect(selected.isEmpty && changes.isEmpty, "the page selected \(selected) \(changes)")
+    }
+
+    /// After the stack's cases: the logs' last lines when one of them failed.
+    func reportFailures(_ harness: Harness) {
+        guard harness.failures.contains(where: { $0.hasPrefix(prefix) }) else { return }
+        if let daemon { say("gestured log (\(daemon.logPath)): \(tail(daemon.logPath, lines: 15))") }
+        say("\(kind.rawValue) log: \(tail(compositor.logPath, lines: 10))")
+        say(page.recent)
+        say("gestured-web log: \(tail(site.logPath, lines: 10))")
     }
 
     // MARK: touches
@@ -191,10 +227,20 @@ final class ChromiumRun {
         return max(abs(x - want.x), abs(y - want.y))
     }
 
+    /// A finger down at `spot` for `hold` ms. With `app-long-press = false` (`tapsMustBeQuick`)
+    /// a finger the driver could only lift after 400 ms (a stalled host) was a long press to
+    /// gestured, which keeps it from the page: the tap is played again (said as `RETRY`).
     func tap(_ spot: Spot, hold: Double = 60) throws(CaseFailure) {
-        try panel.frame([0: spot])
-        page.settle(milliseconds: hold, alongside: subscriber)
-        try panel.frame([:])
+        for attempt in 1...Harness.attempts {
+            let down = monotonicMicroseconds()
+            try panel.frame([0: spot])
+            page.settle(milliseconds: hold, alongside: subscriber)
+            try panel.frame([:])
+            let held = Double(monotonicMicroseconds() - down) / 1000
+            guard tapsMustBeQuick, held > 400, attempt < Harness.attempts else { return }
+            say("RETRY \(prefix): a tap at (\(spot.x), \(spot.y)) was held \(Int(held)) ms (a stalled host): played again")
+            quiesce()
+        }
     }
 
     /// Moves the fingers from `from` to `to` in `steps` frames `frame` ms apart (fingers not
@@ -268,12 +314,14 @@ final class ChromiumRun {
 
     // MARK: cases
 
-    /// Each tap of `tapSpots`: exactly one touchstart, one touch pointerdown and one click,
-    /// each within `tolerance` of the played point, and no context menu.
-    func tapsClick() throws(CaseFailure) {
+    /// Each tap of `spots` (default `tapSpots`): exactly one touchstart, one touch pointerdown
+    /// and one click, each within `tolerance` of the played point, and no context menu.
+    /// Returns the mouse events not made from a touch (noted).
+    @discardableResult
+    func tapsClick(at spots: [Spot]? = nil) throws(CaseFailure) -> [String] {
         var worst = 0.0
         var emulated: [String] = []
-        for spot in tapSpots {
+        for spot in spots ?? tapSpots {
             let mark = page.events.count
             try tap(spot)
             try page.wait("the click of the tap at (\(spot.x), \(spot.y))", timeout: Self.patience, alongside: subscriber) {
@@ -286,6 +334,7 @@ final class ChromiumRun {
         }
         say("  NOTE: \(prefix): the largest offset of a tap's touchstart, pointerdown or click: \(worst) CSS px")
         if !emulated.isEmpty { say("  NOTE: \(prefix): mouse events not made from a touch: \(emulated)") }
+        return emulated
     }
 
     /// `inputs` are one tap at `spot`: exactly one touchstart, one touch pointerdown and one
@@ -420,9 +469,12 @@ final class ChromiumRun {
         return (before, selected, longPress)
     }
 
-    func killWithFingerDown() throws(CaseFailure) {
+    /// `moved`: how far the finger moves after its touch-down (a fraction of the width)
+    /// before the kill: with `app-long-press = false` a finger reaches the page only once it
+    /// moved beyond the tap slop.
+    func killWithFingerDown(moved: Double = 0.01) throws(CaseFailure) {
         do {
-            try killWithFingerResting()
+            try killWithFingerResting(moved: moved)
         } catch {
             // A finger left down would keep the next daemon from grabbing the panel.
             try? panel.lift()
@@ -430,12 +482,12 @@ final class ChromiumRun {
         }
     }
 
-    private func killWithFingerResting() throws(CaseFailure) {
+    private func killWithFingerResting(moved: Double) throws(CaseFailure) {
         guard let running = daemon else { throw CaseFailure("gestured is not running") }
         let mark = page.events.count
         try panel.frame([0: Spot(0.6, 0.6)])
         page.settle(milliseconds: 30, alongside: subscriber)
-        try panel.frame([0: Spot(0.61, 0.6)])
+        try panel.frame([0: Spot(0.6 + moved, 0.6)])
         try page.wait("the finger's touchstart", timeout: Self.patience, alongside: subscriber) {
             page.inputs(since: mark).contains { $0.name == "touchstart" }
         }
@@ -479,10 +531,15 @@ final class ChromiumRun {
     /// read the display's power, `startKioskDaemon`).
     func restartDaemon(hidingDisplay: Bool = false) throws(CaseFailure) {
         daemonMark = page.events.count
-        let started = try startKioskDaemon(cases, config: configPath, panels: [panel], pumping: page, hidingDisplay: hidingDisplay)
+        let started = try startKioskDaemon(cases, config: configPath, panels: panels, pumping: page, hidingDisplay: hidingDisplay)
         daemon = started.daemon
         subscriber = started.subscriber
-        try probe("\(panel.name) through its clone")
+        let touched = panel
+        for other in panels {
+            panel = other
+            try probe("\(other.name) through its clone")
+        }
+        panel = touched
         _ = started.subscriber.drain(quiet: 0.3)
     }
 }

@@ -39,7 +39,7 @@ final class Compositor {
         if output == .drm, !RegularFile.anythingExists(path: "/dev/dri/card0") {
             throw CaseFailure("no /dev/dri/card0 for \(kind.rawValue) on DRM: the guest needs a virtio GPU (vm/run.sh --gpu)")
         }
-        let command = try kind.commandLine(running: client.shellCommand, setup: setup, work: work)
+        let command = try kind.commandLine(running: client.shellCommand, setup: setup, work: work, home: runtime)
         let defaults = [
             "XDG_RUNTIME_DIR=\(runtime)", "HOME=\(runtime)", "WLR_BACKENDS=headless,libinput", "WLR_RENDERER=pixman",
             "WLR_HEADLESS_OUTPUTS=1", "LIBSEAT_BACKEND=seatd",

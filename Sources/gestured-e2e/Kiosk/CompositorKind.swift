@@ -15,20 +15,25 @@ enum CompositorKind: String, CaseIterable {
     case labwc
     /// cage 0.2.0 (Debian 13): started as cage 0.1.4 is; it sends `wl_touch.frame`.
     case cage2
+    /// labwc 0.8 as Raspberry Pi OS's desktop login starts it (`labwc-pi`: `labwc -m`): its
+    /// system files (`RaspberryPiOS.systemFiles`, raspberrypi-ui-mods' /etc/xdg/labwc) merged
+    /// before the user's `~/.config/labwc` (the guide's autostart and rc.xml).
+    case raspios
 
     /// The program that runs (and that the guide's recipe names).
     var program: String {
         switch self {
         case .cage, .cage2: "cage"
         case .sway: "sway"
-        case .labwc: "labwc"
+        case .labwc, .raspios: "labwc"
         }
     }
 
     /// The command line that starts this compositor running `client` (a shell command),
     /// with `setup`'s own flags (cage) or configuration lines (sway's configuration, labwc's
-    /// autostart; written to files in `work` that the compositor's user can read).
-    func commandLine(running client: String, setup: CompositorSetup, work: String) throws(CaseFailure) -> [String] {
+    /// autostart; written to files in `work` that the compositor's user can read). `home`: the
+    /// compositor's user's home (raspios: the user's `~/.config/labwc`).
+    func commandLine(running client: String, setup: CompositorSetup, work: String, home: String) throws(CaseFailure) -> [String] {
         switch self {
         case .cage, .cage2:
             return ["cage"] + setup.arguments + ["--", "sh", "-c", client]
@@ -43,6 +48,19 @@ enum CompositorKind: String, CaseIterable {
             try Self.write("\(directory)/autostart", (setup.configLines + ["(\(client)) &"]).joined(separator: "\n") + "\n")
             try Self.write("\(directory)/rc.xml", Self.labwcConfiguration(fillOutput: setup.fillOutput))
             return ["labwc"] + setup.arguments + ["--config-dir", directory]
+        case .raspios:
+            try RaspberryPiOS.installSystemFiles()
+            let (uid, gid) = try KioskRoot.kioskUser()
+            let directory = "\(home)/.config/labwc"
+            for path in ["\(home)/.config", directory] {
+                try? RegularFile.makeDirectory(path: path, mode: 0o755)
+                _ = try? SystemCall.posixBlocking("chown", path: path) { chown(path, uid, gid) }
+            }
+            try Self.write("\(directory)/autostart", (setup.configLines + ["(\(client)) &"]).joined(separator: "\n") + "\n")
+            if let rcXML = setup.rcXML { try Self.write("\(directory)/rc.xml", rcXML) }
+            // As labwc-pi runs it; -V (labwc's informational log: which scripts ran, which
+            // <touch> entry each device got) is the tier's, for its verdicts.
+            return ["labwc", "-m", "-V"] + setup.arguments
         }
     }
 
@@ -78,4 +96,6 @@ struct CompositorSetup: Equatable {
     /// and sway show their one client so anyway). Off for the guide's recipes: Chromium's
     /// `--kiosk` makes its window full screen itself.
     var fillOutput = false
+    /// The user's own `rc.xml` (raspios: the guide's `~/.config/labwc/rc.xml`).
+    var rcXML: String?
 }

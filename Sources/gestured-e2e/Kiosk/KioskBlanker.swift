@@ -83,6 +83,13 @@ struct KioskBlanker {
                     programs: [.gesturedActions(off: ["wlopm", "--off", "*"], on: ["wlopm", "--on", "*"])], darkens: true,
                     displayUnreadable: false),
             ]
+        case (.raspios, .drm):
+            // The Raspberry Pi OS session: raspi-config's line, as that lane's guide sets it up.
+            return [
+                KioskBlanker(
+                    title: "raspi-config's swayidle and wlopm line", programs: [.swayidle(off: "wlopm --off \\*", on: "wlopm --on \\*")],
+                    darkens: true, displayUnreadable: false)
+            ]
         case (.cage, .headless), (.cage2, .headless):
             func record(_ mark: Mark) -> String { "echo \(mark.rawValue) >> \(marks)" }
             return [

@@ -100,7 +100,7 @@ struct KioskCases {
                     }
                 }
                 guard let site else { continue }
-                ChromiumRun(kind: stack.compositor, output: stack.output, cases: self, site: site).run(harness)
+                ChromiumRun(stack: stack, cases: self, site: site).run(harness)
             }
         }
     }

@@ -9,14 +9,17 @@ import Foundation
 ///   (not comments) the compositor's configuration;
 /// - a labwc autostart file (labwc): its line running `chromium … &` is the Chromium command
 ///   line, its other lines (not comments) go into the autostart file before it.
-/// cage 0.2.0 runs cage's recipe unless the guide gives one marked `cage2`. The guide's
-/// recommended touch hygiene is the `[touch]` table after `<!-- kiosk tier: touch hygiene -->`.
+/// cage 0.2.0 runs cage's recipe unless the guide gives one marked `cage2`. Raspberry Pi OS's
+/// session (`raspios`) runs a labwc autostart of its own, with the files marked
+/// `raspios rc.xml` (the user's `~/.config/labwc/rc.xml`) and `raspios gestured.toml`. The
+/// guide's recommended touch hygiene is the `[touch]` table after `<!-- kiosk tier: touch
+/// hygiene -->`.
 /// Commands are plain words (no quotes, variables or escapes), which the tier passes on as
 /// they are.
 struct KioskGuide {
     /// A compositor's recipe: its own setup and the browser's command line.
     struct Recipe: Equatable {
-        let setup: CompositorSetup
+        var setup: CompositorSetup
         /// Program, flags and the operator's URL.
         let chromium: [String]
     }
@@ -40,12 +43,14 @@ struct KioskGuide {
     /// The recipe the guide gives for `compositor`; fails when it gives none or one the tier
     /// cannot run as written.
     func recipe(for compositor: CompositorKind) throws(CaseFailure) -> Recipe {
-        guard let block = block(after: Self.markers(compositor)) else {
+        guard let block = Self.markers(compositor).lazy.compactMap({ block(after: $0) }).first else {
             throw CaseFailure(
                 "\(path) has no recipe for \(compositor.rawValue) (a fenced block after \(Self.markers(compositor).joined(separator: " or ")))"
             )
         }
-        return try Self.recipe(block: block.map { $0.trimmingCharacters(in: .whitespaces) }, compositor: compositor, path: path)
+        var recipe = try Self.recipe(block: block.map { $0.trimmingCharacters(in: .whitespaces) }, compositor: compositor, path: path)
+        if compositor == .raspios { recipe.setup.rcXML = try file("raspios rc.xml") }
+        return recipe
     }
 
     /// The marker of the guide's recommended touch hygiene (a `[touch]` table of
@@ -55,21 +60,27 @@ struct KioskGuide {
     /// The guide's recommended `[touch]` table, its lines as written; fails when the guide
     /// has none.
     func touchHygiene() throws(CaseFailure) -> String {
-        guard let block = block(after: [Self.touchHygieneMarker]), block.first?.trimmingCharacters(in: .whitespaces) == "[touch]"
+        guard let block = block(after: Self.touchHygieneMarker), block.first?.trimmingCharacters(in: .whitespaces) == "[touch]"
         else {
             throw CaseFailure("\(path) has no [touch] table in a fenced block after \(Self.touchHygieneMarker)")
         }
         return block.joined(separator: "\n")
     }
 
-    /// The lines of the fenced block after the first of `markers` the guide has (a line of
-    /// its own); nil when it has none of them or no block after it.
-    private func block(after markers: [String]) -> [String]? {
+    /// The file the guide gives after `<!-- kiosk tier: NAME -->`, as written (its first line
+    /// is a comment naming where it goes, in the file's own comment syntax).
+    func file(_ name: String) throws(CaseFailure) -> String {
+        guard let block = block(after: "<!-- kiosk tier: \(name) -->") else {
+            throw CaseFailure("\(path) has no \(name) (a fenced block after <!-- kiosk tier: \(name) -->)")
+        }
+        return block.joined(separator: "\n") + "\n"
+    }
+
+    /// The lines of the fenced block after the line `marker`, nil when there is none.
+    private func block(after marker: String) -> [String]? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let markerLine = markers.lazy.compactMap { marker in
-            lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == marker }
-        }.first
-        guard let markerLine, let open = lines[markerLine...].firstIndex(where: { $0.hasPrefix("```") }),
+        guard let markerLine = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == marker }),
+            let open = lines[markerLine...].firstIndex(where: { $0.hasPrefix("```") }),
             let close = lines[(open + 1)...].firstIndex(where: { $0.hasPrefix("```") })
         else { return nil }
         return Array(lines[(open + 1)..<close])
@@ -95,7 +106,7 @@ struct KioskGuide {
         }
         var configLines: [String] = []
         var chromium: [String]?
-        if compositor == .labwc {
+        if compositor.program == "labwc" {
             for line in block where !line.isEmpty && !line.hasPrefix("#") {
                 let command = try words(line)
                 if let program = command.first, (program as NSString).lastPathComponent == "chromium" {

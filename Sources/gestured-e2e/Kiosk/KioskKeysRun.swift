@@ -25,7 +25,7 @@ final class KioskKeysRun {
     var program: KeyboardClientLog.Program { typesOnWayland ? .wev : .xev }
     var typesOnWayland: Bool {
         switch kind {
-        case .sway, .labwc: true
+        case .sway, .labwc, .raspios: true
         case .cage, .cage2: false
         }
     }
@@ -94,7 +94,7 @@ final class KioskKeysRun {
         case .sway:
             setup.configLines = ["exec \(runner)"]
             client = try KeyboardClientLog(program, fifo: fifo, before: nil)
-        case .labwc:
+        case .labwc, .raspios:
             setup.configLines = ["\(runner) &"]
             client = try KeyboardClientLog(program, fifo: fifo, before: nil)
         case .cage, .cage2:

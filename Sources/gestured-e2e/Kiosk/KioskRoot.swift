@@ -6,7 +6,8 @@ import SystemCalls
 /// The guest's root is the host's own `/` (Debian 12), shared read-only over 9p (vm/run.sh):
 /// the guest runs the host's programs (cage 0.1.4, sway 1.7, Chromium, Xwayland, seatd,
 /// udev; vm/test-kiosk.sh checks that they are installed); or a Debian 13 root made by
-/// vm/kiosk-root.sh (labwc 0.8, cage 0.2.0, Chromium; `vm/run.sh --root`). Its `/tmp` and `/run`
+/// vm/kiosk-root.sh (labwc 0.8, cage 0.2.0, Chromium; `vm/run.sh --root`), where labwc also
+/// runs as Raspberry Pi OS starts it (`raspios`). Its `/tmp` and `/run`
 /// are fresh tmpfs and the work directory (the checkout) is shared read-write, so the
 /// page and docs/kiosk.md are read from the checkout. The kernel refuses user namespaces
 /// in the chroot the guest runs in (Chromium's sandbox: `ChromiumPage.testFlags`).
@@ -33,6 +34,10 @@ struct KioskRoot {
                 // On the GPU: its last cases are wake-swallow against raspi-config's blanking
                 // and against gestured's own idle actions (`KioskBlanker`).
                 KioskStack(compositor: .labwc, client: .chromium, output: .drm), KioskStack(compositor: .cage2, client: .chromium),
+                // Raspberry Pi OS's session as shipped (`labwc -m` with its /etc/xdg/labwc), on
+                // the GPU for raspi-config's blanking; without and with a USB mouse.
+                KioskStack(compositor: .raspios, client: .chromium, output: .drm),
+                KioskStack(compositor: .raspios, client: .chromium, output: .drm, mouse: true),
             ]),
     ]
 

@@ -28,7 +28,11 @@ struct KioskStack: Equatable {
     let compositor: CompositorKind
     let client: Client
     var output = Output.headless
+    /// Whether a USB mouse is plugged into the seat too (a uinput mouse): labwc offers apps a
+    /// pointer only while a pointer device is present.
+    var mouse = false
 
-    /// `cage+wev`, `sway+chromium`: the cases' prefix (`kiosk [sway+chromium]: …`).
-    var name: String { "\(compositor.rawValue)+\(client.rawValue)" }
+    /// `cage+wev`, `sway+chromium`, `raspios+chromium+mouse`: the cases' prefix (`kiosk
+    /// [sway+chromium]: …`).
+    var name: String { "\(compositor.rawValue)+\(client.rawValue)\(mouse ? "+mouse" : "")" }
 }
