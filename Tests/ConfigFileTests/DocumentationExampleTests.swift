@@ -22,7 +22,9 @@ import Testing
         #expect(blocks.count == 7)
         let kioskHygiene = try ConfigLoader.parse(text: blocks.removeFirst(), path: "touch hygiene on public kiosks")
         #expect(
-            kioskHygiene.touch == TouchHygieneSettings(debounce: .milliseconds(60), stuckAfter: .seconds(30), phantom: .suppress))
+            kioskHygiene.touch
+                == TouchHygieneSettings(
+                    debounce: .milliseconds(60), stuckAfter: .seconds(30), phantom: .suppress, shortestContact: .milliseconds(1)))
         let selection = try ConfigLoader.parse(text: blocks[0], path: "selection example")
         let wanted = selection.settings(
             forDevice: "ELAN Touchscreen", vendor: 0x04f3, product: 0x010c,
