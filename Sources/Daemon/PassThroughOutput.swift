@@ -104,13 +104,14 @@ final class PassThroughOutput {
             return
         }
         if filter.wantsDisplayPower { filter.displayPower(screenWake.displayPower()) }
-        decidingWakeTouches(screenWake) { perform(filter.feed(event, hidden: hidden)) }
+        decidingWakeTouches { perform(filter.feed(event, hidden: hidden)) }
     }
 
-    /// Runs `step` (a frame, or touch hygiene's deadline, which may decide a held touch) and
-    /// tells the compositor of each wake touch it swallowed, logging when wake-swallow
-    /// failed safe during it.
-    private func decidingWakeTouches(_ screenWake: ScreenWake, _ step: () -> Void) {
+    /// Runs `step` (a frame, or touch hygiene's deadline, which may decide a held touch) and,
+    /// with wake-swallow, tells the compositor of each wake touch it swallowed, logging when
+    /// wake-swallow failed safe during it.
+    private func decidingWakeTouches(_ step: () -> Void) {
+        guard let screenWake else { return step() }
         let wakeTouches = filter.wakeTouchCount
         let forwarded = filter.forwardedWakeTouchCount
         let signal = filter.wakeSignal
@@ -139,11 +140,7 @@ final class PassThroughOutput {
     /// ended): the clone shows it now. A touch held back at its touch-down (`shortest-contact`,
     /// `hold-duration`) is decided now, and may be the wake touch: the compositor is told.
     func hiddenTouchesChanged(_ hidden: HiddenTouches, at time: Timestamp) {
-        guard let screenWake else {
-            perform(filter.hiddenTouchesChanged(hidden, at: time))
-            return
-        }
-        decidingWakeTouches(screenWake) { perform(filter.hiddenTouchesChanged(hidden, at: time)) }
+        decidingWakeTouches { perform(filter.hiddenTouchesChanged(hidden, at: time)) }
     }
 
     /// New regions or wake-swallow for touches that begin from now on.
