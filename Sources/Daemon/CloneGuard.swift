@@ -2,7 +2,6 @@ import EvdevInput
 import GestureCore
 import GestureProtocol
 import Logging
-import Synchronization
 import SystemCalls
 import SystemPackage
 
@@ -41,7 +40,7 @@ public final class CloneGuard {
     /// Guards that were released but had not exited yet: reaped on later calls. Locked: the
     /// daemon has one thread, but every thread that releases a guard shares the list (tests
     /// run many daemons and guards at once; unlocked, two of them corrupted it).
-    private static let exiting = Mutex<[pid_t]>([])
+    private static let exiting = LockedValue<[pid_t]>([])
 
     /// Starts the guard of `clone` (created from `description`) from the running gestured.
     /// Throws when no process can be started (the clone then works unguarded: the caller

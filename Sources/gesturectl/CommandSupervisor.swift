@@ -2,7 +2,6 @@ import Actions
 import Dispatch
 import GestureCore
 import GestureProtocol
-import Synchronization
 import SystemCalls
 import SystemPackage
 
@@ -41,7 +40,7 @@ final class CommandSupervisor: @unchecked Sendable {
     }
 
     private let actions: [Action]
-    private let inbox = Mutex<[Input]>([])
+    private let inbox = LockedValue<[Input]>([])
     private let wakeRead: FileDescriptor
     private let wakeWrite: FileDescriptor
     // Owned by the supervisor thread.
