@@ -80,6 +80,16 @@ struct HygieneRig {
         if let end { fireDeadlines(upTo: Timestamp(microseconds: end)) }
     }
 
+    /// As the daemon reads `events` in one batch (or with its timer late): no deadline fires
+    /// between them, only those due by `end` after the last.
+    mutating func runAsOneRead(_ events: [InputEvent], until end: UInt64) {
+        for event in events {
+            pipeline.feed(event, into: &sink)
+            if case .emit(let frame) = filter.feed(event, hidden: pipeline.hiddenTouches) { clone += frame }
+        }
+        fireDeadlines(upTo: Timestamp(microseconds: end))
+    }
+
     mutating func fireDeadlines(upTo time: Timestamp) {
         while let deadline = pipeline.nextDeadline, deadline <= time {
             pipeline.advance(to: deadline, into: &sink)

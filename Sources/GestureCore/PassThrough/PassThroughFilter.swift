@@ -426,22 +426,30 @@ public struct PassThroughFilter {
         // their own built on the last one: each down at its touch-down point.
         var events: [InputEvent] = []
         let began: Bool
+        // Touches hygiene showed only as they lift are decided first, where they were last
+        // seen; one that passes is revealed with the held ones.
+        var shownAtLift = false
         switch layout.mode {
         case .slotted:
-            if let revealed = revealHeldSlots(at: time) { events = revealFrame(revealed, at: time) }
+            shownAtLift = decidePendingSlotsShownAtTheirLift(at: time)
+            if let revealed = revealHeldSlots(at: time) ?? (shownAtLift ? committed : nil) { events = revealFrame(revealed, at: time) }
             began = decideSlots(at: time)
         case .unslotted:
             guard matchContacts() else {
                 began = false
                 break
             }
-            if let revealed = revealHeldContacts(at: time) { events = revealFrame(revealed, at: time) }
+            shownAtLift = decidePendingContactsShownAtTheirLift(at: time)
+            if let revealed = revealHeldContacts(at: time) ?? (shownAtLift ? committed : nil) { events = revealFrame(revealed, at: time) }
             began = decideContacts(at: time)
         case .singleTouch(let touchKey):
-            if let revealed = revealHeldSingleTouch(touchKey: touchKey, at: time) { events = revealFrame(revealed, at: time) }
+            shownAtLift = decidePendingSingleTouchShownAtItsLift(touchKey: touchKey, at: time)
+            if let revealed = revealHeldSingleTouch(touchKey: touchKey, at: time) ?? (shownAtLift ? committed : nil) {
+                events = revealFrame(revealed, at: time)
+            }
             began = decideSingleTouch(touchKey: touchKey, at: time)
         }
-        let shownByHygiene = decidePendingTouches(in: working, at: time)
+        let shownByHygiene = decidePendingTouches(in: working, at: time) || shownAtLift
         // Only a touch the clone may show is the wake touch (`decide`).
         if (began || shownByHygiene) && wakeArmed { wakeArmed = false }
         if hidesTouch { pointerFrozen = true } else if anyTouchDown { pointerFrozen = false }
@@ -660,6 +668,59 @@ public struct PassThroughFilter {
             decided = true
         }
         return decided
+    }
+
+    // MARK: - Touches shown as they lift
+
+    // Hygiene holds a touch at its touch-down (`shortest-contact`, `hold-duration`) and shows
+    // it at a deadline. When the daemon reads the touch-down and the lift together, or its
+    // timer runs late, the deadline passes in the frame that lifts the touch: hygiene shows
+    // it and ends it at once. Such a touch is decided where it was last seen (`committed`):
+    // the app still gets the tap, and a wake touch still wakes. One hygiene dropped stays
+    // in `hidden` in its last frame, and is never decided.
+
+    /// Protocol B: pending slots whose touch lifts (or is replaced) in this frame, shown.
+    private mutating func decidePendingSlotsShownAtTheirLift(at time: Timestamp) -> Bool {
+        var decided = false
+        for index in slotDecisions.indices where slotDecisions[index] == .pendingHygiene && !hidden.contains(index) {
+            let last = committed.slots[index]
+            let now = working.slots[index]
+            guard last.isDown, !now.isDown || now.trackingID != last.trackingID else { continue }
+            slotDecisions[index] = decide(
+                x: layout.slotX.map { last.values[$0] } ?? 0, y: layout.slotY.map { last.values[$0] } ?? 0, source: index,
+                touch: "slot \(index) tracking id \(last.trackingID), shown as it lifts", at: time, origin: .slot(last))
+            decided = true
+        }
+        return decided
+    }
+
+    /// Protocol A (after `matchContacts`): pending contacts no report of this frame continues, shown.
+    private mutating func decidePendingContactsShownAtTheirLift(at time: Timestamp) -> Bool {
+        var decided = false
+        for index in contactDecisions.indices
+        where contactDecisions[index].decision == .pendingHygiene && !hidden.contains(index) && committed.contacts.indices.contains(index)
+            && !unslotted.reports.indices.contains(where: { unslotted.matchOfReport[$0] == index })
+        {
+            let contact = committed.contacts[index]
+            func value(_ code: UInt16) -> Int32 { contact.events.last { $0.code == code }?.value ?? 0 }
+            contactDecisions[index].decision = decide(
+                x: value(ABS.mtPositionX), y: value(ABS.mtPositionY), source: index, touch: "contact \(index), shown as it lifts", at: time,
+                origin: .contact(contact))
+            decided = true
+        }
+        return decided
+    }
+
+    /// Single touch: a pending touch whose touch key goes up in this frame, shown.
+    private mutating func decidePendingSingleTouchShownAtItsLift(touchKey: UInt16, at time: Timestamp) -> Bool {
+        guard singleDecision?.decision == .pendingHygiene, !hidden.contains(0), let key = layout.keys.firstIndex(of: touchKey),
+            committed.keys[key] != 0, working.keys[key] == 0
+        else { return false }
+        let decision = decide(
+            x: layout.x.map { committed.axes[$0] } ?? 0, y: layout.y.map { committed.axes[$0] } ?? 0, source: 0,
+            touch: "touch, shown as it lifts", at: time, origin: .singleTouch(axes: committed.axes))
+        singleDecision?.decision = decision
+        return true
     }
 
     private mutating func takeOrder() -> UInt64 {

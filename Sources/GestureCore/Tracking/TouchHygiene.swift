@@ -140,6 +140,11 @@ public struct HiddenTouches: Sendable, Hashable {
         }
     }
 
+    /// Adds every source of `other`.
+    public mutating func formUnion(_ other: HiddenTouches) {
+        words = (words.0 | other.words.0, words.1 | other.words.1, words.2 | other.words.2, words.3 | other.words.3)
+    }
+
     public static func == (a: HiddenTouches, b: HiddenTouches) -> Bool {
         a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
     }
@@ -268,8 +273,14 @@ public struct TouchHygiene {
     public let slop: Length
     /// The frame for the engine after `process` or `advance(to:)`; valid until the next call.
     public private(set) var frame = TouchFrame(time: .zero)
-    /// The sources whose touch is hidden now (for the pass-through filter).
+    /// The sources whose touch is hidden now (for the pass-through filter), and those whose
+    /// touch lifted hidden (dropped) in the last input: a touch held at its touch-down and
+    /// lifted in the same input as its hold ended (read together, a timer that ran late)
+    /// was shown, so its source is not here in its last frame, and the filter tells the
+    /// two apart (`PassThroughFilter`).
     public private(set) var hidden = HiddenTouches.none
+    /// Sources whose touch lifted while hidden, in the input being processed.
+    private var liftedHidden = HiddenTouches.none
     private var records: [Record] = []
     /// Records of contacts cancelled (SYN_DROPPED, palm, reload), by source, for the
     /// unobserved contact found there afterwards.
@@ -354,6 +365,7 @@ public struct TouchHygiene {
     ) -> Bool {
         frame.time = input.time
         frame.contacts.removeAllFromEnd()
+        liftedHidden = .none
         var hiddenDown = 0
         // A touch that begins while another is shown (one lifting in this frame included) is
         // not held for shortest-contact: holding it would end the person's touch sequence
@@ -385,6 +397,7 @@ public struct TouchHygiene {
         guard let deadline = nextDeadline, deadline <= time else { return false }
         frame.time = deadline
         frame.contacts.removeAllFromEnd()
+        liftedHidden = .none
         for index in records.indices where records[index].deadline == deadline {
             let record = records[index]
             switch record.verdict {
@@ -523,6 +536,7 @@ public struct TouchHygiene {
             frame.contacts.append(contact)
             Self.transition(log, &record, "up", .passes)
         case .held:
+            liftedHidden.insert(record.source)
             let reason = record.liftReason(at: time)
             Self.transition(log, &record, "up", .dropped(reason))
             report(
@@ -530,6 +544,7 @@ public struct TouchHygiene {
                     time: time, contact: contact.id, reason: reason, location: contact.location,
                     seriesPeriod: reason == .phantom ? firstReport(of: record.contact) : nil))
         case .dropped, .stuck:
+            liftedHidden.insert(record.source)
             Self.transition(log, &record, "up", record.verdict)
         }
     }
@@ -687,6 +702,7 @@ public struct TouchHygiene {
             if let deadline = record.deadline, deadline < earliest ?? .distantFuture { earliest = deadline }
         }
         for record in orphans where record.verdict.isHidden { hidden.insert(record.source) }
+        hidden.formUnion(liftedHidden)
         self.hidden = hidden
         earliestDeadline = earliest
         engaged = filtersOn || !orphans.isEmpty || !records.isEmpty
