@@ -6,16 +6,17 @@
 # compositor, showing the tier's page (vm/kiosk-page/probe.html, served by gestured-web);
 # and `raspios`, Raspberry Pi OS's session as it ships on the Debian 13 root (labwc -m with
 # Raspberry Pi OS's /etc/xdg/labwc files from vm/raspios, the guide's Raspberry Pi files,
-# Raspberry Pi's touch panels, with and without a USB mouse; Chromium only).
+# Raspberry Pi's touch panels, with and without a USB mouse; Chromium only); `cage2-wake`,
+# cage 0.2.0 with Chromium, only its start and the wake case (`cage2` runs them all).
 # Called by scripts/test.sh after vm/test.sh.
 #
-#   vm/test-kiosk.sh [--compositors cage,sway,labwc,raspios,cage2] [--clients wev,chromium]
+#   vm/test-kiosk.sh [--compositors cage,sway,labwc,raspios,cage2-wake,cage2] [--clients wev,chromium]
 #                    [--daemon by-hand,systemd] [--only TEXT,...]
 #
 # One VM boot per root: cage and sway on the host's root, labwc and cage2 on the Debian 13
 # root (made once and cached in vm/cache/roots/; making it needs root and downloads about
-# 224 MB: vm/README.md "The Debian 13 root"). --compositors defaults to cage,sway,labwc,raspios
-# (cage 0.2.0 is opt-in). --clients defaults to both; `--clients wev` leaves Chromium out (minutes faster).
+# 224 MB: vm/README.md "The Debian 13 root"). --compositors defaults to
+# cage,sway,labwc,raspios,cage2-wake (cage 0.2.0's whole stacks are opt-in). --clients defaults to both; `--clients wev` leaves Chromium out (minutes faster).
 # --daemon defaults to both: `by-hand` is the boot described below (the driver runs gestured
 # itself: a clone's guard process lifts its touches when the daemon dies); `systemd` is a
 # second boot with systemd as PID 1 (vm/run.sh --systemd) where gestured runs as a service
@@ -38,17 +39,17 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 started=$SECONDS
 deadline=${VM_KIOSK_DEADLINE:-3600}
-compositors=cage,sway,labwc,raspios
+compositors=cage,sway,labwc,raspios,cage2-wake
 clients=wev,chromium
 daemon=by-hand,systemd
 driver_args=()
 while (($#)); do
     case "$1" in
-        --compositors) compositors=${2:?--compositors needs cage,sway,labwc,raspios,cage2}; shift ;;
+        --compositors) compositors=${2:?--compositors needs cage,sway,labwc,raspios,cage2-wake,cage2}; shift ;;
         --clients) clients=${2:?--clients needs wev,chromium}; shift ;;
         --daemon) daemon=${2:?--daemon needs by-hand,systemd}; shift ;;
         --only) driver_args+=(--only "${2:?--only needs case names}"); shift ;;
-        *) echo "vm/test-kiosk: unknown option $1 (--compositors cage,sway,labwc,raspios,cage2, --clients wev,chromium, --daemon by-hand,systemd, --only TEXT,...)" >&2; exit 2 ;;
+        *) echo "vm/test-kiosk: unknown option $1 (--compositors cage,sway,labwc,raspios,cage2-wake,cage2, --clients wev,chromium, --daemon by-hand,systemd, --only TEXT,...)" >&2; exit 2 ;;
     esac
     shift
 done
@@ -71,8 +72,8 @@ IFS=, read -ra requested <<<"$compositors"
 for compositor in "${requested[@]}"; do
     case "$compositor" in
         cage | sway) bookworm+=("$compositor") ;;
-        labwc | raspios | cage2) trixie+=("$compositor") ;;
-        *) echo "vm/test-kiosk: unknown compositor $compositor (cage, sway, labwc, raspios, cage2)" >&2; exit 2 ;;
+        labwc | raspios | cage2-wake | cage2) trixie+=("$compositor") ;;
+        *) echo "vm/test-kiosk: unknown compositor $compositor (cage, sway, labwc, raspios, cage2-wake, cage2)" >&2; exit 2 ;;
     esac
 done
 bookworm_list=$(IFS=,; echo "${bookworm[*]}")

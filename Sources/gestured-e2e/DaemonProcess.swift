@@ -52,6 +52,26 @@ func waitForExit(_ pid: pid_t, timeout: Double) -> Int32? {
     }
 }
 
+/// A file's size now (0 when there is none): a mark for `lines(of:since:)`.
+func fileSize(_ path: String) -> Int {
+    RegularFile.identity(path: path).map { Int($0.size) } ?? 0
+}
+
+/// The lines of the file at `path` after its first `mark` bytes (a `fileSize`).
+func lines(of path: String, since mark: Int) -> [String] {
+    guard let file = fopen(path, "r") else { return [] }
+    defer { fclose(file) }
+    fseek(file, mark, SEEK_SET)
+    var text: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = fread(&buffer, 1, buffer.count, file)
+        if n <= 0 { break }
+        text += buffer[..<n]
+    }
+    return String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init)
+}
+
 /// The last `lines` lines of a file, for failure messages.
 func tail(_ path: String, lines: Int = 8) -> String {
     guard let file = fopen(path, "r") else { return "(no \(path))" }
@@ -114,24 +134,10 @@ final class DaemonProcess {
     func signal(_ number: Int32) { Subprocess.send(number, to: pid) }
 
     /// The log's size now: a mark for `log(since:)`.
-    var logSize: Int {
-        RegularFile.identity(path: logPath).map { Int($0.size) } ?? 0
-    }
+    var logSize: Int { fileSize(logPath) }
 
     /// The log lines written after `mark` (a `logSize`).
-    func log(since mark: Int) -> [String] {
-        guard let file = fopen(logPath, "r") else { return [] }
-        defer { fclose(file) }
-        fseek(file, mark, SEEK_SET)
-        var text: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            text += buffer[..<n]
-        }
-        return String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init)
-    }
+    func log(since mark: Int) -> [String] { lines(of: logPath, since: mark) }
 
     /// SIGTERM, then SIGKILL after `timeout` seconds; returns the exit status.
     @discardableResult

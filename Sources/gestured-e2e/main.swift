@@ -55,17 +55,17 @@ struct Options: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Run the kiosk tier instead: gestured between a uinput touchscreen and these Wayland compositors, each showing the clients of --kiosk-clients.",
-            valueName: "cage,sway,labwc,cage2"),
+            "Run the kiosk tier instead: gestured between a uinput touchscreen and these Wayland compositors, each showing the clients of --kiosk-clients (COMPOSITOR-wake: only its wake stack).",
+            valueName: "cage,sway,labwc,raspios,cage2,cage2-wake"),
         transform: { text in
             try text.split(separator: ",").map {
-                guard let kind = CompositorKind(rawValue: String($0)) else {
-                    throw ValidationError("unknown compositor \($0): \(CompositorKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                guard KioskRoot.selectors.contains(String($0)) else {
+                    throw ValidationError("unknown compositor \($0): \(KioskRoot.selectors.joined(separator: ", "))")
                 }
-                return kind
+                return String($0)
             }
         })
-    var kiosk: [CompositorKind] = []
+    var kiosk: [String] = []
 
     @Option(
         help: ArgumentHelp(

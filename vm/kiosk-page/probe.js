@@ -49,9 +49,13 @@ for (const type of ["mousedown", "mouseup", "click", "dblclick", "auxclick", "co
     fromTouch: event.sourceCapabilities?.firesTouchEvents ?? null,
   }), passive);
 }
-// A key reaches the page only from a keyboard: gestured's wake key must never show here.
+// A key reaches the page only from a keyboard: gestured's wake key must never show here; the
+// keys an actions runner types do, with the modifiers held.
 for (const type of ["keydown", "keyup"]) {
-  addEventListener(type, (event) => log(type, { text: `${event.code}/${event.key}` }), passive);
+  addEventListener(type, (event) => log(type, {
+    text: `${event.code}/${event.key}`,
+    held: ["Shift", "Control", "Alt", "Meta"].filter((modifier) => event.getModifierState(modifier)),
+  }), passive);
 }
 document.addEventListener("selectstart", () => log("selectstart"), passive);
 document.addEventListener("selectionchange", () => log("selectionchange", { text: getSelection().toString() }), passive);

@@ -174,13 +174,15 @@ extension ChromiumRun {
         blankerProcesses = []
     }
 
-    /// `config`: gestured's configuration for the case (the Raspberry Pi OS session runs the
-    /// guide's); nil: `blankingConfig`.
-    func blankAndWake(_ blanker: KioskBlanker, config: String? = nil) throws(CaseFailure) {
+    /// gestured's configuration for the case is `blankingConfig`; the Raspberry Pi OS session
+    /// runs the guide's.
+    func blankAndWake(_ blanker: KioskBlanker) throws(CaseFailure) {
         // gestured's own idle period starts only once the blanker runs (below): a daemon
         // that went idle before, with a display it cannot read, would swallow the probe
         // taps of its start, and the actions runner would miss the `idle` line.
-        let touchHygiene = try KioskGuide(path: cases.guide).touchHygiene()
+        let guide = try KioskGuide(path: cases.guide)
+        let touchHygiene = try guide.touchHygiene()
+        let config = kind == .raspios ? try guide.file("raspios gestured.toml") : nil
         if config != nil && blanker.usesIdleTimeout {
             throw CaseFailure(
                 "\(blanker.title) turns gestured's idle timeout on by rewriting blankingConfig; it needs no config of its own")

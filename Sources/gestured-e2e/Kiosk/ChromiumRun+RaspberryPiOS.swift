@@ -56,7 +56,7 @@ extension ChromiumRun {
                 let cloneName = (try? EvdevDevice(path: node).description.name) ?? "(unreadable)"
                 try expect(cloneName != panel.name, "the clone of \(panel.name) has the panel's name")
                 try expect(
-                    recipe.setup.rcXML?.contains("deviceName=\"\(cloneName)\"") == true,
+                    recipe.setup.homeFiles[RaspberryPiOS.userRCXML]?.contains("deviceName=\"\(cloneName)\"") == true,
                     "the guide's rc.xml has no <touch> entry for the clone's name \(cloneName)")
                 try awaitTouchEntry(cloneName)
             }
@@ -64,6 +64,13 @@ extension ChromiumRun {
         guard daemon != nil else {
             reportFailures(harness)
             return
+        }
+        if !stack.mouse {
+            harness.run(
+                name(
+                    "the guide's actions runner (its autostart line) runs under labwc -m as the kiosk user in the session and connects; a long press on the reserved edge types Shift+R into Chromium: the page gets r with Shift held and nothing of the touch"
+                )
+            ) { try runnerTypesIntoPage() }
         }
         let first = panel!
         var emulated: [String] = []
@@ -111,12 +118,56 @@ extension ChromiumRun {
                 "the contrast: without clone-name the clone gets the system's mouse-emulation entry and a tap gives the page no touch\(stack.mouse ? ", only mouse events" : "")"
             )
         ) { try cloneWithThePanelsName() }
-        for blanker in blankers {
-            harness.run(name(wakeCase(blanker))) {
-                try blankAndWake(blanker, config: try KioskGuide(path: cases.guide).file("raspios gestured.toml"))
-            }
-        }
+        runWakeCases(harness)
         reportFailures(harness)
+    }
+
+    /// The guide's actions runner, started by the user's autostart line under `labwc -m`:
+    /// one `/usr/bin/gesturectl actions`, the kiosk user's, with the session's display in its
+    /// environment, its messages in labwc's log (its standard error), connected to the
+    /// current daemon; a long press on the guide's reserved edge then types the tier's
+    /// Shift+R (`RaspberryPiOS.actions`) through the session's keyboard into Chromium: the
+    /// page gets `r` pressed and released with Shift held and no other input event, and a
+    /// subscriber the long press in `exit-edge`.
+    func runnerTypesIntoPage() throws(CaseFailure) {
+        guard let subscriber else { throw CaseFailure("no subscriber") }
+        let runners = RaspberryPiOS.runners()
+        guard runners.count == 1 else {
+            throw CaseFailure("\(runners.count) processes run \(RaspberryPiOS.packagedGesturectl) actions: \(tail(compositor.logPath))")
+        }
+        let (uid, environment) = RaspberryPiOS.identity(of: runners[0])
+        try expect(uid == (try KioskRoot.kioskUser().uid), "the runner runs as uid \(uid.map(String.init) ?? "unknown")")
+        try expect(
+            environment.contains("XDG_RUNTIME_DIR=\(compositor.runtimeDirectory)")
+                && environment.contains { $0.hasPrefix("WAYLAND_DISPLAY=wayland-") },
+            "the runner's environment is not the session's: \(environment)")
+        let typing = "actions: the 'keys' actions type through the session's display \(compositor.runtimeDirectory)/wayland-"
+        try expect(
+            lines(of: compositor.logPath, since: 0).contains { $0.contains(typing) },
+            "labwc's log has no \"\(typing)…\": \(tail(compositor.logPath))")
+        try page.wait("the runner connected to the current gestured (labwc's log)", timeout: Self.patience, alongside: subscriber) {
+            lines(of: compositor.logPath, since: sessionLogMark).contains { $0.contains("actions: connected to") }
+        }
+        _ = subscriber.drain(quiet: 0.3)
+        let mark = page.events.count
+        let edge = Spot(0.5, 0.02)
+        try panel.frame([0: edge])
+        page.settle(milliseconds: 1500, alongside: subscriber)
+        try panel.lift()
+        let press = try subscriber.gestures(until: "the long press on the edge") { $0.gesture == .longPress }.last!
+        try expect(press.region == "exit-edge", "the subscriber's long press came from region \(press.region ?? "null")")
+        try page.wait("the r typed into the page released", timeout: Self.patience, alongside: subscriber) {
+            page.inputs(since: mark).contains { $0.name == "keyup" && $0.key?.lowercased() == "r" }
+        }
+        quiesce()
+        let inputs = page.inputs(since: mark)
+        try expect(
+            inputs.allSatisfy { $0.name == "keydown" || $0.name == "keyup" }, "the page got more than keys: \(describe(inputs))")
+        guard let down = inputs.firstIndex(where: { $0.name == "keydown" && $0.key?.lowercased() == "r" }),
+            let up = inputs.firstIndex(where: { $0.name == "keyup" && $0.key?.lowercased() == "r" }), down < up
+        else { throw CaseFailure("no keydown of r before its keyup: \(describe(inputs))") }
+        try expect(inputs[down].held?.contains("Shift") == true, "r went down with \(inputs[down].held ?? []) held: \(describe(inputs))")
+        say("  NOTE: \(prefix): the long press on the edge gave the page \(describe(inputs))")
     }
 
     /// gestured with the guide's file less its `clone-name` lines: the clone carries the
@@ -135,7 +186,8 @@ extension ChromiumRun {
         }
         let before = entries()
         daemonMark = page.events.count
-        let started = try startKioskDaemon(cases, config: configPath, panels: panels, pumping: page)
+        sessionLogMark = fileSize(compositor.logPath)
+        let started = try startKioskDaemon(cases, config: configPath, panels: panels, pumping: page, socketGroup: socketGroup)
         daemon = started.daemon
         subscriber = started.subscriber
         let deadline = monotonicMicroseconds() + UInt64(Self.patience * 1_000_000)

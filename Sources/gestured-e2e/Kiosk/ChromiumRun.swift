@@ -38,6 +38,13 @@ final class ChromiumRun {
     var blankerProcesses: [pid_t] = []
     /// The page's event count when the current daemon started.
     var daemonMark = 0
+    /// The compositor log's size when the current daemon started: what the session's
+    /// programs said after it (raspios: the guide's actions runner) is about that daemon.
+    var sessionLogMark = 0
+    /// The group gestured's socket is given (`startKioskDaemon`): the kiosk user's, where the
+    /// guide's actions runner connects to a daemon whose configuration, the guide's, names
+    /// none (raspios).
+    var socketGroup: gid_t? { kind == .raspios ? try? KioskRoot.kioskUser().gid : nil }
     var configPath: String { "\(cases.work)/kiosk.toml" }
 
     init(stack: KioskStack, cases: KioskCases, site: ProbeSite) {
@@ -70,6 +77,11 @@ final class ChromiumRun {
             name("Chromium starts with the guide's command line and shows the page full screen; touches reach it"), always: true
         ) {
             recipe = try KioskGuide(path: cases.guide).recipe(for: kind)
+            if kind == .raspios {
+                // The guide's runner line runs the package's gesturectl with its defaults.
+                recipe.setup.homeFiles[RaspberryPiOS.userActions] = RaspberryPiOS.actions
+                try RaspberryPiOS.installPackagedPaths(gesturectl: cases.gesturectl, socket: cases.daemonSocket)
+            }
             page = try ChromiumPage(command: recipe.chromium, site: site, fifo: "\(cases.work)/chromium-\(kind.rawValue).fifo")
             say("  NOTE: \(kind.rawValue) \(recipe.setup.arguments.joined(separator: " ")) running \(page.shellCommand)")
             let started = monotonicMicroseconds()
@@ -104,17 +116,24 @@ final class ChromiumRun {
             if let page { say("\(page.recent)") }
             say("gestured-web log: \(tail(site.logPath, lines: 10))")
             compositor?.stop()
+            if kind == .raspios { RaspberryPiOS.stopRunners() }
             return
         }
         defer {
             daemon?.stop()
             stopBlanker()
             compositor.stop()
+            if kind == .raspios { RaspberryPiOS.stopRunners() }
             for panel in panels { panel.unplug() }
             mouse?.unplug()
         }
         if kind == .raspios {
             runRaspberryPiOS(harness)
+            return
+        }
+        if stack.wakeOnly {
+            runWakeCases(harness)
+            reportFailures(harness)
             return
         }
         harness.run(name("without gestured: taps click where touched")) { try tapsClick() }
@@ -163,10 +182,15 @@ final class ChromiumRun {
         ) { try longPressStaysOutOfPage() }
         harness.run(name("app keys: taps still click where touched")) { try tapsClick() }
         harness.run(name("app keys: a drag still scrolls the page and clicks nothing")) { try dragScrolls() }
+        runWakeCases(harness)
+        reportFailures(harness)
+    }
+
+    /// The wake case against each of the stack's blankers (`blankAndWake`).
+    func runWakeCases(_ harness: Harness) {
         for blanker in blankers {
             harness.run(name(wakeCase(blanker))) { try blankAndWake(blanker) }
         }
-        reportFailures(harness)
     }
 
     /// The wake case's name against `blanker`.
@@ -534,7 +558,9 @@ final class ChromiumRun {
     /// read the display's power, `startKioskDaemon`).
     func restartDaemon(hidingDisplay: Bool = false) throws(CaseFailure) {
         daemonMark = page.events.count
-        let started = try startKioskDaemon(cases, config: configPath, panels: panels, pumping: page, hidingDisplay: hidingDisplay)
+        sessionLogMark = fileSize(compositor.logPath)
+        let started = try startKioskDaemon(
+            cases, config: configPath, panels: panels, pumping: page, hidingDisplay: hidingDisplay, socketGroup: socketGroup)
         daemon = started.daemon
         subscriber = started.subscriber
         let touched = panel

@@ -50,14 +50,19 @@ enum CompositorKind: String, CaseIterable {
             return ["labwc"] + setup.arguments + ["--config-dir", directory]
         case .raspios:
             try RaspberryPiOS.installSystemFiles()
+            var files = setup.homeFiles
+            files[".config/labwc/autostart"] = (setup.configLines + ["(\(client)) &"]).joined(separator: "\n") + "\n"
             let (uid, gid) = try KioskRoot.kioskUser()
-            let directory = "\(home)/.config/labwc"
-            for path in ["\(home)/.config", directory] {
-                try? RegularFile.makeDirectory(path: path, mode: 0o755)
-                _ = try? SystemCall.posixBlocking("chown", path: path) { chown(path, uid, gid) }
+            for (relative, text) in files.sorted(by: { $0.key < $1.key }) {
+                // The user's directories on the way, its own as an operator's would be.
+                var directory = home
+                for component in relative.split(separator: "/").dropLast() {
+                    directory += "/\(component)"
+                    try? RegularFile.makeDirectory(path: directory, mode: 0o755)
+                    _ = try? SystemCall.posixBlocking("chown", path: directory) { chown(directory, uid, gid) }
+                }
+                try Self.write("\(home)/\(relative)", text)
             }
-            try Self.write("\(directory)/autostart", (setup.configLines + ["(\(client)) &"]).joined(separator: "\n") + "\n")
-            if let rcXML = setup.rcXML { try Self.write("\(directory)/rc.xml", rcXML) }
             // As labwc-pi runs it; -V (labwc's informational log: which scripts ran, which
             // <touch> entry each device got) is the tier's, for its verdicts.
             return ["labwc", "-m", "-V"] + setup.arguments
@@ -96,6 +101,7 @@ struct CompositorSetup: Equatable {
     /// and sway show their one client so anyway). Off for the guide's recipes: Chromium's
     /// `--kiosk` makes its window full screen itself.
     var fillOutput = false
-    /// The user's own `rc.xml` (raspios: the guide's `~/.config/labwc/rc.xml`).
-    var rcXML: String?
+    /// Files of the compositor's user, by their path under its home (raspios: the guide's
+    /// `.config/labwc/rc.xml`, the tier's `.config/gestured/actions.toml`).
+    var homeFiles: [String: String] = [:]
 }

@@ -23,8 +23,9 @@ struct KioskCases {
     let gesturedWeb: String
     let work: String
     let elanDescription: String
-    /// The compositors and clients to run (of the root's stacks).
-    let compositors: [CompositorKind]
+    /// The stacks to run, by `KioskStack.selector` (a compositor, or `COMPOSITOR-wake`), and
+    /// the clients (of the root's stacks).
+    let compositors: [String]
     let clients: [KioskStack.Client]
     /// The kiosk guide whose recipes the Chromium stacks run (docs/kiosk.md).
     let guide: String
@@ -71,10 +72,9 @@ struct KioskCases {
         let setup = underSystemd ? "seatd starts (udevd is the boot's)" : "systemd-udevd (with a calibration rule) and seatd start"
         harness.run("kiosk: \(setup)", always: true) {
             let current = try KioskRoot.current()
-            let elsewhere = compositors.filter { kind in !current.stacks.contains { $0.compositor == kind } }
+            let elsewhere = compositors.filter { selector in !current.stacks.contains { $0.selector == selector } }
             try expect(
-                elsewhere.isEmpty,
-                "\(elsewhere.map(\.rawValue)) run on another root than this one (\(current.codename)): vm/test-kiosk.sh boots each root")
+                elsewhere.isEmpty, "\(elsewhere) run on another root than this one (\(current.codename)): vm/test-kiosk.sh boots each root")
             root = current
             system = try KioskSystem(work: work, rules: Self.rules, startsUdevd: !underSystemd)
         }
@@ -84,7 +84,7 @@ struct KioskCases {
             site?.stop()
             system.stop()
         }
-        for stack in root.stacks where compositors.contains(stack.compositor) && clients.contains(stack.client) {
+        for stack in root.stacks where stack.isSelected(by: compositors) && clients.contains(stack.client) {
             if underSystemd {
                 if stack.client == .wev { KioskRun(kind: stack.compositor, cases: self).runUnderService(harness) }
                 continue

@@ -11,9 +11,10 @@ import Foundation
 ///   line, its other lines (not comments) go into the autostart file before it.
 /// cage 0.2.0 runs cage's recipe unless the guide gives one marked `cage2`. Raspberry Pi OS's
 /// session (`raspios`) runs a labwc autostart of its own, with the files marked
-/// `raspios rc.xml` (the user's `~/.config/labwc/rc.xml`) and `raspios gestured.toml`. The
-/// guide's recommended touch hygiene is the `[touch]` table after `<!-- kiosk tier: touch
-/// hygiene -->`.
+/// `raspios rc.xml` (the user's `~/.config/labwc/rc.xml`) and `raspios gestured.toml`, and
+/// the autostart lines marked `raspios actions runner` (`gesturectl actions`) before the
+/// browser's. The guide's recommended touch hygiene is the `[touch]` table after `<!-- kiosk
+/// tier: touch hygiene -->`.
 /// Commands are plain words (no quotes, variables or escapes), which the tier passes on as
 /// they are.
 struct KioskGuide {
@@ -49,8 +50,35 @@ struct KioskGuide {
             )
         }
         var recipe = try Self.recipe(block: block.map { $0.trimmingCharacters(in: .whitespaces) }, compositor: compositor, path: path)
-        if compositor == .raspios { recipe.setup.rcXML = try file("raspios rc.xml") }
+        if compositor == .raspios {
+            recipe.setup.homeFiles[RaspberryPiOS.userRCXML] = try file("raspios rc.xml")
+            recipe.setup.configLines += try autostartLines("raspios actions runner")
+        }
         return recipe
+    }
+
+    /// The lines of a labwc autostart the guide gives after `<!-- kiosk tier: NAME -->`
+    /// (comments left out), each plain words ending with `&`, as every long-running line of
+    /// the script must; fails when the guide gives none.
+    func autostartLines(_ name: String) throws(CaseFailure) -> [String] {
+        let lines = try file(name).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty && !$0.hasPrefix("#")
+        }
+        guard !lines.isEmpty else { throw CaseFailure("\(path): the \(name) block has no line to run") }
+        for line in lines {
+            let command = try Self.words(line, what: "the \(name) line", path: path)
+            guard command.last == "&" else { throw CaseFailure("\(path): the \(name) line does not end with &: \(line)") }
+        }
+        return lines
+    }
+
+    /// `line` split into words; fails when it is not plain words (quotes, variables or
+    /// escapes, which the tier would pass on unexpanded).
+    static func words(_ line: String, what: String, path: String) throws(CaseFailure) -> [String] {
+        guard !line.contains(where: { "'\"\\$`".contains($0) }) else {
+            throw CaseFailure("\(path): \(what) \"\(line)\" is not plain words")
+        }
+        return line.split(whereSeparator: \.isWhitespace).map(String.init)
     }
 
     /// The marker of the guide's recommended touch hygiene (a `[touch]` table of
@@ -88,10 +116,7 @@ struct KioskGuide {
 
     static func recipe(block: [String], compositor: CompositorKind, path: String) throws(CaseFailure) -> Recipe {
         func words(_ line: String) throws(CaseFailure) -> [String] {
-            guard !line.contains(where: { "'\"\\$`".contains($0) }) else {
-                throw CaseFailure("\(path): the \(compositor.rawValue) recipe's line \"\(line)\" is not plain words")
-            }
-            return line.split(whereSeparator: \.isWhitespace).map(String.init)
+            try Self.words(line, what: "the \(compositor.rawValue) recipe's line", path: path)
         }
         if let exec = block.first(where: { $0.hasPrefix("ExecStart=") }) {
             let command = try words(String(exec.dropFirst("ExecStart=".count)))

@@ -34,12 +34,22 @@ struct KioskRoot {
                 // On the GPU: its last cases are wake-swallow against raspi-config's blanking
                 // and against gestured's own idle actions (`KioskBlanker`).
                 KioskStack(compositor: .labwc, client: .chromium, output: .drm), KioskStack(compositor: .cage2, client: .chromium),
+                // The wake under cage 0.2.0 in the default tier (`cage2-wake`), its whole
+                // stacks being minutes longer: Chromium's start and the wake case alone.
+                KioskStack(compositor: .cage2, client: .chromium, wakeOnly: true),
                 // Raspberry Pi OS's session as shipped (`labwc -m` with its /etc/xdg/labwc), on
                 // the GPU for raspi-config's blanking; without and with a USB mouse.
                 KioskStack(compositor: .raspios, client: .chromium, output: .drm),
                 KioskStack(compositor: .raspios, client: .chromium, output: .drm, mouse: true),
             ]),
     ]
+
+    /// Every name `--kiosk` takes (`KioskStack.selector`), in the table's order.
+    static var selectors: [String] {
+        var names: [String] = []
+        for stack in roots.flatMap(\.stacks) where !names.contains(stack.selector) { names.append(stack.selector) }
+        return names
+    }
 
     /// The root this guest runs on, from `/etc/os-release`.
     static func current() throws(CaseFailure) -> KioskRoot {

@@ -32,7 +32,21 @@ struct KioskStack: Equatable {
     /// pointer only while a pointer device is present.
     var mouse = false
 
+    /// Whether only the stack's start and its wake cases run (`ChromiumRun`): the wake under
+    /// a compositor whose whole stacks the default tier leaves out (cage 0.2.0).
+    var wakeOnly = false
+
     /// `cage+wev`, `sway+chromium`, `raspios+chromium+mouse`: the cases' prefix (`kiosk
-    /// [sway+chromium]: …`).
+    /// [sway+chromium]: …`); a wake-only stack's cases are named as its whole stack's.
     var name: String { "\(compositor.rawValue)+\(client.rawValue)\(mouse ? "+mouse" : "")" }
+
+    /// What the driver's `--kiosk` (vm/test-kiosk.sh's `--compositors`) names to run this
+    /// stack: its compositor (`cage2`), or for a wake-only stack `COMPOSITOR-wake`.
+    var selector: String { wakeOnly ? "\(compositor.rawValue)-wake" : compositor.rawValue }
+
+    /// Whether `selectors` ask for this stack; a wake-only one not beside its compositor,
+    /// whose whole stacks have its wake cases.
+    func isSelected(by selectors: [String]) -> Bool {
+        selectors.contains(selector) && !(wakeOnly && selectors.contains(compositor.rawValue))
+    }
 }

@@ -29,8 +29,10 @@ struct PageEvent: Decodable {
     /// For mouse events: whether Chromium made it from a touch (false: the windowing system
     /// emulated it).
     let fromTouch: Bool?
-    /// The selected text (`selectionchange`, `state`).
+    /// The selected text (`selectionchange`, `state`); `CODE/KEY` of a key event.
     let text: String?
+    /// The modifiers held during a key event (`Shift`, `Control`, `Alt`, `Meta`).
+    let held: [String]?
     let selection: String?
     /// `visualViewport.scale` (`viewport`, `state`, `ready`); the layout viewport's size
     /// (`ready`, `resize`, `state`).
@@ -50,7 +52,7 @@ struct PageEvent: Decodable {
     enum CodingKeys: String, CodingKey {
         case name = "e"
         case generation = "g"
-        case x, y, id, kind, down, changed, button, fromTouch, text, selection, scale, sy, w, h, gesture, phase, region, fingers
+        case x, y, id, kind, down, changed, button, fromTouch, text, held, selection, scale, sy, w, h, gesture, phase, region, fingers
         case report, message
     }
 
@@ -61,6 +63,12 @@ struct PageEvent: Decodable {
     ]
 
     var isInput: Bool { Self.inputNames.contains(name) }
+
+    /// A key event's `KeyboardEvent.key` (`r`, `Shift`, `/`); nil for any other event.
+    var key: String? {
+        guard name == "keydown" || name == "keyup", let text, let slash = text.firstIndex(of: "/") else { return nil }
+        return String(text[text.index(after: slash)...])
+    }
 
     /// Parses a line of Chromium's standard error: a console line of the page,
     /// `[…:INFO:CONSOLE:NN] "GK {json}", source: URL (NN)`; nil for any other line.
@@ -81,6 +89,7 @@ struct PageEvent: Decodable {
         if let sy, name == "scrollend" || name == "state" { text += " scrollY \(sy)" }
         if let selected = self.text ?? selection, !selected.isEmpty { text += " \"\(selected)\"" }
         if let fromTouch, !fromTouch { text += " (not from a touch)" }
+        if let held, !held.isEmpty { text += " with \(held.joined(separator: "+"))" }
         return text
     }
 }

@@ -31,6 +31,76 @@ enum RaspberryPiOS {
         }
     }
 
+    /// The kiosk user's files, by their path under its home: labwc's own rc.xml (the
+    /// guide's), and the default actions file of `gesturectl actions` (the tier's).
+    static let userRCXML = ".config/labwc/rc.xml"
+    static let userActions = ".config/gestured/actions.toml"
+
+    /// Where the package puts `gesturectl`, and gestured's socket when nothing else is said:
+    /// the guide's runner line, `/usr/bin/gesturectl actions &`, names neither of the tier's.
+    static let packagedGesturectl = "/usr/bin/gesturectl"
+    static let packagedSocket = "/run/gestured/gestured.sock"
+
+    /// The tier's actions file: a long press on the guide's reserved `exit-edge` (which
+    /// gives the page nothing of it) types Shift+R, a chord Chromium acts on in no way, into
+    /// the page; `keyboard` is the default, `wayland`.
+    static let actions = """
+        # ~kiosk/.config/gestured/actions.toml (the kiosk tier's)
+        [[action]]
+        gesture = "long-press"
+        region = "exit-edge"
+        keys = ["KEY_LEFTSHIFT+KEY_R"]
+
+        """
+
+    /// Makes the guide's runner line run as written (once per boot): links the tier's
+    /// `gesturectl` where the package installs it (the Debian 13 root is writable, under a
+    /// tmpfs overlay) and the tier's daemon socket at the default path, in `/run`.
+    static func installPackagedPaths(gesturectl: String, socket: String) throws(CaseFailure) {
+        for (link, target) in [(packagedGesturectl, gesturectl), (packagedSocket, socket)] {
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == target { continue }
+            try? RegularFile.makeDirectory(path: (link as NSString).deletingLastPathComponent, mode: 0o755)
+            do {
+                try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+            } catch {
+                throw CaseFailure("cannot link \(link) to \(target): \(error)")
+            }
+        }
+    }
+
+    /// The `gesturectl actions` the guide's runner line started (`packagedGesturectl actions`),
+    /// by process id: what the compositor's stop leaves running (the runner outlives its
+    /// session, reconnecting to gestured).
+    static func runners() -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { pid_t($0) }.filter { pid in
+            let argv = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline").map {
+                $0.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            }
+            return argv == [packagedGesturectl, "actions"]
+        }
+    }
+
+    /// Stops the runners the guide's line started (SIGTERM; SIGKILL to those left after 10 s).
+    static func stopRunners() {
+        for pid in runners() { Subprocess.send(SIGTERM, to: pid) }
+        let deadline = monotonicMicroseconds() + 10_000_000
+        while !runners().isEmpty && monotonicMicroseconds() < deadline { pause(milliseconds: 50) }
+        for pid in runners() { Subprocess.send(SIGKILL, to: pid) }
+    }
+
+    /// A process's real user id and environment, from /proc.
+    static func identity(of pid: pid_t) -> (uid: uid_t?, environment: [String]) {
+        let status = FileManager.default.contents(atPath: "/proc/\(pid)/status").map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let uid = status.split(separator: "\n").first { $0.hasPrefix("Uid:") }.flatMap {
+            $0.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap { uid_t($0) }
+        }
+        let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ").map {
+            $0.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        }
+        return (uid, environment ?? [])
+    }
+
     /// One display's touch controller: its description file and its name on the Raspberry Pi.
     struct Panel {
         let label: String

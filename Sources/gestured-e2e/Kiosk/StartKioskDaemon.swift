@@ -1,4 +1,6 @@
 import GestureTestSupport
+import Glibc
+import SystemCalls
 
 /// Starts the kiosk tier's gestured with the configuration file at `config`, subscribes,
 /// and waits until the daemon has each of `panels` (its `device added` line, unless the
@@ -9,9 +11,12 @@ import GestureTestSupport
 /// (`DaemonProcess` stops it when released) and the failure carries its log's last lines.
 /// `hidingDisplay`: gestured runs in a mount namespace of its own where `/sys/class/drm` is
 /// empty, as on a machine whose display has no DRM connector: it cannot read the display's
-/// power.
+/// power. `socketGroup`: the group the socket is given once it exists, as the package's
+/// `gestured.socket` gives it `gestured` (the kiosk user's group), for a configuration that
+/// names none.
 func startKioskDaemon(
-    _ cases: KioskCases, config: String, panels: [TouchPanel], pumping client: some KioskClient, hidingDisplay: Bool = false
+    _ cases: KioskCases, config: String, panels: [TouchPanel], pumping client: some KioskClient, hidingDisplay: Bool = false,
+    socketGroup: gid_t? = nil
 ) throws(CaseFailure) -> (daemon: DaemonProcess, subscriber: Subscriber) {
     let launcher =
         hidingDisplay
@@ -21,6 +26,14 @@ func startKioskDaemon(
         launcher: launcher)
     do {
         let subscriber = try Subscriber(socketPath: daemon.socketPath)
+        if let socketGroup {
+            let socket = daemon.socketPath
+            do {
+                try SystemCall.posixBlocking("chown", path: socket) { chown(socket, uid_t.max, socketGroup) }
+            } catch {
+                throw CaseFailure("cannot give \(socket) the group \(socketGroup): \(errorText(error.errno.rawValue))")
+            }
+        }
         let hello = try subscriber.subscribe()
         for panel in panels {
             if !hello.devices.contains(where: { $0.name == panel.name }) {
