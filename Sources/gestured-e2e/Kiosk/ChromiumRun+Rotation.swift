@@ -33,7 +33,7 @@ extension ChromiumRun {
     func rotationCase(_ rotation: Rotation) -> String {
         let flags = Array(repeating: CompositorSetup.cageQuarterTurn, count: rotation.rawValue / 90).joined(separator: " ")
         return name(
-            "screen-oriented clone at \(rotation.rawValue)° (cage \(flags.isEmpty ? "without -r" : flags), gestured rotation = \(rotation.rawValue)): taps near each corner click where touched, within \(Self.turnedScreenLimit) CSS px"
+            "screen-oriented clone at \(rotation.rawValue)° (cage \(flags.isEmpty ? "without -r" : flags), gestured rotation = \(rotation.rawValue)): taps near each corner click where touched, within \(Int(Self.turnedScreenLimit)) CSS px"
         )
     }
 
