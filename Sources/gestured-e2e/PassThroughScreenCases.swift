@@ -14,7 +14,13 @@ extension PassThroughCases {
 
     /// The configuration: the reserved top edge of `config()` and the clone's orientation.
     static func screenConfig(rotation: Rotation?) -> String {
-        config(deviceKeys: rotation.map { ["rotation = \($0.rawValue)", "clone-orientation = \"screen\""] } ?? [])
+        config(deviceKeys: rotation.map(screenKeys) ?? [])
+    }
+
+    /// The `[[device]]` keys of a panel turned by `rotation` whose clone reports in screen
+    /// orientation.
+    static func screenKeys(_ rotation: Rotation) -> [String] {
+        ["rotation = \(rotation.rawValue)", "clone-orientation = \"screen\""]
     }
 
     /// Where a panel point is on a screen-oriented clone's axes, worked out in whole units

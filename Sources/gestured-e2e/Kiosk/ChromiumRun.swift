@@ -45,6 +45,11 @@ final class ChromiumRun {
     /// guide's actions runner connects to a daemon whose configuration, the guide's, names
     /// none (raspios).
     var socketGroup: gid_t? { kind == .raspios ? try? KioskRoot.kioskUser().gid : nil }
+    /// How the screen the page fills is turned relative to the panel, when gestured's clone
+    /// reports in screen orientation at that rotation and cage's `-r` turns the output so
+    /// (`runRotations`); nil for every other case: the output not turned, the clone (if
+    /// any) in the panel's orientation.
+    var screenRotation: Rotation?
     var configPath: String { "\(cases.work)/kiosk.toml" }
 
     init(stack: KioskStack, cases: KioskCases, site: ProbeSite) {
@@ -82,23 +87,7 @@ final class ChromiumRun {
                 recipe.setup.homeFiles[RaspberryPiOS.userActions] = RaspberryPiOS.actions
                 try RaspberryPiOS.installPackagedPaths(gesturectl: cases.gesturectl, socket: cases.daemonSocket)
             }
-            page = try ChromiumPage(command: recipe.chromium, site: site, fifo: "\(cases.work)/chromium-\(kind.rawValue).fifo")
-            say("  NOTE: \(kind.rawValue) \(recipe.setup.arguments.joined(separator: " ")) running \(page.shellCommand)")
-            let started = monotonicMicroseconds()
-            compositor = try Compositor(
-                kind, setup: recipe.setup, client: page, name: "\(kind.rawValue)-chromium", work: cases.work, output: output)
-            say(
-                "  NOTE: the page was ready \((monotonicMicroseconds() - started) / 1_000_000) s after \(kind.rawValue) started (\(output), output \(Int(compositor.outputSize.width))×\(Int(compositor.outputSize.height)))"
-            )
-            // The kiosk window is made full screen once the compositor has configured it,
-            // which may come after the page's first layout.
-            let screen = compositor.outputSize
-            try page.wait("the page to fill the \(Int(screen.width))×\(Int(screen.height)) output", timeout: Self.patience) {
-                let size = page.events.last { ($0.name == "ready" || $0.name == "resize") && $0.generation == page.generation }
-                return size?.w == screen.width && size?.h == screen.height
-            }
-            let state = try page.state(alongside: nil)
-            try expect(state.scale == 1, "the page starts at scale \(state.scale ?? 0)")
+            try startBrowser(setup: recipe.setup, name: "\(kind.rawValue)-chromium")
             if stack.mouse { mouse = try RaspberryPiOS.plugMouse() }
             if kind == .raspios {
                 // Read by labwc itself the panels are mice (the system rc.xml): the first
@@ -122,7 +111,7 @@ final class ChromiumRun {
         defer {
             daemon?.stop()
             stopBlanker()
-            compositor.stop()
+            compositor?.stop()
             if kind == .raspios { RaspberryPiOS.stopRunners() }
             for panel in panels { panel.unplug() }
             mouse?.unplug()
@@ -183,6 +172,8 @@ final class ChromiumRun {
         harness.run(name("app keys: taps still click where touched")) { try tapsClick() }
         harness.run(name("app keys: a drag still scrolls the page and clicks nothing")) { try dragScrolls() }
         runWakeCases(harness)
+        // Last: they restart the compositor with its output turned.
+        if kind == .cage { runRotations(harness) }
         reportFailures(harness)
     }
 
@@ -191,6 +182,28 @@ final class ChromiumRun {
         for blanker in blankers {
             harness.run(name(wakeCase(blanker))) { try blankAndWake(blanker) }
         }
+    }
+
+    /// Starts the compositor with `setup` showing Chromium with the guide's command line
+    /// (`recipe`), and waits until the page fills the output at scale 1. `name` names the
+    /// compositor's log and runtime directory (Chromium's fresh profile) and the page's FIFO.
+    func startBrowser(setup: CompositorSetup, name: String) throws(CaseFailure) {
+        page = try ChromiumPage(command: recipe.chromium, site: site, fifo: "\(cases.work)/\(name).fifo")
+        say("  NOTE: \(kind.rawValue) \(setup.arguments.joined(separator: " ")) running \(page.shellCommand)")
+        let started = monotonicMicroseconds()
+        compositor = try Compositor(kind, setup: setup, client: page, name: name, work: cases.work, output: output)
+        say(
+            "  NOTE: the page was ready \((monotonicMicroseconds() - started) / 1_000_000) s after \(kind.rawValue) started (\(output), output \(Int(compositor.outputSize.width))×\(Int(compositor.outputSize.height)))"
+        )
+        // The kiosk window is made full screen once the compositor has configured it,
+        // which may come after the page's first layout.
+        let screen = compositor.outputSize
+        try page.wait("the page to fill the \(Int(screen.width))×\(Int(screen.height)) output", timeout: Self.patience) {
+            let size = page.events.last { ($0.name == "ready" || $0.name == "resize") && $0.generation == page.generation }
+            return size?.w == screen.width && size?.h == screen.height
+        }
+        let state = try page.state(alongside: nil)
+        try expect(state.scale == 1, "the page starts at scale \(state.scale ?? 0)")
     }
 
     /// The wake case's name against `blanker`.
@@ -219,24 +232,33 @@ final class ChromiumRun {
     func reportFailures(_ harness: Harness) {
         guard harness.failures.contains(where: { $0.hasPrefix(prefix) }) else { return }
         if let daemon { say("gestured log (\(daemon.logPath)): \(tail(daemon.logPath, lines: 15))") }
-        say("\(kind.rawValue) log: \(tail(compositor.logPath, lines: 10))")
+        if let compositor { say("\(kind.rawValue) log: \(tail(compositor.logPath, lines: 10))") }
         say(page.recent)
         say("gestured-web log: \(tail(site.logPath, lines: 10))")
     }
 
     // MARK: touches
 
-    /// Where a touch at `spot` reaches the page, in CSS pixels: libinput maps the axis
-    /// range onto the output (`(value − min) × size / (max − min + 1)`), the browser fills
-    /// the output at a device scale of 1.
+    /// Where a touch at `spot` (a point of the panel, in its own orientation) reaches the
+    /// page, in CSS pixels: on a turned screen (`screenRotation`) the clone reports it at its
+    /// screen point, on the screen's axes (worked out in whole units by
+    /// `PassThroughCases.screenPoint`, not by the daemon's transform); libinput maps the
+    /// clone's axis ranges onto the output (`(value − min) × size / (max − min + 1)`); the
+    /// browser fills the output at a device scale of 1.
     func expected(_ spot: Spot) -> (x: Double, y: Double) {
         let writer = TouchFrameWriter(panel.description)
-        func css(_ code: UInt16, _ fraction: Double, _ size: Double) -> Double {
+        let rotation = screenRotation ?? .none
+        let screen = PassThroughCases.screenPoint(
+            x: writer.axis(ABS.mtPositionX, spot.x), y: writer.axis(ABS.mtPositionY, spot.y), panel: panel.description,
+            rotation: rotation)
+        let quarter = rotation.isQuarterTurn
+        func css(_ value: Int32, along code: UInt16, _ size: Double) -> Double {
             guard let info = panel.description.absInfo[code] else { return .nan }
-            return Double(writer.axis(code, fraction) - info.minimum) * size / Double(info.maximum - info.minimum + 1)
+            return Double(value - info.minimum) * size / Double(info.maximum - info.minimum + 1)
         }
         return (
-            css(ABS.mtPositionX, spot.x, compositor.outputSize.width), css(ABS.mtPositionY, spot.y, compositor.outputSize.height)
+            css(screen.x, along: quarter ? ABS.mtPositionY : ABS.mtPositionX, compositor.outputSize.width),
+            css(screen.y, along: quarter ? ABS.mtPositionX : ABS.mtPositionY, compositor.outputSize.height)
         )
     }
 
@@ -342,10 +364,10 @@ final class ChromiumRun {
     // MARK: cases
 
     /// Each tap of `spots` (default `tapSpots`): exactly one touchstart, one touch pointerdown
-    /// and one click, each within `tolerance` of the played point, and no context menu.
-    /// Returns the mouse events not made from a touch (noted).
+    /// and one click, each within `limit` (default `tolerance`) of the played point, and no
+    /// context menu. Returns the mouse events not made from a touch (noted).
     @discardableResult
-    func tapsClick(at spots: [Spot]? = nil) throws(CaseFailure) -> [String] {
+    func tapsClick(at spots: [Spot]? = nil, within limit: Double? = nil) throws(CaseFailure) -> [String] {
         var worst = 0.0
         var emulated: [String] = []
         for spot in spots ?? tapSpots {
@@ -356,18 +378,21 @@ final class ChromiumRun {
             }
             quiesce()
             let inputs = page.inputs(since: mark)
-            worst = max(worst, try expectOneTap(inputs, at: spot, "the tap"))
+            worst = max(worst, try expectOneTap(inputs, at: spot, "the tap", within: limit))
             emulated += inputs.filter { $0.fromTouch == false }.map(\.summary)
         }
-        say("  NOTE: \(prefix): the largest offset of a tap's touchstart, pointerdown or click: \(worst) CSS px")
+        let turned = screenRotation.map { " (screen-oriented clone, the screen turned \($0.rawValue)°)" } ?? ""
+        say("  NOTE: \(prefix): the largest offset of a tap's touchstart, pointerdown or click\(turned): \(worst) CSS px")
         if !emulated.isEmpty { say("  NOTE: \(prefix): mouse events not made from a touch: \(emulated)") }
         return emulated
     }
 
     /// `inputs` are one tap at `spot`: exactly one touchstart, one touch pointerdown and one
-    /// click, each within `tolerance` of the point, and no context menu. Returns the
-    /// largest offset, in CSS pixels. `what` names the stimulus in a failure.
-    func expectOneTap(_ inputs: [PageEvent], at spot: Spot, _ what: String) throws(CaseFailure) -> Double {
+    /// click, each within `limit` (default `tolerance`) of the point, and no context menu.
+    /// Returns the largest offset, in CSS pixels. `what` names the stimulus in a failure.
+    func expectOneTap(_ inputs: [PageEvent], at spot: Spot, _ what: String, within limit: Double? = nil) throws(CaseFailure)
+        -> Double
+    {
         let starts = inputs.filter { $0.name == "touchstart" }
         let downs = inputs.filter { $0.name == "pointerdown" && $0.kind == "touch" }
         let clicks = inputs.filter { $0.name == "click" }
@@ -382,7 +407,7 @@ final class ChromiumRun {
         ] {
             let off = offset(x, y, from: spot, whole: whole)
             worst = max(worst, off)
-            try expect(off <= tolerance, "\(place): its \(label) is at (\(x ?? .nan), \(y ?? .nan)), \(off) px off")
+            try expect(off <= (limit ?? tolerance), "\(place): its \(label) is at (\(x ?? .nan), \(y ?? .nan)), \(off) px off")
         }
         return worst
     }

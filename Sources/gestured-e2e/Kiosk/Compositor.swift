@@ -1,4 +1,5 @@
 import Foundation
+import GestureCore
 import Glibc
 import SystemCalls
 
@@ -16,7 +17,8 @@ final class Compositor {
     /// The headless output's size in pixels (wlroots' default).
     static let headlessOutputSize = (width: 1280.0, height: 720.0)
     /// The output's size in logical pixels (a full-screen client's CSS pixels): what sway
-    /// reports for its output; the headless size under cage.
+    /// reports for its output; under cage and labwc the headless size (or the DRM mode's),
+    /// width and height exchanged when cage's `-r` turns the output a quarter.
     private(set) var outputSize = Compositor.headlessOutputSize
 
     /// `output`: where it draws (headless, or the guest's GPU through DRM).
@@ -70,6 +72,7 @@ final class Compositor {
             }
             outputSize = (mode[0], mode[1])
         }
+        if kind.program == "cage", setup.cageRotation.isQuarterTurn { outputSize = (outputSize.height, outputSize.width) }
         guard kind == .sway else { return }
         do throws(CaseFailure) {
             let outputs = try swayQuery("get_outputs").filter { $0["active"] as? Bool == true }

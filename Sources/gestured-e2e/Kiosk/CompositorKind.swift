@@ -1,4 +1,5 @@
 import Foundation
+import GestureCore
 import Glibc
 import SystemCalls
 
@@ -104,4 +105,21 @@ struct CompositorSetup: Equatable {
     /// Files of the compositor's user, by their path under its home (raspios: the guide's
     /// `.config/labwc/rc.xml`, the tier's `.config/gestured/actions.toml`).
     var homeFiles: [String: String] = [:]
+
+    /// cage's flag that turns its output a quarter clockwise (`-r`; 0.1.4 takes it up to
+    /// three times: `-r -r` 180°, `-r -r -r` 270°).
+    static let cageQuarterTurn = "-r"
+
+    /// The setup with cage's output turned by `rotation` as well (`cageQuarterTurn` once per
+    /// quarter).
+    func turningCage(by rotation: Rotation) -> CompositorSetup {
+        var turned = self
+        turned.arguments += Array(repeating: Self.cageQuarterTurn, count: rotation.rawValue / 90)
+        return turned
+    }
+
+    /// The turn cage gives its output with these flags (clockwise, a quarter per `-r`).
+    var cageRotation: Rotation {
+        Rotation(rawValue: arguments.filter { $0 == Self.cageQuarterTurn }.count % 4 * 90) ?? .none
+    }
 }
