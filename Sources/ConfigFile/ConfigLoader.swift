@@ -134,7 +134,7 @@ struct ConfigurationDecoder {
         }
         for (key, isSet) in [
             ("app-fingers", device.app.fingers != nil), ("app-long-press", device.app.longPress == false),
-            ("app-input", device.app.input == .pointer), ("pointer-drag", device.app.pointerDrag != nil),
+            ("app-input", device.app.input == .pointer), ("pointer-drag", device.app.pointerDrag == .scroll),
         ]
         where isSet && !device.passThrough {
             throw place.invalid(
