@@ -31,12 +31,13 @@ struct MouseEmulationCases {
     static let longPressCase =
         "mouse emulation: 20 long presses are exactly 20 right clicks, each while the finger is down, and no left press"
     static let tapCase = "mouse emulation: a tap is one left click at the touched point"
+    static let udevCase = "mouse emulation: udev's input_id calls the pointer a mouse, not a touchscreen"
     static let killCase = "mouse emulation: the daemon killed while a drag holds the left button: the guard releases it"
 
     private typealias Started = (panel: TouchPanel, daemon: DaemonProcess, subscriber: Subscriber, pointer: String)
 
     func run(_ harness: Harness) {
-        let names = [Self.longPressCase, Self.tapCase, Self.killCase]
+        let names = [Self.udevCase, Self.longPressCase, Self.tapCase, Self.killCase]
         guard names.contains(where: harness.wants) else { return }
         var started: Started?
         func start() throws -> Started {
@@ -50,6 +51,7 @@ struct MouseEmulationCases {
             started = new
             return new
         }
+        harness.run(Self.udevCase) { try classification(try start()) }
         harness.run(Self.longPressCase) { try longPresses(try start()) }
         var attempt = 0
         harness.run(Self.tapCase) {
@@ -62,6 +64,23 @@ struct MouseEmulationCases {
         }
         started?.panel.unplug()
         started?.daemon.stop()
+    }
+
+    /// `udevadm test-builtin input_id` on the pointer's node: what udev (and so libinput
+    /// and the compositor) makes of it.
+    private func classification(_ started: Started) throws {
+        let node = started.pointer.split(separator: "/").last.map(String.init) ?? started.pointer
+        let output = "\(passThrough.work)/pointer-input-id.txt"
+        let log = "\(passThrough.work)/pointer-input-id.log"
+        let pid = try spawn("/usr/bin/udevadm", ["test-builtin", "input_id", "/sys/class/input/\(node)"], logPath: log, stdoutPath: output)
+        try expect(waitForExit(pid, timeout: 30) == 0, "udevadm test-builtin input_id failed: \(tail(log))")
+        let properties = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "") + "\n" + tail(log, lines: 40)
+        let lines = Set(properties.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        try expect(lines.contains("ID_INPUT_MOUSE=1"), "no ID_INPUT_MOUSE=1 for the pointer: \(properties)")
+        for other in ["ID_INPUT_TOUCHSCREEN=1", "ID_INPUT_TABLET=1", "ID_INPUT_TOUCHPAD=1", "ID_INPUT_JOYSTICK=1"] {
+            try expect(!lines.contains(other), "\(other) for the pointer: \(properties)")
+        }
+        say("  mouse emulation: udev's input_id: \(lines.filter { $0.hasPrefix("ID_INPUT") }.sorted().joined(separator: " "))")
     }
 
     /// How often `button` went down and up in `events`.
