@@ -2,26 +2,30 @@ import Foundation
 import GestureTestSupport
 
 /// `app-input = "pointer"` in a real kiosk session: gestured's pointer device read by the
-/// compositor (libinput calls it a mouse) and its clicks delivered to an X11 client through
-/// the compositor's Xwayland (xev), under cage, sway and labwc. Twenty long presses must
-/// reach the client as exactly twenty button-3 clicks and no button-1 press, and a tap as
-/// one button-1 click. The verdict is what xev printed.
+/// compositor (libinput calls it a mouse) and its clicks delivered to a client, an X11 one
+/// through the compositor's Xwayland (xev) or a Wayland one (wev), under cage, sway and
+/// labwc. Twenty long presses must reach the client as exactly twenty right clicks (X's
+/// button 3) and no left-button press, and a tap as one left click. The verdict is what
+/// the client printed.
 final class KioskPointerRun {
     let kind: CompositorKind
     let cases: KioskCases
-    var prefix: String { "kiosk [\(kind.rawValue)+xev]: mouse emulation" }
+    let program: KeyboardClientLog.Program
+    var prefix: String { "kiosk [\(kind.rawValue)+\(program.rawValue)]: mouse emulation" }
+    var through: String { program == .xev ? "xev through Xwayland" : "wev (Wayland)" }
 
     static let panelName = "\(KioskCases.namePrefix) pointer ELAN Touchscreen"
     static let longPresses = 20
 
-    init(kind: CompositorKind, cases: KioskCases) {
+    init(kind: CompositorKind, cases: KioskCases, program: KeyboardClientLog.Program) {
         self.kind = kind
         self.cases = cases
+        self.program = program
     }
 
     func run(_ harness: Harness) {
         harness.run(
-            "\(prefix): 20 long presses reach xev through Xwayland as exactly 20 button-3 clicks and no button-1 press; a tap as one button-1 click"
+            "\(prefix): 20 long presses reach \(through) as exactly 20 right clicks (button 3) and no left-button press; a tap as one left click"
         ) { try clicks() }
     }
 
@@ -56,9 +60,10 @@ final class KioskPointerRun {
         let subscriber = try Subscriber(socketPath: socket)
         let hello = try subscriber.subscribe()
         if !hello.devices.contains(where: { $0.name == panel.name }) { try awaitDevice(subscriber, panel.name, .added) }
-        let client = try ButtonClientLog(fifo: "\(work)/pointer-xev-\(kind.rawValue).fifo")
+        let client = try ButtonClientLog(program, fifo: "\(work)/pointer-\(program.rawValue)-\(kind.rawValue).fifo")
         let compositor = try Compositor(
-            kind, setup: CompositorSetup(fillOutput: true), client: client, name: "\(kind.rawValue)-pointer", work: work)
+            kind, setup: CompositorSetup(fillOutput: true), client: client, name: "\(kind.rawValue)-pointer-\(program.rawValue)", work: work
+        )
         defer { compositor.stop() }
         do {
             try probe(panel, client, subscriber)
@@ -83,7 +88,7 @@ final class KioskPointerRun {
             let left = (client.presses(1, since: mark), client.releases(1, since: mark))
             try expect(
                 right == (Self.longPresses, Self.longPresses) && left == (0, 0),
-                "for \(Self.longPresses) long presses xev got button 3 pressed \(right.0), released \(right.1) times, button 1 pressed \(left.0), released \(left.1) times; \(client.recent)"
+                "for \(Self.longPresses) long presses \(program.rawValue) got button 3 pressed \(right.0), released \(right.1) times, button 1 pressed \(left.0), released \(left.1) times; \(client.recent)"
             )
             let others = client.events.dropFirst(mark).filter { $0.button != 1 && $0.button != 3 }
             try expect(others.isEmpty, "other buttons: \(others)")
@@ -98,7 +103,9 @@ final class KioskPointerRun {
             try expect(
                 client.presses(1, since: tapMark) == 1 && client.presses(3, since: tapMark) == 0,
                 "a tap gave \(Array(client.events.dropFirst(tapMark)))")
-            say("  NOTE: \(prefix): xev got \(right.0) button-3 clicks and \(left.0) button-1 presses for \(Self.longPresses) long presses")
+            say(
+                "  NOTE: \(prefix): \(program.rawValue) got \(right.0) button-3 clicks and \(left.0) button-1 presses for \(Self.longPresses) long presses"
+            )
         } catch {
             say("gestured log: \(tail(daemon.logPath, lines: 15))")
             say("\(kind.rawValue) log: \(tail(compositor.logPath, lines: 10))")
@@ -109,7 +116,7 @@ final class KioskPointerRun {
     /// Taps until one reaches the client as a button-1 click: the compositor opens the
     /// pointer device some time after it appears, and clicks before that are lost.
     private func probe(_ panel: TouchPanel, _ client: ButtonClientLog, _ subscriber: Subscriber) throws(CaseFailure) {
-        for _ in 1...10 {
+        for _ in 1...3 {
             let mark = client.events.count
             try panel.tap([Spot(0.5, 0.5)], hold: 60)
             let reached: Void? = try? client.wait("a probe tap's click", timeout: 20, alongside: subscriber) {
@@ -120,6 +127,6 @@ final class KioskPointerRun {
                 return
             }
         }
-        throw CaseFailure("no tap reached xev as a click in 10 tries; \(client.recent)")
+        throw CaseFailure("no tap reached \(program.rawValue) as a click in 3 tries; \(client.recent)")
     }
 }
