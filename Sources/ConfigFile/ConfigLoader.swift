@@ -132,7 +132,10 @@ struct ConfigurationDecoder {
                 "wake-swallow", "needs pass-through = true: only a touch the daemon passes on can be swallowed",
                 line: table["wake-swallow"]?.line ?? table.line)
         }
-        for (key, isSet) in [("app-fingers", device.app.fingers != nil), ("app-long-press", device.app.longPress == false)]
+        for (key, isSet) in [
+            ("app-fingers", device.app.fingers != nil), ("app-long-press", device.app.longPress == false),
+            ("app-input", device.app.input == .pointer), ("pointer-drag", device.app.pointerDrag == .scroll),
+        ]
         where isSet && !device.passThrough {
             throw place.invalid(
                 key, "needs pass-through = true: it says what the pass-through clone shows", line: table[key]?.line ?? table.line)

@@ -129,6 +129,8 @@ enum Schema {
             Field(key: "app-long-press") { (app: inout AppTouchSettings, node: TOMLNode, place: Place) throws(ConfigError) in
                 app.longPress = try Values.boolean(node, key: "app-long-press", place: place)
             },
+            .choice("app-input", \.input, AppInput.allCases.map { ($0.rawValue, Optional($0)) }),
+            .choice("pointer-drag", \.pointerDrag, PointerDrag.allCases.map { ($0.rawValue, Optional($0)) }),
         ]
     }
 

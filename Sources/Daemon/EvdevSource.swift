@@ -30,6 +30,8 @@ public final class EvdevSource: InputSource {
     /// This device's clone taken back from the store, held while pass-through waits for
     /// the device's touches to lift.
     private var claimedClone: StoredClone?
+    /// The same for its pointer (`app-input = "pointer"`).
+    private var claimedPointer: StoredClone?
     /// Takes a finished clone (its touches lifted) to destroy it a moment later.
     private let retire: (UinputDevice) -> Void
     /// What wake-swallow reads the display from (shared by every device).
@@ -65,7 +67,15 @@ public final class EvdevSource: InputSource {
     public var clonePath: String? { passThrough?.clone.devnode }
 
     public var fileDescriptor: FileDescriptor? { evdev.fileDescriptor }
-    public var nextDeadline: Timestamp? { DevicePipeline.nextDeadline(of: &pipeline) }
+    /// The node of the pass-through pointer (`app-input = "pointer"`), when there is one.
+    public var pointerPath: String? { passThrough?.pointerPath }
+
+    /// The engine's next deadline, or the pass-through pointer's long press when earlier.
+    public var nextDeadline: Timestamp? {
+        let engine = DevicePipeline.nextDeadline(of: &pipeline)
+        guard let pointer = passThrough?.nextDeadline else { return engine }
+        return engine.map { min($0, pointer) } ?? pointer
+    }
     public var ghosts: [GhostSeries] { pipeline.hygiene.ghostSeries(device: device.name) }
 
     /// Decides whether this is a touchscreen the entries miss, and says so in the log.
@@ -139,6 +149,7 @@ public final class EvdevSource: InputSource {
         if case .finished(let reason) = readAvailable(now: now, into: &sink) { return .finished(reason: reason) }
         pipeline.advance(to: now, into: &sink)
         passThrough?.hiddenTouchesChanged(pipeline.hiddenTouches, at: now)
+        passThrough?.deadlineReached(now: now)
         return .active
     }
 
@@ -159,9 +170,10 @@ public final class EvdevSource: InputSource {
 
     public func close(now: Timestamp, into sink: inout DaemonSink) {
         pipeline.cancelAll(at: now, into: &sink)
-        if let output = passThrough { retire(output.finish(at: now)) }
+        if let output = passThrough { output.finish(at: now).forEach(retire) }
         passThrough = nil
         claimedClone = nil
+        claimedPointer = nil
         if evdev.isGrabbed { try? evdev.ungrab() }
     }
 
@@ -188,17 +200,25 @@ public final class EvdevSource: InputSource {
             || output.cloneName != settings.cloneName:
             // The clone's capabilities, axes, coordinates and name cannot change: a new clone
             // replaces it.
-            retire(output.finish(at: now ?? .zero))
+            output.finish(at: now ?? .zero).forEach(retire)
             passThrough = nil
             applyPassThrough(settings, now: now)
         case (true, let output?):
-            output.reconfigure(PassThroughPolicy(settings))
+            if let unused = output.reconfigure(PassThroughPolicy(settings), at: now ?? .zero) { retire(unused) }
         case (true, nil):
             let screen = screenOrientation(settings)
             let name = PassThroughOutput.storeName(
                 original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, screen: screen,
                 cloneName: settings.cloneName)
             if claimedClone?.name != name { claimedClone = storedClones?.claim(name) }
+            let policy = PassThroughPolicy(settings)
+            if policy.app.usesPointer {
+                let pointerName = PassThroughOutput.pointerStoreName(
+                    original: evdev.description, node: evdev.path, cloneName: settings.cloneName)
+                if claimedPointer?.name != pointerName { claimedPointer = storedClones?.claim(pointerName) }
+            } else {
+                claimedPointer = nil
+            }
             let current = evdev.snapshot()
             guard !current.hasTouchDown else {
                 passThroughAfterLift = settings
@@ -210,9 +230,10 @@ public final class EvdevSource: InputSource {
             do {
                 passThrough = try PassThroughOutput(
                     original: evdev.description, node: evdev.path, keepPointer: settings.passThroughPointer, screen: screen,
-                    cloneName: settings.cloneName, current: current, policy: PassThroughPolicy(settings), screenWake: screenWake,
-                    adopting: claimedClone, logger: logger)
+                    cloneName: settings.cloneName, current: current, policy: policy, screenWake: screenWake,
+                    adopting: claimedClone, adoptingPointer: claimedPointer, logger: logger)
                 claimedClone = nil
+                claimedPointer = nil
                 if screen != nil { warnOfSecondCalibration() }
             } catch {
                 logger.error(
@@ -220,10 +241,11 @@ public final class EvdevSource: InputSource {
                     metadata: ["device": "\(device.name)", "error": "\(error)"])
             }
         case (false, let output?):
-            retire(output.finish(at: now ?? .zero))
+            output.finish(at: now ?? .zero).forEach(retire)
             passThrough = nil
         case (false, nil):
             claimedClone = nil
+            claimedPointer = nil
         }
     }
 

@@ -21,12 +21,15 @@ final class PassThroughOutput {
     /// The screen orientation the clone reports in (`clone-orientation = "screen"`), nil for
     /// the panel's own: a reload that changes it makes a new clone.
     let screen: ScreenOrientedClone?
-    /// Under systemd: the clone's descriptor in the service's file descriptor store, so the
-    /// clone outlives the daemon and its next process takes it back (`StoredClones`).
-    private let stored: StoredClone?
-    /// Without the store (run by hand): lifts the clone's touches if the daemon dies without
-    /// doing it; nil under systemd, or when no guard could be started (logged).
-    private var cloneGuard: CloneGuard?
+    /// Under systemd the clone's descriptor in the service's file descriptor store, so the
+    /// clone outlives the daemon and its next process takes it back (`StoredClones`); run by
+    /// hand, its guard, which lifts the clone's touches if the daemon dies without doing it.
+    private let keeper: CloneKeeper
+    /// The pointer the touches with `app-input = "pointer"` drive; nil when no touch of the
+    /// device can reach the app as a pointer.
+    private var pointer: PointerOutput?
+    /// The pointer's description (for the device at this node, named after the clone).
+    private let pointerDescription: DeviceDescription
     private var filter: PassThroughFilter
     /// The display's power and the wake key, for wake-swallow.
     private let screenWake: ScreenWake?
@@ -46,10 +49,12 @@ final class PassThroughOutput {
     /// through (nil: only the daemon's idle timeout arms it, and nothing is told).
     /// `adopting`: the clone an earlier process of the service stored under this clone's
     /// name (`storeName`), taken back and lifted; used instead of a new one.
+    /// `adoptingPointer`: the same for the pointer (`pointerStoreName`), when the policy
+    /// needs one (`AppTouchPolicy.usesPointer`).
     init(
         original: DeviceDescription, node: String, keepPointer: Bool, screen: ScreenOrientedClone?, cloneName: String? = nil,
         current: EvdevSnapshot, policy: PassThroughPolicy, screenWake: ScreenWake? = nil, adopting adopted: StoredClone? = nil,
-        logger: Logger
+        adoptingPointer adoptedPointer: StoredClone? = nil, logger: Logger
     ) throws(SystemError) {
         let description = PassThroughClone.description(
             cloning: original, node: node, keepPointer: keepPointer, screen: screen, name: cloneName)
@@ -58,20 +63,16 @@ final class PassThroughOutput {
         self.cloneName = cloneName
         if let adopted {
             clone = adopted.device
-            stored = adopted
         } else {
             clone = try UinputDevice(description)
-            let name = PassThroughClone.storeName(for: description)
-            stored = ServiceManager.store(clone.descriptor, name: name) ? StoredClone(name: name, device: clone) : nil
         }
-        if stored == nil {
-            do {
-                cloneGuard = try CloneGuard(clone: clone, description: description)
-            } catch {
-                logger.warning(
-                    "cannot start the pass-through clone's guard; if the daemon is killed, touches down at that moment may stay down in the compositor",
-                    metadata: ["device": "\(original.name)", "error": "\(error)"])
-            }
+        keeper = CloneKeeper(
+            device: clone, description: description, adopted: adopted, what: "pass-through clone", deviceName: original.name, logger: logger
+        )
+        pointerDescription = PointerClone.description(node: node, cloneName: description.name)
+        if policy.app.usesPointer {
+            pointer = try PointerOutput(
+                description: pointerDescription, adopting: adoptedPointer, deviceName: original.name, logger: logger)
         }
         filter = PassThroughFilter(device: original, policy: policy, current: current, screen: screen)
         self.screenWake = screenWake
@@ -85,26 +86,43 @@ final class PassThroughOutput {
             adopted == nil ? "pass-through clone created" : "pass-through clone taken back",
             metadata: [
                 "device": "\(original.name)", "clone": "\(clone.devnode)", "clone-name": "\(description.name)",
-                "kept-by": stored.map { "descriptor store (\($0.name))" } ?? (cloneGuard == nil ? "nothing" : "guard process"),
+                "kept-by": "\(keeper.keptBy)",
                 "reserved-regions": "\(policy.reserved.map(\.name))",
                 "wake-swallow": "\(policy.wakeSwallow)",
                 "app-fingers": "\(policy.app.device.fingers.map(String.init) ?? "no limit")",
                 "app-long-press": "\(policy.app.device.longPress ?? true)",
                 "orientation": screen.map { "screen (rotation \($0.transform.rotation.rawValue))" } ?? "panel",
                 "pointer": keepPointer || !PassThroughClone.hasPointerCapabilities(original) ? "as the device" : "removed (touch only)",
+                "app-input": "\(policy.app.usesPointer ? "pointer where app-input = \"pointer\"" : "touch")",
             ])
     }
 
     /// One event of the original device; `hidden`: the touches touch hygiene hides now.
     /// With wake-swallow, a frame that begins a touch has the display read before its
     /// `SYN_REPORT`, and each wake touch swallowed is told to the compositor.
+    /// The pointer touches (`app-input = "pointer"`) drive the pointer after each frame; on
+    /// `SYN_DROPPED` its buttons are released and the touches down do nothing more.
     func feed(_ event: InputEvent, hidden: HiddenTouches = .none) {
-        guard let screenWake, event.type == EV.syn, event.code == SYN.report else {
+        guard event.type == EV.syn, event.code == SYN.report else {
+            if event.type == EV.syn, event.code == SYN.dropped { pointer?.cancel(at: event.time) }
             perform(filter.feed(event, hidden: hidden))
             return
         }
-        if filter.wantsDisplayPower { filter.displayPower(screenWake.displayPower()) }
-        decidingWakeTouches { perform(filter.feed(event, hidden: hidden)) }
+        if let screenWake {
+            if filter.wantsDisplayPower { filter.displayPower(screenWake.displayPower()) }
+            decidingWakeTouches { perform(filter.feed(event, hidden: hidden)) }
+        } else {
+            perform(filter.feed(event, hidden: hidden))
+        }
+        pointer?.frame(filter.pointerTouches, at: event.time)
+    }
+
+    /// When the pointer's long press is due (`deadlineReached`), nil when none waits.
+    var nextDeadline: Timestamp? { pointer?.nextDeadline }
+
+    /// The loop's clock reached `now`: a long press due on the pointer is given.
+    func deadlineReached(now: Timestamp) {
+        pointer?.advance(to: now)
     }
 
     /// Runs `step` (a frame, or touch hygiene's deadline, which may decide a held touch) and,
@@ -141,12 +159,38 @@ final class PassThroughOutput {
     /// `hold-duration`) is decided now, and may be the wake touch: the compositor is told.
     func hiddenTouchesChanged(_ hidden: HiddenTouches, at time: Timestamp) {
         decidingWakeTouches { perform(filter.hiddenTouchesChanged(hidden, at: time)) }
+        pointer?.frame(filter.pointerTouches, at: time)
     }
 
-    /// New regions or wake-swallow for touches that begin from now on.
-    func reconfigure(_ policy: PassThroughPolicy) {
+    /// New regions or wake-swallow for touches that begin from now on. The pointer's
+    /// buttons are released (the touches down do nothing more on it); a pointer no touch can
+    /// drive any more is returned, to be retired, and one newly needed is made (logged when
+    /// it cannot be: those touches then reach nothing).
+    func reconfigure(_ policy: PassThroughPolicy, at time: Timestamp) -> UinputDevice? {
         filter.reconfigure(policy)
         if policy.wakeSwallow { prepareWake() }
+        pointer?.cancel(at: time)
+        switch (policy.app.usesPointer, pointer) {
+        case (true, nil):
+            do {
+                pointer = try PointerOutput(description: pointerDescription, adopting: nil, deviceName: deviceName, logger: logger)
+            } catch {
+                logger.error(
+                    "cannot create the pass-through pointer; touches with app-input = \"pointer\" reach nothing",
+                    metadata: ["device": "\(deviceName)", "error": "\(error)"])
+            }
+            return nil
+        case (false, let output?):
+            pointer = nil
+            return output.finish(at: time)
+        case (true, _?), (false, nil):
+            return nil
+        }
+    }
+
+    /// The name the pointer beside the clone of `original` at `node` is stored under.
+    static func pointerStoreName(original: DeviceDescription, node: String, cloneName: String?) -> String {
+        PassThroughClone.storeName(for: PointerClone.description(node: node, cloneName: cloneName ?? original.name))
     }
 
     /// The name the clone of `original` at `node` is stored under.
@@ -162,15 +206,20 @@ final class PassThroughOutput {
         filter.idle()
     }
 
-    /// Lifts every touch and releases every key on the clone, and returns the clone for
-    /// `LiveDevices` to keep a moment longer (`CloneRetirement`) before it is destroyed.
-    func finish(at time: Timestamp) -> UinputDevice {
+    /// Lifts every touch and releases every key on the clone (and every button on the
+    /// pointer), and returns the clone and the pointer for `LiveDevices` to keep a moment
+    /// longer (`CloneRetirement`) before they are destroyed.
+    func finish(at time: Timestamp) -> [UinputDevice] {
         perform(filter.finish(at: time))
-        stored?.remove()
-        cloneGuard?.release()
+        keeper.release()
         logger.info("pass-through clone removed", metadata: ["device": "\(deviceName)", "clone": "\(clone.devnode)"])
-        return clone
+        let retired = [clone] + (pointer.map { [$0.finish(at: time)] } ?? [])
+        pointer = nil
+        return retired
     }
+
+    /// The pointer's node, when there is one.
+    var pointerPath: String? { pointer?.device.devnode }
 
     private func perform(_ action: PassThroughFilter.Action) {
         switch action {

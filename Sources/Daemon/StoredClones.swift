@@ -58,7 +58,10 @@ public final class StoredClones {
                 metadata: ["name": "\(passed.name)", "clone": "\(device.devnode)", "error": "\(error)"])
             return
         }
-        guard PassThroughClone.originalNode(ofClonePhys: description.phys) != nil else {
+        guard
+            PassThroughClone.originalNode(ofClonePhys: description.phys) != nil
+                || PointerClone.originalNode(ofPointerPhys: description.phys) != nil
+        else {
             ServiceManager.removeFromStore(name: passed.name)
             logger.notice(
                 "a stored descriptor is no pass-through clone; destroyed and removed from the descriptor store",

@@ -409,7 +409,11 @@ struct PassThroughCases {
 
     /// The node of the clone of the device at `original`, once it exists (10 s at most).
     func findClone(of original: String) throws -> String {
-        let phys = PassThroughClone.phys(cloning: original)
+        try findNode(phys: PassThroughClone.phys(cloning: original), what: "clone of \(original)")
+    }
+
+    /// The node whose `phys` is `phys`, once it exists (10 s at most).
+    func findNode(phys: String, what: String) throws -> String {
         let deadline = monotonicMicroseconds() + 10_000_000
         while monotonicMicroseconds() < deadline {
             if case .nodes(let nodes) = try DeviceDiscovery.scan() {
@@ -417,7 +421,7 @@ struct PassThroughCases {
             }
             pause(milliseconds: 50)
         }
-        throw CaseFailure("no clone of \(original) (phys \"\(phys)\") appeared")
+        throw CaseFailure("no \(what) (phys \"\(phys)\") appeared")
     }
 
     /// Puts a finger down (`fingerDown`), waits until the clone at `clone` shows it, reloads
@@ -451,6 +455,8 @@ struct PassThroughCases {
 final class EvdevNode {
     private let device: EvdevDevice
     private(set) var state = EvdevReader()
+    /// Every event read, as read.
+    private(set) var events: [InputEvent] = []
     private(set) var gone = false
 
     init(_ path: String) throws {
@@ -470,6 +476,7 @@ final class EvdevNode {
             var events: [InputEvent] = []
             if case .deviceGone = try device.readAvailable(into: { events.append($0) }) { gone = true }
             state.read(events)
+            self.events += events
             var descriptors = [pollfd(fd: device.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0)]
             _ = try? Polling.poll(&descriptors, timeoutMilliseconds: 20)
         }

@@ -304,6 +304,7 @@ func main(_ options: Options) -> Int32 {
     passThrough.run(harness)
     HygieneCases(passThrough: passThrough).run(harness)
     AppTouchCases(passThrough: passThrough).run(harness)
+    MouseEmulationCases(passThrough: passThrough).run(harness)
     UnmatchedCases(gestured: options.gesturedPath, work: options.work, elanDescription: elanDescription).run(harness)
     // Last: the other cases must keep running without udev (hot-plug through inotify).
     UdevCases(

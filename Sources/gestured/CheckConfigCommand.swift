@@ -72,6 +72,8 @@ struct CheckConfigCommand: ParsableCommand {
                         device.wakeSwallow ? "wake-swallow" : nil,
                         device.app.fingers.map { "app-fingers \($0)" },
                         device.app.longPress == false ? "app-long-press false" : nil,
+                        device.app.input.map { "app-input \($0.rawValue)" },
+                        device.app.pointerDrag.map { "pointer-drag \($0.rawValue)" },
                     ].compactMap { $0 }
                     line += keys.isEmpty ? "pass-through, " : "pass-through (\(keys.joined(separator: ", "))), "
                 } else {
@@ -105,6 +107,8 @@ struct CheckConfigCommand: ParsableCommand {
             let keys = [
                 region.app.fingers.map { "app-fingers \($0)" },
                 region.app.longPress.map { "app-long-press \($0)" },
+                region.app.input.map { "app-input \($0.rawValue)" },
+                region.app.pointerDrag.map { "pointer-drag \($0.rawValue)" },
             ].compactMap { $0 }
             return keys.isEmpty ? region.name : "\(region.name): \(keys.joined(separator: ", "))"
         }

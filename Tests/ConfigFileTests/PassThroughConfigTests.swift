@@ -87,6 +87,39 @@ import Testing
         #expect(other.app == AppTouchSettings())
     }
 
+    /// `app-input` and `pointer-drag` per region and per device: a region's own keys win
+    /// for the touches that start in it; the device needs a pointer when any touch can be one.
+    @Test func appInputReachesThePolicyPerRegionAndDevice() throws {
+        let config = try ConfigLoader.parse(
+            text: """
+                [[region]]
+                name = "list"
+                rect = [0.0, 0.5, 1.0, 0.5]
+                pointer-drag = "scroll"
+                [[region]]
+                name = "keyboard"
+                rect = [0.0, 0.0, 1.0, 0.25]
+                app-input = "touch"
+                [[device]]
+                match-name = "ELAN*"
+                pass-through = true
+                app-input = "pointer"
+                [[device]]
+                match-name = "eGalax*"
+                pass-through = true
+                """, path: "g.toml")
+        let elan = config.settings(forDevice: "ELAN Touchscreen", vendor: 0, product: 0, paths: [])
+        #expect(elan.app == AppTouchSettings(input: .pointer))
+        #expect(config.engine.regions.map(\.app) == [AppTouchSettings(pointerDrag: .scroll), AppTouchSettings(input: .touch)])
+        let policy = PassThroughPolicy(engine: elan.engine, geometry: elan.geometry, wakeSwallow: false, app: elan.app)
+        #expect(policy.app.usesPointer)
+        let egalax = config.settings(forDevice: "eGalax", vendor: 0, product: 0, paths: [])
+        #expect(!PassThroughPolicy(engine: egalax.engine, geometry: egalax.geometry, wakeSwallow: false, app: egalax.app).app.usesPointer)
+        let byRegion = try ConfigLoader.parse(
+            text: "[[region]]\nname = \"a\"\nrect = [0, 0, 1, 1]\napp-input = \"pointer\"\n", path: "g.toml")
+        #expect(AppTouchPolicy(engine: byRegion.engine, device: AppTouchSettings()).usesPointer)
+    }
+
     /// `clone-name` names the clone of each device the entry matches; without it the clone
     /// keeps the device's own name (nil).
     @Test func cloneNameReachesTheResolvedSettings() throws {
@@ -142,6 +175,17 @@ import Testing
             "must be one of 'panel', 'screen', not 'screeen'"
         ),
         ("[[device]]\nmatch-name = \"*\"\npass-through = true\nclone-orientation = 90\n", 4, "clone-orientation"),
+        ("[[device]]\nmatch-name = \"*\"\napp-input = \"pointer\"\n", 3, "'app-input' in [[device]] needs pass-through = true"),
+        ("[[device]]\nmatch-name = \"*\"\npointer-drag = \"scroll\"\n", 3, "'pointer-drag' in [[device]] needs pass-through = true"),
+        (
+            "[[device]]\nmatch-name = \"*\"\npass-through = true\napp-input = \"mouse\"\n", 4,
+            "'app-input' in [[device]] must be one of 'touch', 'pointer', not 'mouse'"
+        ),
+        (
+            "[[region]]\nname = \"a\"\nrect = [0, 0, 1, 1]\npointer-drag = \"scrol\"\n", 4,
+            "must be one of 'button', 'scroll', not 'scrol' (did you mean 'scroll'?)"
+        ),
+        ("[[region]]\nname = \"a\"\nrect = [0, 0, 1, 1]\napp-input = true\n", 4, "'app-input' in [[region]] 'a' must be a string"),
     ])
     func contradictionsAndTypesAreErrors(_ text: String, _ line: Int, _ fragment: String) {
         #expect {

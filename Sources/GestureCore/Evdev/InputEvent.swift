@@ -64,6 +64,15 @@ public enum BTN {
     public static let toolQuadTap: UInt16 = 0x14f
 }
 
+/// The `REL_*` codes of a wheel: the detents (`REL_WHEEL`, `REL_HWHEEL`) and the same
+/// movement in 1/120 of a detent (`REL_WHEEL_HI_RES`, `REL_HWHEEL_HI_RES`).
+public enum REL {
+    public static let hwheel: UInt16 = 0x06
+    public static let wheel: UInt16 = 0x08
+    public static let wheelHiRes: UInt16 = 0x0b
+    public static let hwheelHiRes: UInt16 = 0x0c
+}
+
 /// `ABS_*` axis codes.
 public enum ABS {
     public static let x: UInt16 = 0x00

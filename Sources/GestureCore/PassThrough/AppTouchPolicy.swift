@@ -6,6 +6,8 @@ import GestureProtocol
 /// resting touch from a tap or a drag: the tap's `slop` and the long press's
 /// `minimum-duration` of the innermost region containing the point (else the device's
 /// `[gestures]`), so the app is kept from exactly the touches the engine may call a long press.
+/// A touch whose `app-input` is `"pointer"` reaches the app as a pointer instead
+/// (`PointerEmulator`), by the same limits: its tap and long press are the engine's.
 public struct AppTouchPolicy: Sendable, Hashable {
     /// How far a touch may move and how long it may stay down and still be a tap.
     public struct RestLimits: Sendable, Hashable {
@@ -23,6 +25,20 @@ public struct AppTouchPolicy: Sendable, Hashable {
         public init(_ settings: GestureSettings) {
             let thresholds = Thresholds(settings)
             self.init(slop: thresholds.tapSlop, duration: thresholds.longPressDuration)
+        }
+    }
+
+    /// How a touch that reaches the app as a pointer is read (`app-input = "pointer"`).
+    public struct PointerRules: Sendable, Hashable {
+        /// The tap's slop and the long press's duration: a tap is a left click, a long press
+        /// a right click, exactly where the engine reports a tap and a long press.
+        public var limits: RestLimits
+        /// What a one-finger drag is (`pointer-drag`).
+        public var drag: PointerDrag
+
+        public init(limits: RestLimits, drag: PointerDrag = .button) {
+            self.limits = limits
+            self.drag = drag
         }
     }
 
@@ -45,6 +61,9 @@ public struct AppTouchPolicy: Sendable, Hashable {
         var fingers: Int?
         /// With `app-long-press = false`, the limits the touch is held by; nil: it is not held.
         var hold: RestLimits?
+        /// With `app-input = "pointer"`, how the touch is read as a pointer; nil: it reaches
+        /// the app as a touch (and `fingers` and `hold` apply).
+        var pointer: PointerRules?
     }
 
     /// Innermost (smallest) first.
@@ -70,12 +89,21 @@ public struct AppTouchPolicy: Sendable, Hashable {
     /// What a touch starting at `point` gets.
     func admission(at point: Point) -> Admission {
         var app = AppTouchSettings()
-        var limits: RestLimits?
+        var innermost: RestLimits?
         for area in areas where area.rect.contains(point) {
             app = app.over(area.app)
-            if limits == nil { limits = area.limits }
+            if innermost == nil { innermost = area.limits }
         }
         app = app.over(device)
-        return Admission(fingers: app.fingers, hold: app.longPress == false ? limits ?? self.limits : nil)
+        let limits = innermost ?? self.limits
+        return Admission(
+            fingers: app.fingers, hold: app.longPress == false ? limits : nil,
+            pointer: app.input == .pointer ? PointerRules(limits: limits, drag: app.pointerDrag ?? .button) : nil)
+    }
+
+    /// Whether any touch can reach the app as a pointer: the device or a region sets
+    /// `app-input = "pointer"` (the device then needs its pointer beside the clone).
+    public var usesPointer: Bool {
+        device.input == .pointer || areas.contains { $0.app.input == .pointer }
     }
 }

@@ -54,7 +54,9 @@ public enum PassThroughClone {
         for (code, info) in clone.absInfo.sorted(by: { $0.key < $1.key }) {
             for field in [Int32(code), info.minimum, info.maximum, info.fuzz, info.flat, info.resolution] { hash.add(Int64(field)) }
         }
-        let node = originalNode(ofClonePhys: clone.phys)?.split(separator: "/").last.map(String.init) ?? "device"
+        let node =
+            (originalNode(ofClonePhys: clone.phys) ?? PointerClone.originalNode(ofPointerPhys: clone.phys))?.split(separator: "/").last.map(
+                String.init) ?? "device"
         let safeNode = String(node.unicodeScalars.filter { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F && $0 != ":" })
         let digits = String(hash.value, radix: 16)
         return storeNamePrefix + safeNode.prefix(64) + "-" + String(repeating: "0", count: 16 - digits.count) + digits

@@ -70,6 +70,9 @@ public enum PassThroughDecision: Sendable, Hashable {
     case held(HeldTouch)
     /// It rested past the long-press duration (`app-long-press = false`).
     case reservedAsLongPress
+    /// It reaches the app as a pointer (`app-input = "pointer"`), read by these rules: kept
+    /// off the clone, listed in `PassThroughFilter.pointerTouches`.
+    case toPointer(AppTouchPolicy.PointerRules)
     /// Touch hygiene hid it at its touch-down (held back or dropped): decided when hygiene
     /// first shows it, so that a touch held back to tell it from a ghost can still be the
     /// wake touch, and a ghost never is.
@@ -77,7 +80,7 @@ public enum PassThroughDecision: Sendable, Hashable {
 
     public var isReserved: Bool {
         switch self {
-        case .passes, .held, .pendingHygiene: false
+        case .passes, .held, .pendingHygiene, .toPointer: false
         case .reservedByRegion, .reservedAsWakeTouch, .reservedBeyondAppFingers, .reservedAsLongPress: true
         }
     }
@@ -86,7 +89,9 @@ public enum PassThroughDecision: Sendable, Hashable {
     var keepsOffClone: Bool {
         switch self {
         case .passes: false
-        case .held, .reservedByRegion, .reservedAsWakeTouch, .reservedBeyondAppFingers, .reservedAsLongPress, .pendingHygiene: true
+        case .held, .reservedByRegion, .reservedAsWakeTouch, .reservedBeyondAppFingers, .reservedAsLongPress, .pendingHygiene,
+            .toPointer:
+            true
         }
     }
 }
@@ -570,6 +575,40 @@ public struct PassThroughFilter {
         }
     }
 
+    // MARK: - Touches that reach the app as a pointer
+
+    /// The touches down now that reach the app as a pointer (`app-input = "pointer"`), where
+    /// they are after the last complete frame, without those touch hygiene hides: the input
+    /// of the device's `PointerEmulator`, read after each frame and each change of what
+    /// hygiene hides. Empty once `finish` was called.
+    public var pointerTouches: [PointerTouch] {
+        guard state != .finished else { return [] }
+        var touches: [PointerTouch] = []
+        func add(order: UInt64, x: Int32, y: Int32, rules: AppTouchPolicy.PointerRules) {
+            touches.append(
+                PointerTouch(id: order, location: mapper.location(x: x, y: y), surface: mapper.surfaceLocation(x: x, y: y), rules: rules))
+        }
+        switch layout.mode {
+        case .slotted:
+            for index in slotDecisions.indices where committed.slots[index].isDown && !hidden.contains(index) {
+                guard case .toPointer(let rules) = slotDecisions[index] else { continue }
+                let values = committed.slots[index].values
+                add(order: slotOrder[index], x: layout.slotX.map { values[$0] } ?? 0, y: layout.slotY.map { values[$0] } ?? 0, rules: rules)
+            }
+        case .unslotted:
+            for index in contactDecisions.indices where committed.contacts.indices.contains(index) && !hidden.contains(index) {
+                guard case .toPointer(let rules) = contactDecisions[index].decision else { continue }
+                let contact = committed.contacts[index]
+                func value(_ code: UInt16) -> Int32 { contact.events.last { $0.code == code }?.value ?? 0 }
+                add(order: contactDecisions[index].order, x: value(ABS.mtPositionX), y: value(ABS.mtPositionY), rules: rules)
+            }
+        case .singleTouch:
+            guard let single = singleDecision, case .toPointer(let rules) = single.decision, !hidden.contains(0) else { break }
+            add(order: single.order, x: layout.x.map { committed.axes[$0] } ?? 0, y: layout.y.map { committed.axes[$0] } ?? 0, rules: rules)
+        }
+        return touches
+    }
+
     // MARK: - Decisions
 
     /// Decides the touch-down at `x`, `y` (device units) of `source` in the frame at `time`;
@@ -628,6 +667,7 @@ public struct PassThroughFilter {
         -> PassThroughDecision
     {
         let admission = policy.app.admission(at: point)
+        if let pointer = admission.pointer { return .toPointer(pointer) }
         if let limit = admission.fingers, appFingersInSequence >= limit { return .reservedBeyondAppFingers(limit) }
         appFingersInSequence += 1
         guard let limits = admission.hold else { return .passes }

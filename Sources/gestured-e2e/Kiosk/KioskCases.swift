@@ -93,6 +93,9 @@ struct KioskCases {
             case .wev:
                 KioskRun(kind: stack.compositor, cases: self).run(harness)
                 KioskKeysRun(kind: stack.compositor, cases: self).run(harness)
+                for program in [KeyboardClientLog.Program.xev, .wev] {
+                    KioskPointerRun(kind: stack.compositor, cases: self, program: program).run(harness)
+                }
             case .chromium:
                 if site == nil {
                     harness.run("kiosk: gestured-web serves the page (loopback up)", always: true) {
