@@ -30,6 +30,16 @@ enum CompositorKind: String, CaseIterable {
         }
     }
 
+    /// Whether the buttons of gestured's emulated pointer reach a client here: under cage
+    /// (0.1.4 and 0.2.0) the pointer moves but no button arrives (docs/kiosk.md, "Apps
+    /// without touch"), so the mouse-emulation cases run under sway and labwc.
+    var deliversEmulatedButtons: Bool {
+        switch self {
+        case .cage, .cage2: false
+        case .sway, .labwc, .raspios: true
+        }
+    }
+
     /// The command line that starts this compositor running `client` (a shell command),
     /// with `setup`'s own flags (cage) or configuration lines (sway's configuration, labwc's
     /// autostart; written to files in `work` that the compositor's user can read). `home`: the
