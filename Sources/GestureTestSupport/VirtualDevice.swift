@@ -156,6 +156,17 @@ public final class VirtualDevice {
         self.writer = writer
     }
 
+    /// A contact at `spot` that touches down and lifts within one frame (one `SYN_REPORT`):
+    /// a zero-duration ghost whatever the kernel's timestamps (two frames in one write can
+    /// be stamped more than a millisecond apart in an emulated guest). No finger may be down.
+    public func ghostInOneFrame(at spot: Spot) throws(SystemError) {
+        var writer = writer
+        var events = writer.frame([0: spot])
+        if let last = events.last, last.type == EV.syn, last.code == SYN.report { events.removeLast() }
+        try write(events + writer.frame([:]))
+        self.writer = writer
+    }
+
     /// A normalised coordinate in device units.
     public func axis(_ code: UInt16, _ fraction: Double) -> Int32 {
         writer.axis(code, fraction)

@@ -65,6 +65,15 @@ final class TouchPanel {
         }
     }
 
+    /// A zero-duration ghost at `spot`: down and up in one frame (`VirtualDevice.ghostInOneFrame`).
+    func ghost(at spot: Spot) throws(CaseFailure) {
+        do {
+            try device.ghostInOneFrame(at: spot)
+        } catch {
+            throw CaseFailure("writing to \(devnode): \(error)")
+        }
+    }
+
     // MARK: gestures a finger makes
 
     /// Touches down at `spots` (one finger each), holds `hold` ms, lifts all.
