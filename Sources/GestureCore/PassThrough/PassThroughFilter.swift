@@ -436,7 +436,7 @@ public struct PassThroughFilter {
         var shownAtLift = false
         switch layout.mode {
         case .slotted:
-            shownAtLift = decidePendingSlotsShownAtTheirLift(at: time)
+            shownAtLift = decidePendingTouches(in: committed, at: time, liftingOnly: true)
             if let revealed = revealHeldSlots(at: time) ?? (shownAtLift ? committed : nil) { events = revealFrame(revealed, at: time) }
             began = decideSlots(at: time)
         case .unslotted:
@@ -444,11 +444,11 @@ public struct PassThroughFilter {
                 began = false
                 break
             }
-            shownAtLift = decidePendingContactsShownAtTheirLift(at: time)
+            shownAtLift = decidePendingTouches(in: committed, at: time, liftingOnly: true)
             if let revealed = revealHeldContacts(at: time) ?? (shownAtLift ? committed : nil) { events = revealFrame(revealed, at: time) }
             began = decideContacts(at: time)
         case .singleTouch(let touchKey):
-            shownAtLift = decidePendingSingleTouchShownAtItsLift(touchKey: touchKey, at: time)
+            shownAtLift = decidePendingTouches(in: committed, at: time, liftingOnly: true)
             if let revealed = revealHeldSingleTouch(touchKey: touchKey, at: time) ?? (shownAtLift ? committed : nil) {
                 events = revealFrame(revealed, at: time)
             }
@@ -676,91 +676,57 @@ public struct PassThroughFilter {
 
     /// Touches hygiene hid at their touch-down and shows now (`pendingHygiene`) are decided
     /// now, where they are in `device`; true when any was.
-    private mutating func decidePendingTouches(in device: EvdevState, at time: Timestamp) -> Bool {
+    ///
+    /// `liftingOnly`: only those that lift (or are replaced) in the frame being completed,
+    /// decided where they were last seen (`device` is then `committed`). Hygiene holds a touch
+    /// at its touch-down (`shortest-contact`, `hold-duration`) and shows it at a deadline; when
+    /// the daemon reads the touch-down and the lift together, or its timer runs late, the
+    /// deadline passes in the frame that lifts the touch, and hygiene shows it and ends it at
+    /// once. Decided so, the app still gets the tap and a wake touch still wakes. One hygiene
+    /// dropped stays in `hidden` in its last frame, and is never decided.
+    private mutating func decidePendingTouches(in device: EvdevState, at time: Timestamp, liftingOnly: Bool = false) -> Bool {
         var decided = false
+        let shown = liftingOnly ? ", shown as it lifts" : ""
         switch layout.mode {
         case .slotted:
             for index in slotDecisions.indices where slotDecisions[index] == .pendingHygiene && !hidden.contains(index) {
                 let slot = device.slots[index]
                 guard slot.isDown else { continue }
+                if liftingOnly {
+                    let now = working.slots[index]
+                    guard !now.isDown || now.trackingID != slot.trackingID else { continue }
+                }
                 slotDecisions[index] = decide(
                     x: layout.slotX.map { slot.values[$0] } ?? 0, y: layout.slotY.map { slot.values[$0] } ?? 0, source: index,
-                    touch: "slot \(index) tracking id \(slot.trackingID)", at: time, origin: .slot(slot))
+                    touch: "slot \(index) tracking id \(slot.trackingID)\(shown)", at: time, origin: .slot(slot))
                 decided = true
             }
         case .unslotted:
             for index in contactDecisions.indices
             where contactDecisions[index].decision == .pendingHygiene && !hidden.contains(index) && device.contacts.indices.contains(index)
             {
+                // After `matchContacts`: a contact no report of this frame continues lifts.
+                if liftingOnly && unslotted.reports.indices.contains(where: { unslotted.matchOfReport[$0] == index }) { continue }
                 let contact = device.contacts[index]
                 func value(_ code: UInt16) -> Int32 { contact.events.last { $0.code == code }?.value ?? 0 }
                 contactDecisions[index].decision = decide(
-                    x: value(ABS.mtPositionX), y: value(ABS.mtPositionY), source: index, touch: "contact \(index)", at: time,
+                    x: value(ABS.mtPositionX), y: value(ABS.mtPositionY), source: index, touch: "contact \(index)\(shown)", at: time,
                     origin: .contact(contact))
                 decided = true
             }
-        case .singleTouch:
+        case .singleTouch(let touchKey):
             guard singleDecision?.decision == .pendingHygiene, !hidden.contains(0) else { break }
+            if liftingOnly {
+                guard let key = layout.keys.firstIndex(of: touchKey), device.keys[key] != 0, working.keys[key] == 0 else { break }
+            }
             let decision = decide(
-                x: layout.x.map { device.axes[$0] } ?? 0, y: layout.y.map { device.axes[$0] } ?? 0, source: 0, touch: "touch", at: time,
+                x: layout.x.map { device.axes[$0] } ?? 0, y: layout.y.map { device.axes[$0] } ?? 0, source: 0, touch: "touch\(shown)",
+                at: time,
                 origin: .singleTouch(axes: device.axes))
             singleDecision?.decision = decision
             decided = true
         }
         return decided
-    }
-
-    // MARK: - Touches shown as they lift
-
-    // Hygiene holds a touch at its touch-down (`shortest-contact`, `hold-duration`) and shows
-    // it at a deadline. When the daemon reads the touch-down and the lift together, or its
-    // timer runs late, the deadline passes in the frame that lifts the touch: hygiene shows
-    // it and ends it at once. Such a touch is decided where it was last seen (`committed`):
-    // the app still gets the tap, and a wake touch still wakes. One hygiene dropped stays
-    // in `hidden` in its last frame, and is never decided.
-
-    /// Protocol B: pending slots whose touch lifts (or is replaced) in this frame, shown.
-    private mutating func decidePendingSlotsShownAtTheirLift(at time: Timestamp) -> Bool {
-        var decided = false
-        for index in slotDecisions.indices where slotDecisions[index] == .pendingHygiene && !hidden.contains(index) {
-            let last = committed.slots[index]
-            let now = working.slots[index]
-            guard last.isDown, !now.isDown || now.trackingID != last.trackingID else { continue }
-            slotDecisions[index] = decide(
-                x: layout.slotX.map { last.values[$0] } ?? 0, y: layout.slotY.map { last.values[$0] } ?? 0, source: index,
-                touch: "slot \(index) tracking id \(last.trackingID), shown as it lifts", at: time, origin: .slot(last))
-            decided = true
-        }
-        return decided
-    }
-
-    /// Protocol A (after `matchContacts`): pending contacts no report of this frame continues, shown.
-    private mutating func decidePendingContactsShownAtTheirLift(at time: Timestamp) -> Bool {
-        var decided = false
-        for index in contactDecisions.indices
-        where contactDecisions[index].decision == .pendingHygiene && !hidden.contains(index) && committed.contacts.indices.contains(index)
-            && !unslotted.reports.indices.contains(where: { unslotted.matchOfReport[$0] == index })
-        {
-            let contact = committed.contacts[index]
-            func value(_ code: UInt16) -> Int32 { contact.events.last { $0.code == code }?.value ?? 0 }
-            contactDecisions[index].decision = decide(
-                x: value(ABS.mtPositionX), y: value(ABS.mtPositionY), source: index, touch: "contact \(index), shown as it lifts", at: time,
-                origin: .contact(contact))
-            decided = true
-        }
-        return decided
-    }
-
-    /// Single touch: a pending touch whose touch key goes up in this frame, shown.
-    private mutating func decidePendingSingleTouchShownAtItsLift(touchKey: UInt16, at time: Timestamp) -> Bool {
-        guard singleDecision?.decision == .pendingHygiene, !hidden.contains(0), let key = layout.keys.firstIndex(of: touchKey),
-            committed.keys[key] != 0, working.keys[key] == 0
-        else { return false }
-        let decision = decide(
-            x: layout.x.map { committed.axes[$0] } ?? 0, y: layout.y.map { committed.axes[$0] } ?? 0, source: 0,
-            touch: "touch, shown as it lifts", at: time, origin: .singleTouch(axes: committed.axes))
-        singleDecision?.decision = decision
-        return true
     }
 
     private mutating func takeOrder() -> UInt64 {
