@@ -57,11 +57,11 @@ func fileSize(_ path: String) -> Int {
     RegularFile.identity(path: path).map { Int($0.size) } ?? 0
 }
 
-/// The lines of the file at `path` after its first `mark` bytes (a `fileSize`).
-func lines(of path: String, since mark: Int) -> [String] {
-    guard let file = fopen(path, "r") else { return [] }
+/// The text of the file at `path` after its first `offset` bytes; nil when it cannot be opened.
+private func text(of path: String, from offset: Int = 0) -> String? {
+    guard let file = fopen(path, "r") else { return nil }
     defer { fclose(file) }
-    fseek(file, mark, SEEK_SET)
+    fseek(file, offset, SEEK_SET)
     var text: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
@@ -69,22 +69,18 @@ func lines(of path: String, since mark: Int) -> [String] {
         if n <= 0 { break }
         text += buffer[..<n]
     }
-    return String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init)
+    return String(decoding: text, as: UTF8.self)
+}
+
+/// The lines of the file at `path` after its first `mark` bytes (a `fileSize`).
+func lines(of path: String, since mark: Int) -> [String] {
+    (text(of: path, from: mark) ?? "").split(separator: "\n").map(String.init)
 }
 
 /// The last `lines` lines of a file, for failure messages.
 func tail(_ path: String, lines: Int = 8) -> String {
-    guard let file = fopen(path, "r") else { return "(no \(path))" }
-    defer { fclose(file) }
-    var text: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = fread(&buffer, 1, buffer.count, file)
-        if n <= 0 { break }
-        text += buffer[..<n]
-    }
-    let all = String(decoding: text, as: UTF8.self).split(separator: "\n")
-    return all.suffix(lines).joined(separator: " | ")
+    guard let text = text(of: path) else { return "(no \(path))" }
+    return text.split(separator: "\n").suffix(lines).joined(separator: " | ")
 }
 
 /// A running `gestured run`, started with a NOTIFY_SOCKET of the driver's own so its
