@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: unit, replay-over-the-corpus and property tests with `swift test`;
+# The whole test suite (the tiers' order, and its reasons, are at the end of this file):
+# unit, replay-over-the-corpus and property tests with `swift test`;
 # the same once more under AddressSanitizer (scripts/test-asan.sh: about 8 minutes more, its
 # own build included, docs/testing.md and docs/reliability.md) and under ThreadSanitizer
 # (scripts/test-tsan.sh: about 8 minutes more, a race fails it); the Python client against the
@@ -8,12 +9,12 @@
 # in headless Chromium (web/test.sh: Debian's chromium, websockets from PyPI into
 # .build/web-test; the screenshot lands in .build/web-test-output); then what ships: the release build
 # (once, scripts/build-release.sh), the Debian package made from it (scripts/package-deb.sh)
-# and checked on this machine (scripts/test-deb.sh);
-# then the VM tiers (each skipped with a message where qemu cannot run): the kiosk tier
+# and checked on this machine (scripts/test-deb.sh); then the VM tiers (each skipped with a
+# message where qemu cannot run): the end-to-end tier (vm/test.sh), then the kiosk tier
 # (vm/test-kiosk.sh: gestured between a touchscreen and cage, sway and labwc with Wayland
-# and X11 clients and Chromium) in the background, its output printed at the end, and beside
-# it the end-to-end tier (vm/test.sh) and that package under a real systemd
-# (vm/test-systemd.sh); then the arm64 package (docs/packaging.md "The arm64 package"):
+# and X11 clients and Chromium) in the background, its output printed at the end, while the
+# tests above (from `swift test` on) and that package under a real systemd
+# (vm/test-systemd.sh) run beside it; then the arm64 package (docs/packaging.md "The arm64 package"):
 # its cross toolchain is made (cached in /var/cache/gestured-build) and the package built
 # beside the tiers above, in the background at a lower priority, from the start (the
 # toolchain) and from after `swift build` (the package, the kernel tier's driver and
@@ -147,28 +148,30 @@ arm64_background package bash -c 'set -eo pipefail
     deb=$(scripts/package-deb.sh --arch arm64 | tail -n 1)
     vm/test-arm64-kernel.sh --deb "$deb" --fetch-only
     echo "deb $deb"'
-tier "swift test" swift test --skip-build
-tier "ASan" ./scripts/test-asan.sh
-tier "TSan" ./scripts/test-tsan.sh
-tier "Python client" env GESTURED_BIN="$(swift build --show-bin-path)/gestured" clients/python/test.sh
-tier "browser" env GESTURED_BIN_DIR="$(swift build --show-bin-path)" web/test.sh
-
+# What ships, once: the release build, the Debian package made from it, checked here.
 began=$SECONDS
 release_bin=$(scripts/build-release.sh)
 deb=$(scripts/package-deb.sh --bin-path "$release_bin" | tail -n 1)
 tier_times+=("release build and package $((SECONDS - began)) s")
 tier "package checks" scripts/test-deb.sh "$deb"
 
-# The VM tiers. The kiosk tier, the longest (two guests at once), runs in the background
-# while the others run one guest at a time beside it. Each guest is one emulated CPU that
-# mostly waits for its compositor, Chromium and the blankers: beside stress-ng --cpu 2 the
-# kiosk tier took as long as on a quiet machine (1217 to 1254 s against 1238 s), so the
-# tiers beside it cost it little and the suite saves most of their time. Their deadlines
-# are liveness bounds, widened here for a third guest on two cores.
-background "kiosk VM" vm/test-kiosk.sh
-export VM_TEST_DEADLINE=1800 VM_SYSTEMD_DEADLINE=1800
+# The end-to-end VM tier on a quiet machine (the arm64 build beside it is niced): its
+# latency and lockstep cases are the most sensitive to a host that stalls its guest.
 tier "e2e VM" vm/test.sh
-tier "systemd VM" vm/test-systemd.sh --deb "$deb"
+
+# The kiosk tier, the longest (two guests at once, about 30 minutes), in the background from
+# here, beside the tiers below; its output is printed when it ends. Its guests mostly wait
+# (for a compositor, Chromium, a blanker): beside stress-ng --cpu 2 it took as long as on a
+# quiet machine (1217 to 1254 s against 1238 s), and the whole suite has passed beside such a
+# job, so the two guests cost the tiers below little and the suite saves most of their time.
+# The systemd tier's deadline is a liveness bound, widened for a third guest on two cores.
+background "kiosk VM" vm/test-kiosk.sh
+tier "swift test" swift test --skip-build
+tier "ASan" ./scripts/test-asan.sh
+tier "TSan" ./scripts/test-tsan.sh
+tier "Python client" env GESTURED_BIN="$(swift build --show-bin-path)/gestured" clients/python/test.sh
+tier "browser" env GESTURED_BIN_DIR="$(swift build --show-bin-path)" web/test.sh
+tier "systemd VM" env VM_SYSTEMD_DEADLINE=1800 vm/test-systemd.sh --deb "$deb"
 
 arm64_join toolchain
 arm64_join package
