@@ -171,6 +171,7 @@ final class ChromiumRun {
         ) { try longPressStaysOutOfPage() }
         harness.run(name("app keys: taps still click where touched")) { try tapsClick() }
         harness.run(name("app keys: a drag still scrolls the page and clicks nothing")) { try dragScrolls() }
+        if kind.deliversEmulatedButtons { harness.run(pointerCase) { try pointerClicks() } }
         runWakeCases(harness)
         // Last: they restart the compositor with its output turned.
         if kind == .cage { runRotations(harness) }
