@@ -6,9 +6,11 @@ const generation = Number(new URLSearchParams(location.search).get("g") ?? "0");
 // again repeats the last ones: harmless, the driver waits for a new number).
 let report = 0;
 let reset = 0;
-// Whether Chromium may open its context menu: the driver turns it off where it counts right
-// clicks, since an open menu takes the next right click to close itself.
+// Whether Chromium may open its context menu (the driver turns it off where it counts right
+// clicks: an open menu takes the next right click to close itself), and whether it shows a
+// mouse cursor over the page (off: `cursor: none`, as the kiosk guide tells a page).
 let menus = true;
+let cursor = true;
 
 function log(e, fields = {}) {
   console.log("GK " + JSON.stringify({ e, g: generation, ...fields }));
@@ -74,7 +76,7 @@ addEventListener("scrollend", () => log("scrollend", { sx: round(scrollX), sy: r
 function state() {
   return {
     scale: round(visualViewport.scale), sx: round(scrollX), sy: round(scrollY),
-    selection: getSelection().toString(), w: innerWidth, h: innerHeight, dpr: devicePixelRatio, menus,
+    selection: getSelection().toString(), w: innerWidth, h: innerHeight, dpr: devicePixelRatio, menus, cursor,
   };
 }
 
@@ -92,6 +94,8 @@ async function poll() {
     }
     reset = control.reset;
     menus = control.menus !== false;
+    cursor = control.cursor !== false;
+    document.documentElement.style.cursor = cursor ? "" : "none";
     if (control.report !== report) log("state", { report: control.report, ...state() });
     report = control.report;
   } catch (error) {

@@ -6,7 +6,7 @@ import GestureTestSupport
 /// guide runs Chromium so). Twenty long presses must reach the page as exactly twenty
 /// right-button `contextmenu` events, each at its point and before the finger lifted, with
 /// no left-button press and no touch; a tap as one left click where it touched. The page
-/// prevents the context menu's default for this case (`ChromiumPage.allowMenus`): an open
+/// prevents the context menu's default for this case (`ChromiumPage.set`): an open
 /// menu takes the next right click to close itself, and the page would count one press in
 /// two.
 extension ChromiumRun {
@@ -25,8 +25,8 @@ extension ChromiumRun {
 
     func pointerClicks() throws(CaseFailure) {
         try startPointerDaemon()
-        try page.allowMenus(false, alongside: subscriber)
-        defer { try? page.allowMenus(true, alongside: subscriber) }
+        try page.set(PageOptions(menus: false), alongside: subscriber)
+        defer { try? page.set(PageOptions(), alongside: subscriber) }
         guard let subscriber else { throw CaseFailure("no subscriber") }
         let mark = page.events.count
         var spots: [Spot] = []
@@ -83,6 +83,54 @@ extension ChromiumRun {
         say(
             "  NOTE: \(prefix): \(menus.count) right-button contextmenu events for \(Self.pointerLongPresses) long presses (largest offset \(worst) CSS px), \(leftDowns.count) left presses; the tap one click \(tapOffset) CSS px off"
         )
+    }
+
+    /// The cursor case's name.
+    var cursorCase: String {
+        name(
+            "mouse emulation: the compositor draws the cursor where a tap clicked; with the page's cursor: none, none where the next tap clicked, and none left where the first one did"
+        )
+    }
+
+    /// What a user sees of the cursor (after `pointerClicks`, gestured still emulating a
+    /// mouse): a page that sets no cursor gets Chromium's arrow, which the compositor draws
+    /// where a tap clicked; with the page's `cursor: none`, as the kiosk guide tells a kiosk
+    /// page, nothing is drawn where the next tap clicked, and the arrow is gone from the
+    /// first point. Seen in grim's pictures of the output (`Screenshot`) before and after each
+    /// tap: taps on the page's plain text change no pixel of it, so a difference around a
+    /// point is the cursor.
+    func cursorSeen() throws(CaseFailure) {
+        let first = Spot(0.45, 0.5)
+        let second = Spot(0.3, 0.5)
+        let before = try Screenshot(of: compositor, name: "cursor-before")
+        try click(first)
+        let shown = try Screenshot(of: compositor, name: "cursor-shown")
+        try page.set(PageOptions(menus: false, cursor: false), alongside: subscriber)
+        defer { try? page.set(PageOptions(), alongside: subscriber) }
+        try click(second)
+        let hidden = try Screenshot(of: compositor, name: "cursor-hidden")
+        let (firstPoint, secondPoint) = (expected(first), expected(second))
+        let drawn = shown.differingPixels(from: before, at: firstPoint.x, firstPoint.y)
+        let drawnAtSecond = hidden.differingPixels(from: shown, at: secondPoint.x, secondPoint.y)
+        let leftAtFirst = hidden.differingPixels(from: before, at: firstPoint.x, firstPoint.y)
+        say(
+            "  NOTE: \(prefix): the cursor: \(drawn) pixels changed where the first tap clicked; with cursor: none \(drawnAtSecond) where the second did, \(leftAtFirst) left at the first"
+        )
+        try expect(drawn >= 20, "no cursor drawn where the tap clicked: \(drawn) pixels changed there")
+        try expect(
+            drawnAtSecond == 0 && leftAtFirst == 0,
+            "with cursor: none the compositor still drew something: \(drawnAtSecond) pixels changed where the second tap clicked, \(leftAtFirst) where the first one did"
+        )
+    }
+
+    /// A tap at `spot` and its left click on the page.
+    private func click(_ spot: Spot) throws(CaseFailure) {
+        let mark = page.events.count
+        try tap(spot)
+        try page.wait("the click of the tap at (\(spot.x), \(spot.y))", timeout: Self.patience, alongside: subscriber) {
+            page.inputs(since: mark).contains { $0.name == "click" }
+        }
+        quiesce()
     }
 
     /// Starts gestured with the panel's touches as a pointer, and taps until one reaches the

@@ -171,7 +171,10 @@ final class ChromiumRun {
         ) { try longPressStaysOutOfPage() }
         harness.run(name("app keys: taps still click where touched")) { try tapsClick() }
         harness.run(name("app keys: a drag still scrolls the page and clicks nothing")) { try dragScrolls() }
-        if kind.deliversEmulatedButtons { harness.run(pointerCase) { try pointerClicks() } }
+        if kind.deliversEmulatedButtons {
+            harness.run(pointerCase) { try pointerClicks() }
+            harness.run(cursorCase) { try cursorSeen() }
+        }
         runWakeCases(harness)
         // Last: they restart the compositor with its output turned.
         if kind == .cage { runRotations(harness) }

@@ -49,10 +49,8 @@ final class ProbeSite {
     }
 
     /// Writes the page's control file (atomically: the page never reads half of it).
-    /// `menus`: whether the page lets Chromium open its context menu (false: it prevents the
-    /// `contextmenu` event's default, so an open menu never takes the next right click).
-    func writeControl(generation: Int, report: Int, reset: Int, menus: Bool = true) throws(CaseFailure) {
-        let text = "{\"generation\": \(generation), \"report\": \(report), \"reset\": \(reset), \"menus\": \(menus)}\n"
+    func writeControl(generation: Int, report: Int, reset: Int, options: PageOptions) throws(CaseFailure) {
+        let text = "{\"generation\": \(generation), \"report\": \(report), \"reset\": \(reset), \(options.controlFields)}\n"
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: "\(webRoot)/control.js"), options: .atomic)
         } catch {
