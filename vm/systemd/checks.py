@@ -167,6 +167,11 @@ def touch_events(frames):
     return "\n".join(lines) + "\n"
 
 
+def sysfs_device(node):
+    """The sysfs path of the input node NODE (a device made again gets a new one)."""
+    return os.path.realpath(f"/sys/class/input/{os.path.basename(node or '')}")
+
+
 def node_state(owner, group, mode):
     """A node's owner, group and mode as `stat -c '%U:%G %a'` prints them."""
     return f"{owner}:{group} {mode & 0o7777:o}"
@@ -388,6 +393,23 @@ class Tier:
         pinch) played into the touchscreen, and the stream left to settle."""
         self.sh("evemu-play", self.node, stdin=DEMO)
         time.sleep(2)
+
+    def reload_passing_through(self, keys, saving):
+        """Copies the configuration to SAVING, adds a pass-through [[device]] entry for the
+        panel with KEYS (TOML lines), and reloads the service."""
+        config = "/etc/gestured/gestured.toml"
+        copy(config, saving)
+        append(config, f'\n[[device]]\nmatch-name = "{DEVICE_NAME}"\npass-through = true\n{keys}')
+        self.sh("systemctl", "reload", SERVICE)
+
+    def record_on(self, node, path):
+        """evemu-record reading NODE into PATH, once it has printed its header."""
+        with open(path, "w") as out:
+            process = subprocess.Popen(["stdbuf", "-oL", "evemu-record", node or "/nonexistent"],
+                                       stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+        wait_for(10, lambda: any(line.startswith("#") for line in read(path).splitlines()))
+        time.sleep(1)
+        return process
 
     def play(self, name, frames):
         """FRAMES (`touch_events`) played into the touchscreen by one evemu-play."""
@@ -698,19 +720,13 @@ class Tier:
 
     def pass_through(self):
         config = "/etc/gestured/gestured.toml"
-        copy(config, f"{WORK}/config.before-pass-through")
-        append(config, f'\n[[device]]\nmatch-name = "{DEVICE_NAME}"\npass-through = true\n')
-        self.sh("systemctl", "reload", SERVICE)
+        self.reload_passing_through("", saving=f"{WORK}/config.before-pass-through")
         wait_for(30, self.current_clone)
         self.clone = self.current_clone()
-        self.clone_sysfs = os.path.realpath(f"/sys/class/input/{os.path.basename(self.clone or '')}")
+        self.clone_sysfs = sysfs_device(self.clone)
         self.h.check("pass-through under the unit: the clone's descriptor is in the service's store, "
                      "no guard process", self.clone_stored)
-        with open(f"{WORK}/clone.rec", "w") as out:
-            self.recorder = subprocess.Popen(["stdbuf", "-oL", "evemu-record", self.clone or "/nonexistent"],
-                                             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
-        wait_for(10, lambda: any(line.startswith("#") for line in self.record().splitlines()))
-        time.sleep(1)
+        self.recorder = self.record_on(self.clone, f"{WORK}/clone.rec")
         self.die("crash", 71)
         self.h.check("a crash (SIGSEGV of the main process) with a finger down: the restarted daemon takes "
                      "the clone back and lifts it; same node", self.survived, "crash")
@@ -795,7 +811,7 @@ class Tier:
         if gone(self.recorder):
             raise Failure(f"the clone's reader ended: the clone vanished ({tail(self.record(), 2)})")
         now = self.current_clone()
-        now_sysfs = os.path.realpath(f"/sys/class/input/{os.path.basename(now or '')}")
+        now_sysfs = sysfs_device(now)
         if now != self.clone or now_sysfs != self.clone_sysfs:
             raise Failure(f"the clone changed: {now} {now_sysfs} (was {self.clone} {self.clone_sysfs})")
 
@@ -842,20 +858,13 @@ class Tier:
 
     def pointer_pass_through(self):
         config = "/etc/gestured/gestured.toml"
-        copy(config, f"{WORK}/config.before-pointer")
-        append(config, f'\n[[device]]\nmatch-name = "{DEVICE_NAME}"\npass-through = true\napp-input = "pointer"\n')
-        self.sh("systemctl", "reload", SERVICE)
+        self.reload_passing_through('app-input = "pointer"\n', saving=f"{WORK}/config.before-pointer")
         wait_for(30, self.current_pointer)
         self.pointer = self.current_pointer()
-        self.pointer_sysfs = os.path.realpath(f"/sys/class/input/{os.path.basename(self.pointer or '')}")
+        self.pointer_sysfs = sysfs_device(self.pointer)
         self.h.check("mouse emulation under the unit: the pointer's and the clone's descriptors are in the "
                      "service's store", self.pointer_stored)
-        with open(f"{WORK}/pointer.rec", "w") as out:
-            self.pointer_recorder = subprocess.Popen(
-                ["stdbuf", "-oL", "evemu-record", self.pointer or "/nonexistent"],
-                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
-        wait_for(10, lambda: any(line.startswith("#") for line in self.pointer_record().splitlines()))
-        time.sleep(1)
+        self.pointer_recorder = self.record_on(self.pointer, f"{WORK}/pointer.rec")
         self.h.check("a one-finger drag holds the pointer's left button", self.drag_holds_left_button, 81)
         self.killed_pid = main_pid()
         self.restarts = int(prop(SERVICE, "NRestarts") or 0)
@@ -894,7 +903,7 @@ class Tier:
         if gone(self.pointer_recorder):
             raise Failure(f"the pointer's reader ended: the pointer vanished ({tail(self.pointer_record(), 2)})")
         now = self.current_pointer()
-        now_sysfs = os.path.realpath(f"/sys/class/input/{os.path.basename(now or '')}")
+        now_sysfs = sysfs_device(now)
         if now != self.pointer or now_sysfs != self.pointer_sysfs:
             raise Failure(f"the pointer changed: {now} {now_sysfs} (was {self.pointer} {self.pointer_sysfs})")
 

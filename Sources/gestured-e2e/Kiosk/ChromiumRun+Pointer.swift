@@ -66,12 +66,7 @@ extension ChromiumRun {
                 "a contextmenu for the long press at (\(spot.x), \(spot.y)) is at (\(menu.x ?? .nan), \(menu.y ?? .nan)), \(off) px off")
         }
         let tapSpot = Spot(0.5, 0.5)
-        let tapMark = page.events.count
-        try tap(tapSpot)
-        try page.wait("the tap's click", timeout: Self.patience, alongside: subscriber) {
-            page.inputs(since: tapMark).contains { $0.name == "click" }
-        }
-        quiesce()
+        let tapMark = try clickingTap(tapSpot)
         let tapInputs = page.inputs(since: tapMark)
         let clicks = tapInputs.filter { $0.name == "click" && $0.button == 0 }
         try expect(
@@ -103,11 +98,11 @@ extension ChromiumRun {
         let first = Spot(0.45, 0.5)
         let second = Spot(0.3, 0.5)
         let before = try Screenshot(of: compositor, name: "cursor-before")
-        try click(first)
+        try clickingTap(first)
         let shown = try Screenshot(of: compositor, name: "cursor-shown")
         try page.set(PageOptions(menus: false, cursor: false), alongside: subscriber)
         defer { try? page.set(PageOptions(), alongside: subscriber) }
-        try click(second)
+        try clickingTap(second)
         let hidden = try Screenshot(of: compositor, name: "cursor-hidden")
         let (firstPoint, secondPoint) = (expected(first), expected(second))
         let drawn = shown.differingPixels(from: before, at: firstPoint.x, firstPoint.y)
@@ -121,16 +116,6 @@ extension ChromiumRun {
             drawnAtSecond == 0 && leftAtFirst == 0,
             "with cursor: none the compositor still drew something: \(drawnAtSecond) pixels changed where the second tap clicked, \(leftAtFirst) where the first one did"
         )
-    }
-
-    /// A tap at `spot` and its left click on the page.
-    private func click(_ spot: Spot) throws(CaseFailure) {
-        let mark = page.events.count
-        try tap(spot)
-        try page.wait("the click of the tap at (\(spot.x), \(spot.y))", timeout: Self.patience, alongside: subscriber) {
-            page.inputs(since: mark).contains { $0.name == "click" }
-        }
-        quiesce()
     }
 
     /// Starts gestured with the panel's touches as a pointer, and taps until one reaches the

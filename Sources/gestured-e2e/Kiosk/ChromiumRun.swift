@@ -375,12 +375,7 @@ final class ChromiumRun {
         var worst = 0.0
         var emulated: [String] = []
         for spot in spots ?? tapSpots {
-            let mark = page.events.count
-            try tap(spot)
-            try page.wait("the click of the tap at (\(spot.x), \(spot.y))", timeout: Self.patience, alongside: subscriber) {
-                page.inputs(since: mark).contains { $0.name == "click" }
-            }
-            quiesce()
+            let mark = try clickingTap(spot)
             let inputs = page.inputs(since: mark)
             worst = max(worst, try expectOneTap(inputs, at: spot, "the tap", within: limit))
             emulated += inputs.filter { $0.fromTouch == false }.map(\.summary)
@@ -389,6 +384,19 @@ final class ChromiumRun {
         say("  NOTE: \(prefix): the largest offset of a tap's touchstart, pointerdown or click\(turned): \(worst) CSS px")
         if !emulated.isEmpty { say("  NOTE: \(prefix): mouse events not made from a touch: \(emulated)") }
         return emulated
+    }
+
+    /// A tap at `spot`, waited for until its click reached the page and the page is quiet;
+    /// returns the page's event count before it (where the tap's events begin).
+    @discardableResult
+    func clickingTap(_ spot: Spot) throws(CaseFailure) -> Int {
+        let mark = page.events.count
+        try tap(spot)
+        try page.wait("the click of the tap at (\(spot.x), \(spot.y))", timeout: Self.patience, alongside: subscriber) {
+            page.inputs(since: mark).contains { $0.name == "click" }
+        }
+        quiesce()
+        return mark
     }
 
     /// `inputs` are one tap at `spot`: exactly one touchstart, one touch pointerdown and one
