@@ -31,9 +31,9 @@ for option in "$@"; do
         # when a kiosk case needs looking into; chromium is the kiosk browser the guide's recipes
         # run, iproute2 brings the guest's loopback up for the page's site (gestured-web);
         # swayidle blanks the screen in the wake cases; wtype and xdotool type the `keys`
-        # actions (Wayland, X11), wev and xev (x11-utils) read them.
-        # debootstrap makes the Debian 13 root of labwc and cage 0.2 (vm/kiosk-root.sh).
-        --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools chromium iproute2 swayidle wtype xdotool x11-utils debootstrap) ;;
+        # actions (Wayland, X11), wev and xev (x11-utils) read them; grim takes pictures of the
+        # output (where the compositor draws the cursor). debootstrap makes the Debian 13 root of labwc and cage 0.2 (vm/kiosk-root.sh).
+        --with-kiosk) packages+=(qemu-system-x86 busybox-static cpio python3 udev cage sway wev seatd xwayland libinput-tools chromium iproute2 swayidle wtype xdotool x11-utils grim debootstrap) ;;
         --with-package) packages+=(dpkg-dev binutils) ;;
         # The arm64 package (scripts/arm64-toolchain.sh): the build root and the sysroot, an
         # aarch64 strip, running arm64 programs (man pages, the corpus check) under qemu-user, and

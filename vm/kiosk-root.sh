@@ -20,9 +20,10 @@ mirror=${GESTURED_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # clients (wev, Chromium) and what the driver starts or reads in the guest: seatd, udev (its
 # systemd-udevd and udevadm), setpriv (util-linux), stdbuf (coreutils), ip (iproute2),
 # wtype and xdotool (the `keys` actions), xev (x11-utils), swayidle and wlopm (Raspberry Pi OS's
-# blanking, as raspi-config writes it), and the libraries gestured links (libevdev2, libudev1).
+# blanking, as raspi-config writes it), grim (pictures of the output: the cursor), and the
+# libraries gestured links (libevdev2, libudev1).
 packages=(labwc cage xwayland wev chromium seatd udev util-linux coreutils iproute2 wtype xdotool x11-utils
-    swayidle wlopm libevdev2 libudev1 procps)
+    swayidle wlopm grim libevdev2 libudev1 procps)
 
 say() { echo "vm/kiosk-root: $*" >&2; }
 fail() { say "$*"; exit 1; }

@@ -6,6 +6,11 @@ const generation = Number(new URLSearchParams(location.search).get("g") ?? "0");
 // again repeats the last ones: harmless, the driver waits for a new number).
 let report = 0;
 let reset = 0;
+// Whether Chromium may open its context menu (the driver turns it off where it counts right
+// clicks: an open menu takes the next right click to close itself), and whether it shows a
+// mouse cursor over the page (off: `cursor: none`, as the kiosk guide tells a page).
+let menus = true;
+let cursor = true;
 
 function log(e, fields = {}) {
   console.log("GK " + JSON.stringify({ e, g: generation, ...fields }));
@@ -57,6 +62,9 @@ for (const type of ["keydown", "keyup"]) {
     held: ["Shift", "Control", "Alt", "Meta"].filter((modifier) => event.getModifierState(modifier)),
   }), passive);
 }
+addEventListener("contextmenu", (event) => {
+  if (!menus) event.preventDefault();
+});
 document.addEventListener("selectstart", () => log("selectstart"), passive);
 document.addEventListener("selectionchange", () => log("selectionchange", { text: getSelection().toString() }), passive);
 visualViewport.addEventListener("resize", () => log("viewport", {
@@ -68,7 +76,7 @@ addEventListener("scrollend", () => log("scrollend", { sx: round(scrollX), sy: r
 function state() {
   return {
     scale: round(visualViewport.scale), sx: round(scrollX), sy: round(scrollY),
-    selection: getSelection().toString(), w: innerWidth, h: innerHeight, dpr: devicePixelRatio,
+    selection: getSelection().toString(), w: innerWidth, h: innerHeight, dpr: devicePixelRatio, menus, cursor,
   };
 }
 
@@ -85,6 +93,9 @@ async function poll() {
       scrollTo({ left: 0, top: 0, behavior: "instant" });
     }
     reset = control.reset;
+    menus = control.menus !== false;
+    cursor = control.cursor !== false;
+    document.documentElement.style.cursor = cursor ? "" : "none";
     if (control.report !== report) log("state", { report: control.report, ...state() });
     report = control.report;
   } catch (error) {

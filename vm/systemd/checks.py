@@ -35,7 +35,7 @@ DEVICE_NAME = "ELAN Touchscreen"
 # The dynamic users systemd hands out (DynamicUser=), systemd's own documented range.
 DYNAMIC_UIDS = range(61184, 65519 + 1)
 # evemu-record's type and code columns, in hex as it prints them.
-EV_KEY, BTN_TOUCH = "0001", "014a"
+EV_KEY, BTN_TOUCH, BTN_LEFT = "0001", "014a", "0110"
 EV_ABS, ABS_MT_TRACKING_ID = "0003", "0039"
 
 
@@ -130,8 +130,12 @@ def package_gone(dpkg_status):
     return "installed" not in dpkg_status or "not-installed" in dpkg_status
 
 
-def clone_node(sysfs_input, panel):
-    """The /dev/input node of the pass-through clone of PANEL, from SYSFS_INPUT's event*/device/phys."""
+CLONE_PHYS, POINTER_PHYS = "gestured-pass-through:", "gestured-pointer:"
+
+
+def clone_node(sysfs_input, panel, prefix=CLONE_PHYS):
+    """The /dev/input node of the pass-through clone of PANEL (with POINTER_PHYS: its
+    pointer), from SYSFS_INPUT's event*/device/phys."""
     try:
         events = sorted(name for name in os.listdir(sysfs_input) if name.startswith("event"))
     except OSError:
@@ -142,9 +146,30 @@ def clone_node(sysfs_input, panel):
                 phys = handle.read().strip()
         except OSError:
             continue
-        if phys == "gestured-pass-through:" + panel:
+        if phys == prefix + panel:
             return "/dev/input/" + event
     return None
+
+
+def touch_events(frames):
+    """An evemu-play event text for FRAMES: (seconds, tracking id, x) each, slot 0 at y 600;
+    a tracking id of -1 lifts the finger."""
+    lines = []
+    for seconds, tracking_id, x in frames:
+        stamp = f"E: {seconds:.6f}"
+        lines.append(f"{stamp} 0003 002f 0")
+        if tracking_id == -1:
+            lines += [f"{stamp} 0003 0039 -1", f"{stamp} 0001 014a 0"]
+        else:
+            lines += [f"{stamp} 0003 0039 {tracking_id}", f"{stamp} 0003 0035 {x}", f"{stamp} 0003 0036 600",
+                      f"{stamp} 0001 014a 1"]
+        lines.append(f"{stamp} 0000 0000 0")
+    return "\n".join(lines) + "\n"
+
+
+def sysfs_device(node):
+    """The sysfs path of the input node NODE (a device made again gets a new one)."""
+    return os.path.realpath(f"/sys/class/input/{os.path.basename(node or '')}")
 
 
 def node_state(owner, group, mode):
@@ -325,6 +350,9 @@ class Tier:
         self.node = None
         self.clone = None
         self.clone_sysfs = None
+        self.pointer = None
+        self.pointer_sysfs = None
+        self.pointer_recorder = None
         self.subscribers = {}
         self.evemu = None
         self.recorder = None
@@ -366,6 +394,30 @@ class Tier:
         self.sh("evemu-play", self.node, stdin=DEMO)
         time.sleep(2)
 
+    def reload_passing_through(self, keys, saving):
+        """Copies the configuration to SAVING, adds a pass-through [[device]] entry for the
+        panel with KEYS (TOML lines), and reloads the service."""
+        config = "/etc/gestured/gestured.toml"
+        copy(config, saving)
+        append(config, f'\n[[device]]\nmatch-name = "{DEVICE_NAME}"\npass-through = true\n{keys}')
+        self.sh("systemctl", "reload", SERVICE)
+
+    def record_on(self, node, path):
+        """evemu-record reading NODE into PATH, once it has printed its header."""
+        with open(path, "w") as out:
+            process = subprocess.Popen(["stdbuf", "-oL", "evemu-record", node or "/nonexistent"],
+                                       stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+        wait_for(10, lambda: any(line.startswith("#") for line in read(path).splitlines()))
+        time.sleep(1)
+        return process
+
+    def play(self, name, frames):
+        """FRAMES (`touch_events`) played into the touchscreen by one evemu-play."""
+        path = f"{WORK}/{name}.events"
+        with open(path, "w") as handle:
+            handle.write(touch_events(frames))
+        self.sh("evemu-play", self.node, stdin=path)
+
     def event(self, event_type, code, value, sync=False):
         command = ["evemu-event", self.node, "--type", event_type, "--code", code, "--value", str(value)]
         self.sh(*command, *(["--sync"] if sync else []))
@@ -384,6 +436,16 @@ class Tier:
 
     def current_clone(self):
         return clone_node("/sys/class/input", self.node)
+
+    def current_pointer(self):
+        return clone_node("/sys/class/input", self.node, POINTER_PHYS)
+
+    def pointer_record(self):
+        return read(f"{WORK}/pointer.rec")
+
+    def left_button(self):
+        """The left button's last state on the pointer (None: never pressed)."""
+        return last_recorded(self.pointer_record(), EV_KEY, BTN_LEFT)
 
     def record(self):
         return read(f"{WORK}/clone.rec")
@@ -407,6 +469,7 @@ class Tier:
         self.activation()
         self.reload()
         self.pass_through()
+        self.pointer_pass_through()
         self.stop()
         self.removal()
         self.static_uinput()
@@ -657,19 +720,13 @@ class Tier:
 
     def pass_through(self):
         config = "/etc/gestured/gestured.toml"
-        copy(config, f"{WORK}/config.before-pass-through")
-        append(config, f'\n[[device]]\nmatch-name = "{DEVICE_NAME}"\npass-through = true\n')
-        self.sh("systemctl", "reload", SERVICE)
+        self.reload_passing_through("", saving=f"{WORK}/config.before-pass-through")
         wait_for(30, self.current_clone)
         self.clone = self.current_clone()
-        self.clone_sysfs = os.path.realpath(f"/sys/class/input/{os.path.basename(self.clone or '')}")
+        self.clone_sysfs = sysfs_device(self.clone)
         self.h.check("pass-through under the unit: the clone's descriptor is in the service's store, "
                      "no guard process", self.clone_stored)
-        with open(f"{WORK}/clone.rec", "w") as out:
-            self.recorder = subprocess.Popen(["stdbuf", "-oL", "evemu-record", self.clone or "/nonexistent"],
-                                             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
-        wait_for(10, lambda: any(line.startswith("#") for line in self.record().splitlines()))
-        time.sleep(1)
+        self.recorder = self.record_on(self.clone, f"{WORK}/clone.rec")
         self.die("crash", 71)
         self.h.check("a crash (SIGSEGV of the main process) with a finger down: the restarted daemon takes "
                      "the clone back and lifts it; same node", self.survived, "crash")
@@ -754,7 +811,7 @@ class Tier:
         if gone(self.recorder):
             raise Failure(f"the clone's reader ended: the clone vanished ({tail(self.record(), 2)})")
         now = self.current_clone()
-        now_sysfs = os.path.realpath(f"/sys/class/input/{os.path.basename(now or '')}")
+        now_sysfs = sysfs_device(now)
         if now != self.clone or now_sysfs != self.clone_sysfs:
             raise Failure(f"the clone changed: {now} {now_sysfs} (was {self.clone} {self.clone_sysfs})")
 
@@ -791,6 +848,82 @@ class Tier:
         stored = prop(SERVICE, "NFileDescriptorStore")
         if stored != "0":
             raise Failure(f"NFileDescriptorStore={stored}")
+
+    # --- mouse emulation under the real unit: the pointer outlives the daemon too ---
+    # With `app-input = "pointer"` the daemon makes an absolute pointer beside the clone and
+    # keeps its descriptor in the store as well. A one-finger drag holds the pointer's left
+    # button; `systemctl kill -s KILL` kills the daemon with it held; the restarted process
+    # takes the pointer back and releases the button on the same node (the compositor never
+    # sees the device go), and a tap after that is one left click.
+
+    def pointer_pass_through(self):
+        config = "/etc/gestured/gestured.toml"
+        self.reload_passing_through('app-input = "pointer"\n', saving=f"{WORK}/config.before-pointer")
+        wait_for(30, self.current_pointer)
+        self.pointer = self.current_pointer()
+        self.pointer_sysfs = sysfs_device(self.pointer)
+        self.h.check("mouse emulation under the unit: the pointer's and the clone's descriptors are in the "
+                     "service's store", self.pointer_stored)
+        self.pointer_recorder = self.record_on(self.pointer, f"{WORK}/pointer.rec")
+        self.h.check("a one-finger drag holds the pointer's left button", self.drag_holds_left_button, 81)
+        self.killed_pid = main_pid()
+        self.restarts = int(prop(SERVICE, "NRestarts") or 0)
+        taken = journal_count("pass-through pointer taken back")
+        self.sh("systemctl", "kill", "-s", "KILL", SERVICE)
+        self.h.check("systemctl kill -s KILL with the left button held: the restarted daemon takes the pointer "
+                     "back and releases the button; same node", self.pointer_survived)
+        self.h.check("after the restart a tap is one left click on the same pointer", self.click_after, 82, taken)
+        self.pointer_recorder.terminate()
+        copy(f"{WORK}/config.before-pointer", config)
+        self.sh("systemctl", "reload", SERVICE)
+        self.h.check("pass-through turned off: the pointer and the clone are removed, and their descriptors "
+                     "from the store", self.store_emptied_of_pointer)
+
+    def pointer_stored(self):
+        if not self.pointer:
+            raise Failure(f"no pointer of {self.node} in /sys/class/input")
+        stored = prop(SERVICE, "NFileDescriptorStore")
+        if stored != "2":
+            raise Failure(f"NFileDescriptorStore={stored}")
+        if not journal_has("pass-through pointer created.*" + re.escape('kept-by="descriptor store (')):
+            raise Failure(tail("\n".join(matching_lines(journal(), "pass-through pointer")), 3))
+
+    def drag_holds_left_button(self, tracking_id):
+        # One evemu-play: its frames keep their times, where a process per event could stretch
+        # a short touch into a long press on a slow guest.
+        self.play("drag", [(0.05 * step, tracking_id, 1000 + 80 * step) for step in range(6)])
+        if not wait_for(20, lambda: self.left_button() == 1):
+            raise Failure(f"the drag pressed no left button: {tail(self.pointer_record(), 5)}")
+
+    def pointer_survived(self):
+        if not wait_for(150, self.restarted):
+            raise Failure(f"not restarted: MainPID {main_pid()}, {output('systemctl', 'is-active', SERVICE)}")
+        if not wait_for(30, lambda: self.left_button() == 0):
+            raise Failure(f"the left button was not released: {tail(self.pointer_record(), 5)}")
+        if gone(self.pointer_recorder):
+            raise Failure(f"the pointer's reader ended: the pointer vanished ({tail(self.pointer_record(), 2)})")
+        now = self.current_pointer()
+        now_sysfs = sysfs_device(now)
+        if now != self.pointer or now_sysfs != self.pointer_sysfs:
+            raise Failure(f"the pointer changed: {now} {now_sysfs} (was {self.pointer} {self.pointer_sysfs})")
+
+    def click_after(self, tracking_id, taken):
+        """The finger lifts on the panel, the restarted daemon takes the pointer into use; a
+        tap (TRACKING_ID) is one press and release of the left button on it."""
+        self.finger_up()
+        if not wait_for(30, lambda: journal_count("pass-through pointer taken back") > taken):
+            raise Failure(journal_tail(8))
+        before = len(recorded(self.pointer_record(), EV_KEY, BTN_LEFT))
+        self.play("tap", [(0, tracking_id, 1000), (0.05, -1, 0)])
+        if not wait_for(20, lambda: recorded(self.pointer_record(), EV_KEY, BTN_LEFT)[before:] == [1, 0]):
+            raise Failure(f"the tap gave {recorded(self.pointer_record(), EV_KEY, BTN_LEFT)[before:]}: "
+                          f"{tail(self.pointer_record(), 5)}")
+
+    def store_emptied_of_pointer(self):
+        if not wait_for(30, lambda: self.current_pointer() is None):
+            raise Failure(f"the pointer is still there: {self.current_pointer()}")
+        if not wait_for(10, lambda: prop(SERVICE, "NFileDescriptorStore") == "0"):
+            raise Failure(f"NFileDescriptorStore={prop(SERVICE, 'NFileDescriptorStore')}")
 
     # --- stop ---
 
@@ -1027,16 +1160,26 @@ class ReadingTests(unittest.TestCase):
         self.assertEqual(node_state("root", "gestured-uinput", 0o20660), "root:gestured-uinput 660")
         self.assertEqual(node_state("root", "root", 0o20600), "root:root 600")
 
+    def test_touch_events_are_evemu_frames(self):
+        text = touch_events([(0.05, 7, 1000), (0.1, -1, 0)])
+        self.assertEqual(recorded(text, EV_ABS, ABS_MT_TRACKING_ID), [7, -1])
+        self.assertEqual(recorded(text, EV_KEY, BTN_TOUCH), [1, 0])
+        self.assertEqual(recorded(text, "0000", "0000"), [0, 0])
+        self.assertTrue(text.startswith("E: 0.050000 0003 002f 0\n"))
+
     def test_clone_node_matches_the_panel_exactly(self):
         with tempfile.TemporaryDirectory() as sysfs:
             for event, phys in (("event3", "usb-0000:00:14.0-1/input0"),
                                 ("event5", "gestured-pass-through:/dev/input/event30"),
-                                ("event6", "gestured-pass-through:/dev/input/event3")):
+                                ("event6", "gestured-pass-through:/dev/input/event3"),
+                                ("event8", "gestured-pointer:/dev/input/event3")):
                 os.makedirs(os.path.join(sysfs, event, "device"))
                 with open(os.path.join(sysfs, event, "device", "phys"), "w") as handle:
                     handle.write(phys + "\n")
             os.makedirs(os.path.join(sysfs, "event7"))  # no device/phys: skipped
             self.assertEqual(clone_node(sysfs, "/dev/input/event3"), "/dev/input/event6")
+            self.assertEqual(clone_node(sysfs, "/dev/input/event3", POINTER_PHYS), "/dev/input/event8")
+            self.assertIsNone(clone_node(sysfs, "/dev/input/event30", POINTER_PHYS))
             self.assertIsNone(clone_node(sysfs, "/dev/input/event4"))
         self.assertIsNone(clone_node("/nonexistent-sysfs", "/dev/input/event3"))
 

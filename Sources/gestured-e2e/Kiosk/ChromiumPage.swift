@@ -21,6 +21,8 @@ final class ChromiumPage: KioskClient {
     private(set) var generation = 0
     private var report = 0
     private var resets = 0
+    /// What the page lets Chromium do (`ProbeSite.writeControl`).
+    private(set) var options = PageOptions()
     /// Chromium's other lines, for failure messages.
     private var otherLines: [String] = []
 
@@ -48,7 +50,7 @@ final class ChromiumPage: KioskClient {
         self.arguments = arguments
         self.site = site
         fifo = try LineFifo(path: path)
-        try site.writeControl(generation: generation, report: report, reset: resets)
+        try site.writeControl(generation: generation, report: report, reset: resets, options: options)
     }
 
     var shellCommand: String {
@@ -85,7 +87,7 @@ final class ChromiumPage: KioskClient {
     /// Loads the page again as a fresh document and waits for its `ready`.
     func reload(alongside subscriber: Subscriber?) throws(CaseFailure) {
         generation += 1
-        try site.writeControl(generation: generation, report: report, reset: resets)
+        try site.writeControl(generation: generation, report: report, reset: resets, options: options)
         try wait("the reloaded page's ready (generation \(generation))", timeout: 180, alongside: subscriber) { isReady }
     }
 
@@ -96,10 +98,20 @@ final class ChromiumPage: KioskClient {
         return try state(alongside: subscriber)
     }
 
+    /// Gives the page `options`; returns once the page acts on them (its next state report).
+    func set(_ options: PageOptions, alongside subscriber: Subscriber?) throws(CaseFailure) {
+        self.options = options
+        let state = try state(alongside: subscriber)
+        try expect(
+            state.menus == options.menus && state.cursor == options.cursor,
+            "the page reports menus \(state.menus.map(String.init) ?? "missing") and cursor \(state.cursor.map(String.init) ?? "missing"), not \(options)"
+        )
+    }
+
     /// The page's state now (a `state` line: scale, scroll, selection).
     func state(alongside subscriber: Subscriber?) throws(CaseFailure) -> PageEvent {
         report += 1
-        try site.writeControl(generation: generation, report: report, reset: resets)
+        try site.writeControl(generation: generation, report: report, reset: resets, options: options)
         let mark = events.count
         var found: PageEvent?
         try wait("the page's state report \(report)", timeout: 120, alongside: subscriber) {

@@ -171,6 +171,10 @@ final class ChromiumRun {
         ) { try longPressStaysOutOfPage() }
         harness.run(name("app keys: taps still click where touched")) { try tapsClick() }
         harness.run(name("app keys: a drag still scrolls the page and clicks nothing")) { try dragScrolls() }
+        if kind.deliversEmulatedButtons {
+            harness.run(pointerCase) { try pointerClicks() }
+            harness.run(cursorCase) { try cursorSeen() }
+        }
         runWakeCases(harness)
         // Last: they restart the compositor with its output turned.
         if kind == .cage { runRotations(harness) }
@@ -371,12 +375,7 @@ final class ChromiumRun {
         var worst = 0.0
         var emulated: [String] = []
         for spot in spots ?? tapSpots {
-            let mark = page.events.count
-            try tap(spot)
-            try page.wait("the click of the tap at (\(spot.x), \(spot.y))", timeout: Self.patience, alongside: subscriber) {
-                page.inputs(since: mark).contains { $0.name == "click" }
-            }
-            quiesce()
+            let mark = try clickingTap(spot)
             let inputs = page.inputs(since: mark)
             worst = max(worst, try expectOneTap(inputs, at: spot, "the tap", within: limit))
             emulated += inputs.filter { $0.fromTouch == false }.map(\.summary)
@@ -385,6 +384,19 @@ final class ChromiumRun {
         say("  NOTE: \(prefix): the largest offset of a tap's touchstart, pointerdown or click\(turned): \(worst) CSS px")
         if !emulated.isEmpty { say("  NOTE: \(prefix): mouse events not made from a touch: \(emulated)") }
         return emulated
+    }
+
+    /// A tap at `spot`, waited for until its click reached the page and the page is quiet;
+    /// returns the page's event count before it (where the tap's events begin).
+    @discardableResult
+    func clickingTap(_ spot: Spot) throws(CaseFailure) -> Int {
+        let mark = page.events.count
+        try tap(spot)
+        try page.wait("the click of the tap at (\(spot.x), \(spot.y))", timeout: Self.patience, alongside: subscriber) {
+            page.inputs(since: mark).contains { $0.name == "click" }
+        }
+        quiesce()
+        return mark
     }
 
     /// `inputs` are one tap at `spot`: exactly one touchstart, one touch pointerdown and one

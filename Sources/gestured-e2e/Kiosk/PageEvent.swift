@@ -47,13 +47,16 @@ struct PageEvent: Decodable {
     let fingers: Int?
     /// The report number a `state` line answers.
     let report: Int?
+    /// The page's `PageOptions` (`state`).
+    let menus: Bool?
+    let cursor: Bool?
     let message: String?
 
     enum CodingKeys: String, CodingKey {
         case name = "e"
         case generation = "g"
         case x, y, id, kind, down, changed, button, fromTouch, text, held, selection, scale, sy, w, h, gesture, phase, region, fingers
-        case report, message
+        case report, menus, cursor, message
     }
 
     /// Events a touch (or a key) makes in the page (DOM input events); the page's own lines are not.

@@ -49,8 +49,8 @@ final class ProbeSite {
     }
 
     /// Writes the page's control file (atomically: the page never reads half of it).
-    func writeControl(generation: Int, report: Int, reset: Int) throws(CaseFailure) {
-        let text = "{\"generation\": \(generation), \"report\": \(report), \"reset\": \(reset)}\n"
+    func writeControl(generation: Int, report: Int, reset: Int, options: PageOptions) throws(CaseFailure) {
+        let text = "{\"generation\": \(generation), \"report\": \(report), \"reset\": \(reset), \(options.controlFields)}\n"
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: "\(webRoot)/control.js"), options: .atomic)
         } catch {
