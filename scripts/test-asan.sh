@@ -5,7 +5,6 @@
 # heap or stack overflow, a use after free or a double free in the daemon's C interop
 # (sd-event, sockets, libevdev, sd-device) fails the run. scripts/test.sh runs it after the plain
 # suite (docs/reliability.md has the timings); run it alone with this script.
-# GESTURED_BUILD_NICE: the build's niceness (scripts/test.sh builds beside the kiosk tier).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,5 +12,5 @@ cd "$(dirname "$0")/.."
 # Leak checking stays off: the Swift runtime's metadata caches live for the process and
 # would be reported; memory errors are what this run is for.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1}"
-nice -n "${GESTURED_BUILD_NICE:-0}" swift build --build-tests --sanitize=address --scratch-path .build/asan
+swift build --build-tests --sanitize=address --scratch-path .build/asan
 swift test --skip-build --sanitize=address --scratch-path .build/asan

@@ -6,11 +6,10 @@
 # backends, the C libraries' callbacks) fails the run. Races that are not the project's
 # are suppressed in scripts/tsan-suppressions.txt, each with its reason. Run it alone with
 # this script (docs/testing.md has its time).
-# GESTURED_BUILD_NICE: the build's niceness (scripts/test.sh builds beside the kiosk tier).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/install-deps.sh
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/scripts/tsan-suppressions.txt}"
-nice -n "${GESTURED_BUILD_NICE:-0}" swift build --build-tests --sanitize=thread --scratch-path .build/tsan
+swift build --build-tests --sanitize=thread --scratch-path .build/tsan
 swift test --skip-build --sanitize=thread --scratch-path .build/tsan

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite (the tiers' order, and its reasons, are at the end of this file):
-# unit, replay-over-the-corpus and property tests with `swift test`;
+# The whole test suite: unit, replay-over-the-corpus and property tests with `swift test`;
 # the same once more under AddressSanitizer (scripts/test-asan.sh: about 8 minutes more, its
 # own build included, docs/testing.md and docs/reliability.md) and under ThreadSanitizer
 # (scripts/test-tsan.sh: about 8 minutes more, a race fails it); the Python client against the
@@ -9,12 +8,12 @@
 # in headless Chromium (web/test.sh: Debian's chromium, websockets from PyPI into
 # .build/web-test; the screenshot lands in .build/web-test-output); then what ships: the release build
 # (once, scripts/build-release.sh), the Debian package made from it (scripts/package-deb.sh)
-# and checked on this machine (scripts/test-deb.sh); then the VM tiers (each skipped with a
-# message where qemu cannot run): the end-to-end tier (vm/test.sh), then the kiosk tier
-# (vm/test-kiosk.sh: gestured between a touchscreen and cage, sway and labwc with Wayland
-# and X11 clients and Chromium) in the background, its output printed at the end, while the
-# tests above (from `swift test` on) and that package under a real systemd
-# (vm/test-systemd.sh) run beside it; then the arm64 package (docs/packaging.md "The arm64 package"):
+# and checked on this machine (scripts/test-deb.sh);
+# then the VM tiers (each skipped with a message where qemu cannot run), one after another
+# (a tier beside the kiosk tier's two guests made verdicts depend on the host's load,
+# docs/testing.md): the end-to-end tier (vm/test.sh), the kiosk tier (vm/test-kiosk.sh:
+# gestured between a touchscreen and cage, sway and labwc with Wayland and X11 clients and
+# Chromium) and that package under a real systemd (vm/test-systemd.sh); then the arm64 package (docs/packaging.md "The arm64 package"):
 # its cross toolchain is made (cached in /var/cache/gestured-build) and the package built
 # beside the tiers above, in the background at a lower priority, from the start (the
 # toolchain) and from after `swift build` (the package, the kernel tier's driver and
@@ -79,47 +78,20 @@ tier() {
     echo "suite: $name took $((SECONDS - began)) s"
 }
 
-# background NAME COMMAND...: starts COMMAND beside the tiers, its output in a log under
-# TMPDIR; background_join NAME waits for it, records its time and how long the suite waited
-# for it, and fails the suite when it failed (with its log's end; --whole prints the whole
-# log, as a tier in the foreground would have).
-declare -A background_pid background_began
-background() {
-    local name=$1
-    shift
-    background_began[$name]=$(date +%s)
-    { "$@" && echo "ended $(date +%s)"; } >"$TMPDIR/background-$name.log" 2>&1 &
-    background_pid[$name]=$!
-}
-background_join() {
-    local whole=false
-    [[ $1 == --whole ]] && { whole=true; shift; }
-    local name=$1 waited=$SECONDS status=0 ended took log="$TMPDIR/background-$1.log"
-    wait "${background_pid[$name]}" || status=$?
-    if $whole; then
-        sed "/^ended [0-9]*$/d" "$log"
-    elif [[ $status -ne 0 ]]; then
-        tail -n 60 "$log" >&2
-    fi
-    if [[ $status -ne 0 ]]; then
-        echo "suite: $name (in the background) failed; its log is above" >&2
-        exit 1
-    fi
-    ended=$(sed -n 's/^ended //p' "$log" | tail -n 1)
-    took=$((ended - background_began[$name]))
-    tier_times+=("$name (background) $took s, waited for $((SECONDS - waited)) s")
-    echo "suite: $name (in the background) took $took s; waited for it $((SECONDS - waited)) s"
-}
-
-# The arm64 parts run as root (through sudo otherwise) and niced: the tiers keep the machine
-# first.
+# The arm64 parts, as root; each background job runs niced (the tiers keep the machine
+# first), its output in a log under TMPDIR that a failure prints.
 as_root=()
 # shellcheck disable=SC2054  # --preserve-env takes one comma-separated list
 [[ $(id -u) -eq 0 ]] || as_root=(sudo --preserve-env=TMPDIR,GESTURED_SUITE,GESTURED_BUILD_CACHE,GESTURED_CORPUS)
+# arm64_background NAME COMMAND...: starts COMMAND beside the tiers; arm64_join NAME waits
+# for it, records its time and fails the suite with its log's end when it failed.
+declare -A arm64_pid arm64_began
 arm64_background() {
     local name=$1
     shift
-    background "arm64 $name" "${as_root[@]}" nice -n 10 "$@"
+    arm64_began[$name]=$(date +%s)
+    { "${as_root[@]}" nice -n 10 "$@" && echo "ended $(date +%s)"; } >"$TMPDIR/arm64-$name.log" 2>&1 &
+    arm64_pid[$name]=$!
 }
 # Once the tiers are done the job is all that is left: arm64_unnice NAME gives every
 # thread of every process of it (and so the compilers they start next) the normal priority
@@ -129,12 +101,22 @@ arm64_background() {
 # worker threads, which a renice of its process id alone leaves at nice 10.
 arm64_unnice() {
     local threads=()
-    mapfile -t threads < <(scripts/process_tree.py threads-under "${background_pid[arm64 $1]}")
+    mapfile -t threads < <(scripts/process_tree.py threads-under "${arm64_pid[$1]}")
     [[ ${#threads[@]} -eq 0 ]] || "${as_root[@]}" renice -n 0 -p "${threads[@]}" >/dev/null 2>&1 || true
 }
 arm64_join() {
-    arm64_unnice "$1"
-    background_join "arm64 $1"
+    local name=$1 waited=$SECONDS status=0 ended took
+    arm64_unnice "$name"
+    wait "${arm64_pid[$name]}" || status=$?
+    if [[ $status -ne 0 ]]; then
+        tail -n 60 "$TMPDIR/arm64-$name.log" >&2
+        echo "suite: the arm64 $name (in the background) failed; its log's end is above" >&2
+        exit 1
+    fi
+    ended=$(sed -n 's/^ended //p' "$TMPDIR/arm64-$name.log" | tail -n 1)
+    took=$((ended - arm64_began[$name]))
+    tier_times+=("arm64 $name (background) $took s, waited for $((SECONDS - waited)) s")
+    echo "suite: arm64 $name (in the background) took $took s; waited for it $((SECONDS - waited)) s"
 }
 # The toolchain from the start (downloads, two debootstraps' worth of unpacking: mostly
 # waiting for the network and the disk while `swift build` keeps the cores busy).
@@ -148,37 +130,26 @@ arm64_background package bash -c 'set -eo pipefail
     deb=$(scripts/package-deb.sh --arch arm64 | tail -n 1)
     vm/test-arm64-kernel.sh --deb "$deb" --fetch-only
     echo "deb $deb"'
-# What ships, once: the release build, the Debian package made from it, checked here.
+tier "swift test" swift test --skip-build
+tier "ASan" ./scripts/test-asan.sh
+tier "TSan" ./scripts/test-tsan.sh
+tier "Python client" env GESTURED_BIN="$(swift build --show-bin-path)/gestured" clients/python/test.sh
+tier "browser" env GESTURED_BIN_DIR="$(swift build --show-bin-path)" web/test.sh
+
 began=$SECONDS
 release_bin=$(scripts/build-release.sh)
 deb=$(scripts/package-deb.sh --bin-path "$release_bin" | tail -n 1)
 tier_times+=("release build and package $((SECONDS - began)) s")
 tier "package checks" scripts/test-deb.sh "$deb"
 
-# The end-to-end VM tier on a quiet machine (the arm64 build beside it is niced): its
-# latency and lockstep cases are the most sensitive to a host that stalls its guest.
 tier "e2e VM" vm/test.sh
-
-# The kiosk tier, the longest (two guests at once, about 30 minutes), in the background from
-# here, beside the tiers below; its output is printed when it ends. Its guests mostly wait
-# (for a compositor, Chromium, a blanker), and the sanitizers' builds beside them take the
-# cores they leave: niced (GESTURED_BUILD_NICE), as the arm64 build is, since at the normal
-# priority two compilers per core starved the guests (Chromium had not shown the page after
-# 600 s). The tests themselves run at the normal priority: their waits are liveness bounds.
-# The systemd tier's deadline is a liveness bound, widened for a third guest on two cores.
-background "kiosk VM" vm/test-kiosk.sh
-tier "swift test" swift test --skip-build
-tier "ASan" env GESTURED_BUILD_NICE=10 ./scripts/test-asan.sh
-tier "TSan" env GESTURED_BUILD_NICE=10 ./scripts/test-tsan.sh
-tier "Python client" env GESTURED_BIN="$(swift build --show-bin-path)/gestured" clients/python/test.sh
-tier "browser" env GESTURED_BIN_DIR="$(swift build --show-bin-path)" web/test.sh
-tier "systemd VM" env VM_SYSTEMD_DEADLINE=1800 vm/test-systemd.sh --deb "$deb"
+tier "kiosk VM" vm/test-kiosk.sh
+tier "systemd VM" vm/test-systemd.sh --deb "$deb"
 
 arm64_join toolchain
 arm64_join package
-arm64_deb=$(sed -n 's/^deb //p' "$TMPDIR/background-arm64 package.log" | tail -n 1)
+arm64_deb=$(sed -n 's/^deb //p' "$TMPDIR/arm64-package.log" | tail -n 1)
 tier "arm64 package checks" "${as_root[@]}" scripts/test-arm64.sh --deb "$arm64_deb" --amd64-bin "$release_bin" \
     --only package,compat,shim,corpus,depends,lintian
 tier "arm64 kernel VM" "${as_root[@]}" vm/test-arm64-kernel.sh --deb "$arm64_deb"
-background_join --whole "kiosk VM"
 echo "suite: tier times: $(printf '%s; ' "${tier_times[@]}")total $SECONDS s"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The systemd tier: the Debian package under Debian's real systemd (PID 1) in the test VM.
-# Called by scripts/test.sh after vm/test.sh, beside the kiosk tier.
+# Called by scripts/test.sh after vm/test.sh.
 #
 #   vm/test-systemd.sh [--deb FILE | --bin-path DIR]
 #
