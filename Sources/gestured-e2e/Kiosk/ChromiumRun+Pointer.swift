@@ -24,7 +24,9 @@ extension ChromiumRun {
     }
 
     func pointerClicks() throws(CaseFailure) {
-        try startPointerDaemon()
+        // The compositor opens the pointer device some time after it appears: the daemon's
+        // start taps until one reaches the page as a click.
+        try startDaemon(config: KioskCases.config(deviceKeys: ["app-input = \"pointer\""]), asMouse: true)
         try page.set(PageOptions(menus: false), alongside: subscriber)
         defer { try? page.set(PageOptions(), alongside: subscriber) }
         guard let subscriber else { throw CaseFailure("no subscriber") }
@@ -116,32 +118,5 @@ extension ChromiumRun {
             drawnAtSecond == 0 && leftAtFirst == 0,
             "with cursor: none the compositor still drew something: \(drawnAtSecond) pixels changed where the second tap clicked, \(leftAtFirst) where the first one did"
         )
-    }
-
-    /// Starts gestured with the panel's touches as a pointer, and taps until one reaches the
-    /// page as a click: the compositor opens the pointer device some time after it appears,
-    /// and clicks before that are lost. Each try moves, as `probe`'s do.
-    private func startPointerDaemon() throws(CaseFailure) {
-        daemon?.stop()
-        daemon = nil
-        try writeConfig(KioskCases.config(deviceKeys: ["app-input = \"pointer\""]))
-        daemonMark = page.events.count
-        sessionLogMark = fileSize(compositor.logPath)
-        let started = try startKioskDaemon(cases, config: configPath, panels: panels, pumping: page, socketGroup: socketGroup)
-        daemon = started.daemon
-        subscriber = started.subscriber
-        for attempt in 0..<10 {
-            let mark = page.events.count
-            try tap(Spot(0.85 - 0.03 * Double(attempt), 0.85))
-            let reached: Void? = try? page.wait("a probe tap's click", timeout: 20, alongside: subscriber) {
-                page.inputs(since: mark).contains { $0.name == "click" }
-            }
-            if reached != nil {
-                quiesce()
-                _ = started.subscriber.drain(quiet: 0.3)
-                return
-            }
-        }
-        throw CaseFailure("no tap through gestured's pointer reached the page as a click in 10 tries; \(page.recent)")
     }
 }

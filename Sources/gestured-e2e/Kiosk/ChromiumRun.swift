@@ -327,13 +327,15 @@ final class ChromiumRun {
     /// at one point every 20 s are what touch hygiene's `phantom = "suppress"` learns as a
     /// ghost series (from the fourth on, they are dropped), so a probe that retried in place
     /// beside the guide's hygiene block would defeat itself on a slow host.
-    func probe(_ what: String, attempts: Int = 10) throws(CaseFailure) {
+    /// `asMouse`: the panel's touches reach the page as a mouse (`app-input = "pointer"`), so
+    /// a probe has reached it with its click alone.
+    func probe(_ what: String, attempts: Int = 10, asMouse: Bool = false) throws(CaseFailure) {
         for attempt in 0..<attempts {
             let mark = page.events.count
             try tap(Spot(0.85 - 0.03 * Double(attempt), 0.85))
             let reached: Void? = try? page.wait("a probe tap", timeout: 20, alongside: subscriber) {
                 let inputs = page.inputs(since: mark)
-                return inputs.contains { $0.name == "touchend" } && inputs.contains { $0.name == "click" }
+                return (asMouse || inputs.contains { $0.name == "touchend" }) && inputs.contains { $0.name == "click" }
             }
             if reached != nil {
                 quiesce()
@@ -583,17 +585,17 @@ final class ChromiumRun {
     }
 
     /// Starts gestured with `config`, subscribes, and waits until the page takes touches
-    /// from the panel's clone.
-    func startDaemon(config: String, hidingDisplay: Bool = false) throws(CaseFailure) {
+    /// from the panel's clone (`asMouse`: clicks from its pointer).
+    func startDaemon(config: String, hidingDisplay: Bool = false, asMouse: Bool = false) throws(CaseFailure) {
         daemon?.stop()
         daemon = nil
         try writeConfig(config)
-        try restartDaemon(hidingDisplay: hidingDisplay)
+        try restartDaemon(hidingDisplay: hidingDisplay, asMouse: asMouse)
     }
 
     /// Starts gestured with the configuration written last (`hidingDisplay`: where it cannot
-    /// read the display's power, `startKioskDaemon`).
-    func restartDaemon(hidingDisplay: Bool = false) throws(CaseFailure) {
+    /// read the display's power, `startKioskDaemon`; `asMouse`: as `probe`'s).
+    func restartDaemon(hidingDisplay: Bool = false, asMouse: Bool = false) throws(CaseFailure) {
         daemonMark = page.events.count
         sessionLogMark = fileSize(compositor.logPath)
         let started = try startKioskDaemon(
@@ -603,7 +605,7 @@ final class ChromiumRun {
         let touched = panel
         for other in panels {
             panel = other
-            try probe("\(other.name) through its clone")
+            try probe("\(other.name) through \(asMouse ? "its pointer" : "its clone")", asMouse: asMouse)
         }
         panel = touched
         _ = started.subscriber.drain(quiet: 0.3)
