@@ -32,6 +32,7 @@ WORK = "/run/vm-tier"
 SERVICE = "gestured.service"
 SOCKET = "gestured.socket"
 DEVICE_NAME = "ELAN Touchscreen"
+CONFIG = "/etc/gestured/gestured.toml"
 # The dynamic users systemd hands out (DynamicUser=), systemd's own documented range.
 DYNAMIC_UIDS = range(61184, 65519 + 1)
 # evemu-record's type and code columns, in hex as it prints them.
@@ -170,6 +171,15 @@ def touch_events(frames):
 def sysfs_device(node):
     """The sysfs path of the input node NODE (a device made again gets a new one)."""
     return os.path.realpath(f"/sys/class/input/{os.path.basename(node or '')}")
+
+
+def still_the_same(what, reader, record, now, node, sysfs):
+    """The device WHAT (NODE at SYSFS) never went: its reader (evemu-record, RECORD so far)
+    still runs, and NOW, its node found again, is the same node with the same sysfs path."""
+    if gone(reader):
+        raise Failure(f"the {what}'s reader ended: the {what} vanished ({tail(record, 2)})")
+    if now != node or sysfs_device(now) != sysfs:
+        raise Failure(f"the {what} changed: {now} {sysfs_device(now)} (was {node} {sysfs})")
 
 
 def node_state(owner, group, mode):
@@ -397,9 +407,8 @@ class Tier:
     def reload_passing_through(self, keys, saving):
         """Copies the configuration to SAVING, adds a pass-through [[device]] entry for the
         panel with KEYS (TOML lines), and reloads the service."""
-        config = "/etc/gestured/gestured.toml"
-        copy(config, saving)
-        append(config, f'\n[[device]]\nmatch-name = "{DEVICE_NAME}"\npass-through = true\n{keys}')
+        copy(CONFIG, saving)
+        append(CONFIG, f'\n[[device]]\nmatch-name = "{DEVICE_NAME}"\npass-through = true\n{keys}')
         self.sh("systemctl", "reload", SERVICE)
 
     def record_on(self, node, path):
@@ -684,12 +693,12 @@ class Tier:
 
     def reload(self):
         pid = main_pid()
-        copy("/etc/gestured/gestured.toml", f"{WORK}/config.good")
-        append("/etc/gestured/gestured.toml", '\n[daemon]\nclient-queue = "lots"\n')
+        copy(CONFIG, f"{WORK}/config.good")
+        append(CONFIG, '\n[daemon]\nclient-queue = "lots"\n')
         self.sh("systemctl", "reload", SERVICE)
         self.h.check("systemctl reload with a broken configuration keeps the old one and says why",
                      self.reload_kept_old, pid)
-        copy(f"{WORK}/config.good", "/etc/gestured/gestured.toml")
+        copy(f"{WORK}/config.good", CONFIG)
         self.sh("systemctl", "reload", SERVICE)
         self.h.check("systemctl reload with a good configuration applies it",
                      wait_for, 30, lambda: journal_has("configuration reloaded"))
@@ -719,7 +728,6 @@ class Tier:
     # daemon grabs the panel again and a new touch reaches the clone.
 
     def pass_through(self):
-        config = "/etc/gestured/gestured.toml"
         self.reload_passing_through("", saving=f"{WORK}/config.before-pass-through")
         wait_for(30, self.current_clone)
         self.clone = self.current_clone()
@@ -745,19 +753,19 @@ class Tier:
         # restart fails on the configuration, but first takes the clone back, lifts the finger
         # and destroys the clone, so no touch stays down when the unit fails and systemd drops
         # the store.
-        copy(config, f"{WORK}/config.working")
-        append(config, "[daemon\n")
+        copy(CONFIG, f"{WORK}/config.working")
+        append(CONFIG, "[daemon\n")
         self.die("crash", 77)
         self.h.check("a crash with a finger down and the configuration broken meanwhile: the failing "
                      "restart lifts the finger", self.broken_restart_lifted)
         self.finger_up()
-        copy(f"{WORK}/config.working", config)
+        copy(f"{WORK}/config.working", CONFIG)
         run("systemctl", "reset-failed", SERVICE)
         self.sh("systemctl", "restart", SERVICE)
         self.h.check("with the configuration mended the daemon makes its clone again",
                      wait_for, 30, self.current_clone)
         self.recorder.terminate()
-        copy(f"{WORK}/config.before-pass-through", config)
+        copy(f"{WORK}/config.before-pass-through", CONFIG)
         self.sh("systemctl", "reload", SERVICE)
         self.h.check("pass-through turned off: the clone is removed, and so is its descriptor from the store",
                      self.store_emptied)
@@ -808,12 +816,7 @@ class Tier:
         clone = re.escape(f"clone={self.clone} ")
         if not wait_for(30, lambda: journal_count("took back the pass-through clone.*" + clone) > self.took_back):
             raise Failure(journal_tail(8))
-        if gone(self.recorder):
-            raise Failure(f"the clone's reader ended: the clone vanished ({tail(self.record(), 2)})")
-        now = self.current_clone()
-        now_sysfs = sysfs_device(now)
-        if now != self.clone or now_sysfs != self.clone_sysfs:
-            raise Failure(f"the clone changed: {now} {now_sysfs} (was {self.clone} {self.clone_sysfs})")
+        still_the_same("clone", self.recorder, self.record(), self.current_clone(), self.clone, self.clone_sysfs)
 
     def lifted_on_clone(self):
         if not wait_for(30, lambda: self.on_clone(-1)):
@@ -857,7 +860,6 @@ class Tier:
     # sees the device go), and a tap after that is one left click.
 
     def pointer_pass_through(self):
-        config = "/etc/gestured/gestured.toml"
         self.reload_passing_through('app-input = "pointer"\n', saving=f"{WORK}/config.before-pointer")
         wait_for(30, self.current_pointer)
         self.pointer = self.current_pointer()
@@ -874,7 +876,7 @@ class Tier:
                      "back and releases the button; same node", self.pointer_survived)
         self.h.check("after the restart a tap is one left click on the same pointer", self.click_after, 82, taken)
         self.pointer_recorder.terminate()
-        copy(f"{WORK}/config.before-pointer", config)
+        copy(f"{WORK}/config.before-pointer", CONFIG)
         self.sh("systemctl", "reload", SERVICE)
         self.h.check("pass-through turned off: the pointer and the clone are removed, and their descriptors "
                      "from the store", self.store_emptied_of_pointer)
@@ -900,12 +902,8 @@ class Tier:
             raise Failure(f"not restarted: MainPID {main_pid()}, {output('systemctl', 'is-active', SERVICE)}")
         if not wait_for(30, lambda: self.left_button() == 0):
             raise Failure(f"the left button was not released: {tail(self.pointer_record(), 5)}")
-        if gone(self.pointer_recorder):
-            raise Failure(f"the pointer's reader ended: the pointer vanished ({tail(self.pointer_record(), 2)})")
-        now = self.current_pointer()
-        now_sysfs = sysfs_device(now)
-        if now != self.pointer or now_sysfs != self.pointer_sysfs:
-            raise Failure(f"the pointer changed: {now} {now_sysfs} (was {self.pointer} {self.pointer_sysfs})")
+        still_the_same("pointer", self.pointer_recorder, self.pointer_record(), self.current_pointer(), self.pointer,
+                       self.pointer_sysfs)
 
     def click_after(self, tracking_id, taken):
         """The finger lifts on the panel, the restarted daemon takes the pointer into use; a
@@ -1001,7 +999,7 @@ class Tier:
             raise Failure("the socket file is left")
         if os.path.exists("/lib/systemd/system/gestured.service") or os.path.exists("/usr/bin/gestured"):
             raise Failure("files are left")
-        if not os.path.isfile("/etc/gestured/gestured.toml"):
+        if not os.path.isfile(CONFIG):
             raise Failure("the configuration went with dpkg -r (it is a conffile)")
 
     def purged(self, dpkg_output):
