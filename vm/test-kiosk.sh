@@ -114,10 +114,12 @@ boot() {
 }
 
 # The boots run in two lanes at once: each guest is one emulated CPU, so a second guest uses
-# the machine's other core. Lane one: the host's root with gestured by hand, then under
-# systemd; lane two: the Debian 13 root (labwc, and Raspberry Pi OS's session: the longest). Lane two's output is
-# kept in a file and printed when both lanes are done; the verdicts wait for events, never
-# for time, so the lanes do not depend on each other's speed.
+# the machine's other core. Lane one: the host's root with gestured by hand (cage and sway,
+# the longest boot); lane two: the Debian 13 root (labwc, Raspberry Pi OS's session,
+# cage 0.2.0's wake), then the host's root again with gestured under systemd (the shortest
+# boot, where it evens the lanes: docs/testing.md). Lane two's output is kept in a file and
+# printed when both lanes are done; the verdicts wait for events, never for time, so the
+# lanes do not depend on each other's speed.
 # lane_status NAME RC: records a boot's status (77: qemu cannot run here).
 status=0
 lane_status() {
@@ -126,12 +128,28 @@ lane_status() {
     ((${2} == 0)) || status=$2
 }
 
-on_host_then_under_systemd() {
+on_host() {
     local rc
     if in_list by-hand "$daemon" && ((${#bookworm[@]})); then
         rc=0
         boot "the host's root" "$bookworm_list" || rc=$?
         lane_status "on the host's root" "$rc"
+    fi
+    return "$status"
+}
+
+on_debian13_then_under_systemd() {
+    local rc
+    if in_list by-hand "$daemon" && ((${#trixie[@]})); then
+        step "the Debian 13 root (vm/kiosk-root.sh)"
+        rc=0
+        if trixie_root=$(vm/kiosk-root.sh | tail -n 1) && [[ -d "$trixie_root" ]]; then
+            boot "Debian 13 ($trixie_root)" "$trixie_list" --root "$trixie_root" || rc=$?
+        else
+            echo "vm/test-kiosk: no Debian 13 root (vm/kiosk-root.sh failed)" >&2
+            rc=1
+        fi
+        lane_status "on Debian 13" "$rc"
     fi
     if in_list systemd "$daemon" && ((${#bookworm[@]})); then
         local remaining=$((deadline - (SECONDS - started)))
@@ -146,33 +164,17 @@ on_host_then_under_systemd() {
     return "$status"
 }
 
-on_debian13() {
-    local rc
-    if in_list by-hand "$daemon" && ((${#trixie[@]})); then
-        step "the Debian 13 root (vm/kiosk-root.sh)"
-        rc=0
-        if trixie_root=$(vm/kiosk-root.sh | tail -n 1) && [[ -d "$trixie_root" ]]; then
-            boot "Debian 13 ($trixie_root)" "$trixie_list" --root "$trixie_root" || rc=$?
-        else
-            echo "vm/test-kiosk: no Debian 13 root (vm/kiosk-root.sh failed)" >&2
-            rc=1
-        fi
-        lane_status "on Debian 13" "$rc"
-    fi
-    return "$status"
-}
-
 lane_two_log=$(mktemp "${TMPDIR:-/tmp}/kiosk-lane-two.XXXXXX")
 trap 'rm -f "$lane_two_log"' EXIT
 set +e
-on_debian13 >"$lane_two_log" 2>&1 &
+on_debian13_then_under_systemd >"$lane_two_log" 2>&1 &
 lane_two=$!
-on_host_then_under_systemd
+on_host
 lane_one_status=$?
 wait "$lane_two"
 lane_two_status=$?
 set -e
-echo "vm/test-kiosk: the second lane (Debian 13):"
+echo "vm/test-kiosk: the second lane (Debian 13, then the host's root under systemd):"
 cat "$lane_two_log"
 ((lane_one_status == 0)) || status=$lane_one_status
 ((lane_two_status == 0)) || status=$lane_two_status
