@@ -12,5 +12,5 @@ cd "$(dirname "$0")/.."
 # Leak checking stays off: the Swift runtime's metadata caches live for the process and
 # would be reported; memory errors are what this run is for.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1}"
-swift build --build-tests --sanitize=address --scratch-path .build/asan
+scripts/build-sanitized.sh address .build/asan
 swift test --skip-build --sanitize=address --scratch-path .build/asan

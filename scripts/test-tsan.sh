@@ -11,5 +11,5 @@ cd "$(dirname "$0")/.."
 
 ./scripts/install-deps.sh
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/scripts/tsan-suppressions.txt}"
-swift build --build-tests --sanitize=thread --scratch-path .build/tsan
+scripts/build-sanitized.sh thread .build/tsan
 swift test --skip-build --sanitize=thread --scratch-path .build/tsan
