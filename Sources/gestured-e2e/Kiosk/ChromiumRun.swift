@@ -173,7 +173,10 @@ final class ChromiumRun {
         harness.run(name("app keys: a drag still scrolls the page and clicks nothing")) { try dragScrolls() }
         if kind.deliversEmulatedButtons {
             harness.run(pointerCase) { try pointerClicks() }
-            harness.run(cursorCase) { try cursorSeen() }
+            // grim's pictures show the cursor only where the output is really drawn: cage
+            // 0.1.4 on the headless output fails its output test on every frame once the
+            // seat has a pointer, and the picture kept a cursor the page had hidden.
+            if output == .drm { harness.run(cursorCase) { try cursorSeen() } }
         }
         runWakeCases(harness)
         // Last: they restart the compositor with its output turned.

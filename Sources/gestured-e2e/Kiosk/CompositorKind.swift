@@ -30,13 +30,14 @@ enum CompositorKind: String, CaseIterable {
         }
     }
 
-    /// Whether the buttons of gestured's emulated pointer reach a client here: under cage
-    /// (0.1.4 and 0.2.0) the pointer moves but no button arrives (docs/kiosk.md, "Apps
-    /// without touch"), so the mouse-emulation cases run under sway and labwc.
+    /// Whether the mouse-emulation cases run here (gestured's emulated pointer clicking a
+    /// client): under cage 0.1.4, sway and labwc. Not under cage 0.2.0, whose whole stacks
+    /// are opt-in and where only wev's clicks were seen, by hand (docs/kiosk.md, "Apps
+    /// without touch").
     var deliversEmulatedButtons: Bool {
         switch self {
-        case .cage, .cage2: false
-        case .sway, .labwc, .raspios: true
+        case .cage2: false
+        case .cage, .sway, .labwc, .raspios: true
         }
     }
 
