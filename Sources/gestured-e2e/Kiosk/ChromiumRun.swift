@@ -326,16 +326,17 @@ final class ChromiumRun {
     /// only or not at all (a finger held 90 s gave no event), and later ones as touches.
     /// A probe that reached the page is over once its click came too: Chromium clicks after
     /// the touchend, and on a busy host that click came more than the settling second later,
-    /// into the next case's tap. Each try taps 3 % of the width left of the one before: taps
-    /// at one point every 20 s are what touch hygiene's `phantom = "suppress"` learns as a
-    /// ghost series (from the fourth on, they are dropped), so a probe that retried in place
-    /// beside the guide's hygiene block would defeat itself on a slow host.
+    /// into the next case's tap. Each try taps 3 % of the width left of the one before
+    /// (`Spot.probeTry`): taps at one point every 20 s are what touch hygiene's `phantom =
+    /// "suppress"` learns as a ghost series (from the fourth on, they are dropped), so a probe
+    /// that retried in place beside the guide's hygiene block would defeat itself on a slow
+    /// host.
     /// `asMouse`: the panel's touches reach the page as a mouse (`app-input = "pointer"`), so
     /// a probe has reached it with its click alone.
     func probe(_ what: String, attempts: Int = 10, asMouse: Bool = false) throws(CaseFailure) {
         for attempt in 0..<attempts {
             let mark = page.events.count
-            try tap(Spot(0.85 - 0.03 * Double(attempt), 0.85))
+            try tap(Spot(0.85, 0.85).probeTry(attempt))
             let reached: Void? = try? page.wait("a probe tap", timeout: 20, alongside: subscriber) {
                 let inputs = page.inputs(since: mark)
                 return (asMouse || inputs.contains { $0.name == "touchend" }) && inputs.contains { $0.name == "click" }

@@ -122,26 +122,24 @@ final class KioskPointerRun {
         kind == .cage ? .drm : .headless
     }
 
-    /// Where the probe's try `attempt` (from 0) taps: each one 3 % of the width left of the
-    /// one before, and none at the output's middle. cage 0.1.4 gives a surface the pointer
-    /// only when the pointer moves: it starts with its cursor at the middle, and a tap
-    /// where the cursor already is moves nothing, so before the first move onto the client
-    /// its clicks reach no one (with `WAYLAND_DEBUG=server`, taps at the middle gave
-    /// Xwayland's `wl_pointer` no event at all, and one 2 px beside it brought `enter` and
-    /// its click; a probe repeated at one point after a first tap that came too early was
-    /// lost the same way). A finger lands on the very unit of the pointer's 32767 on each
-    /// axis where the last one did practically never; a test that taps one point does so
-    /// every time.
-    static func probeSpot(_ attempt: Int) -> Spot {
-        Spot(0.45 - 0.03 * Double(attempt), 0.55)
-    }
+    /// Where the probe's first try taps (each further one 3 % of the width left of the one
+    /// before, `Spot.probeTry`): none of them at the output's middle. cage 0.1.4 gives a
+    /// surface the pointer only when the pointer moves: it starts with its cursor at the
+    /// middle, and a tap where the cursor already is moves nothing, so before the first move
+    /// onto the client its clicks reach no one (with `WAYLAND_DEBUG=server`, taps at the
+    /// middle gave Xwayland's `wl_pointer` no event at all, and one 2 px beside it brought
+    /// `enter` and its click; a probe repeated at one point after a first tap that came too
+    /// early was lost the same way). A finger lands on the very unit of the pointer's 32767
+    /// on each axis where the last one did practically never; a test that taps one point
+    /// does so every time.
+    static let probeStart = Spot(0.45, 0.55)
 
     /// Taps until one reaches the client as a button-1 click: the compositor opens the
     /// pointer device some time after it appears, and clicks before that are lost.
     private func probe(_ panel: TouchPanel, _ client: ButtonClientLog, _ subscriber: Subscriber) throws(CaseFailure) {
         for attempt in 0..<3 {
             let mark = client.events.count
-            try panel.tap([Self.probeSpot(attempt)], hold: 60)
+            try panel.tap([Self.probeStart.probeTry(attempt)], hold: 60)
             let reached: Void? = try? client.wait("a probe tap's click", timeout: 20, alongside: subscriber) {
                 client.releases(1, since: mark) >= 1
             }
