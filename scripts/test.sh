@@ -9,11 +9,13 @@
 # .build/web-test; the screenshot lands in .build/web-test-output); then what ships: the release build
 # (once, scripts/build-release.sh), the Debian package made from it (scripts/package-deb.sh)
 # and checked on this machine (scripts/test-deb.sh);
-# then the VM tiers (each skipped with a message where qemu cannot run), one after another
-# (a tier beside the kiosk tier's two guests made verdicts depend on the host's load,
-# docs/testing.md): the end-to-end tier (vm/test.sh), the kiosk tier (vm/test-kiosk.sh:
-# gestured between a touchscreen and cage, sway and labwc with Wayland and X11 clients and
-# Chromium) and that package under a real systemd (vm/test-systemd.sh); then the arm64 package (docs/packaging.md "The arm64 package"):
+# then the VM tiers (each skipped with a message where qemu cannot run), never more than
+# two guests at once (a third beside the kiosk tier's two made verdicts depend on the host's
+# load, docs/testing.md): the end-to-end tier (vm/test.sh) beside that package under a real
+# systemd (vm/test-systemd.sh), then the kiosk tier (vm/test-kiosk.sh: gestured between a
+# touchscreen and cage, sway and labwc with Wayland and X11 clients and Chromium, in two
+# lanes); the VM's kernel and the kiosk tier's Debian 13 root are made in the background from
+# the start; then the arm64 package (docs/packaging.md "The arm64 package"):
 # its cross toolchain is made (cached in /var/cache/gestured-build) and the package built
 # beside the tiers above, in the background at a lower priority, from the start (the
 # toolchain) and from after `swift build` (the package, the kernel tier's driver and
@@ -78,55 +80,64 @@ tier() {
     echo "suite: $name took $((SECONDS - began)) s"
 }
 
-# The arm64 parts, as root; each background job runs niced (the tiers keep the machine
-# first), its output in a log under TMPDIR that a failure prints.
+# The arm64 parts, as root, niced (the tiers keep the machine first).
 as_root=()
 # shellcheck disable=SC2054  # --preserve-env takes one comma-separated list
 [[ $(id -u) -eq 0 ]] || as_root=(sudo --preserve-env=TMPDIR,GESTURED_SUITE,GESTURED_BUILD_CACHE,GESTURED_CORPUS)
-# arm64_background NAME COMMAND...: starts COMMAND beside the tiers; arm64_join NAME waits
-# for it, records its time and fails the suite with its log's end when it failed.
-declare -A arm64_pid arm64_began
-arm64_background() {
+# background NAME COMMAND...: starts COMMAND beside the tiers, its output in a log under
+# TMPDIR; join NAME [--print] waits for it, records its time, prints its log (--print) and
+# fails the suite with its log's end when it failed.
+declare -A background_pid background_began background_log
+background() {
     local name=$1
     shift
-    arm64_began[$name]=$(date +%s)
-    { "${as_root[@]}" nice -n 10 "$@" && echo "ended $(date +%s)"; } >"$TMPDIR/arm64-$name.log" 2>&1 &
-    arm64_pid[$name]=$!
+    background_began[$name]=$(date +%s)
+    background_log[$name]="$TMPDIR/background-${name// /-}.log"
+    { "$@" && date +%s >"${background_log[$name]}.ended"; } >"${background_log[$name]}" 2>&1 &
+    background_pid[$name]=$!
 }
-# Once the tiers are done the job is all that is left: arm64_unnice NAME gives every
-# thread of every process of it (and so the compilers they start next) the normal priority
-# back, so that a CPU-bound job beside the suite does not starve it (beside stress-ng --cpu 2,
-# a cold cross build left niced took 4567 s, and the suite waited 1477 s for it). Every
-# thread: Linux keeps a nice value per thread, and swift-build starts its compilers from
-# worker threads, which a renice of its process id alone leaves at nice 10.
-arm64_unnice() {
+# Once the tiers are done a job is all that is left: unnice NAME gives every thread of
+# every process of it (and so the compilers they start next) the normal priority back, so
+# that a CPU-bound job beside the suite does not starve it (beside stress-ng --cpu 2, a cold
+# cross build left niced took 4567 s, and the suite waited 1477 s for it). Every thread:
+# Linux keeps a nice value per thread, and swift-build starts its compilers from worker
+# threads, which a renice of its process id alone leaves at nice 10.
+unnice() {
     local threads=()
-    mapfile -t threads < <(scripts/process_tree.py threads-under "${arm64_pid[$1]}")
+    mapfile -t threads < <(scripts/process_tree.py threads-under "${background_pid[$1]}")
     [[ ${#threads[@]} -eq 0 ]] || "${as_root[@]}" renice -n 0 -p "${threads[@]}" >/dev/null 2>&1 || true
 }
-arm64_join() {
-    local name=$1 waited=$SECONDS status=0 ended took
-    arm64_unnice "$name"
-    wait "${arm64_pid[$name]}" || status=$?
+join() {
+    local name=$1 print=${2:-} waited=$SECONDS status=0 took
+    unnice "$name"
+    wait "${background_pid[$name]}" || status=$?
+    [[ $print != --print ]] || cat "${background_log[$name]}"
     if [[ $status -ne 0 ]]; then
-        tail -n 60 "$TMPDIR/arm64-$name.log" >&2
-        echo "suite: the arm64 $name (in the background) failed; its log's end is above" >&2
+        [[ $print == --print ]] || tail -n 60 "${background_log[$name]}" >&2
+        echo "suite: $name (in the background) failed; its log is above" >&2
         exit 1
     fi
-    ended=$(sed -n 's/^ended //p' "$TMPDIR/arm64-$name.log" | tail -n 1)
-    took=$((ended - arm64_began[$name]))
-    tier_times+=("arm64 $name (background) $took s, waited for $((SECONDS - waited)) s")
-    echo "suite: arm64 $name (in the background) took $took s; waited for it $((SECONDS - waited)) s"
+    took=$(($(cat "${background_log[$name]}.ended") - background_began[$name]))
+    tier_times+=("$name (background) $took s, waited for $((SECONDS - waited)) s")
+    echo "suite: $name (in the background) took $took s; waited for it $((SECONDS - waited)) s"
 }
 # The toolchain from the start (downloads, two debootstraps' worth of unpacking: mostly
 # waiting for the network and the disk while `swift build` keeps the cores busy).
-arm64_background toolchain bash -c 'source scripts/arm64-toolchain.sh && arm64_prepare'
+background "arm64 toolchain" "${as_root[@]}" nice -n 10 bash -c 'source scripts/arm64-toolchain.sh && arm64_prepare'
+# The VM tiers' parts from the start too, at the normal priority: the VM's kernel and
+# initramfs (vm/setup.sh) and the kiosk tier's Debian 13 root (vm/kiosk-root.sh), each
+# cached behind a lock that the tiers take again: once made, nothing to do. On a machine
+# that never ran the suite they are a download and a debootstrap, here off the path of the
+# kiosk tier's second lane. A failure here fails nothing: the tiers make them again, and
+# say why they cannot (or skip where qemu cannot run).
+background "VM parts" bash -c 'vm/setup.sh --quiet && vm/kiosk-root.sh >/dev/null ||
+    echo "suite: the VM parts were not made in the background; the VM tiers try again"'
 
 tier "swift build" swift build --build-tests
 # The package once the host build has resolved the dependencies (the cross build clones
 # them from the same repository cache); it waits for the toolchain's lock.
 # shellcheck disable=SC2016  # the script is the inner bash's, its variables its own
-arm64_background package bash -c 'set -eo pipefail
+background "arm64 package" "${as_root[@]}" nice -n 10 bash -c 'set -eo pipefail
     deb=$(scripts/package-deb.sh --arch arm64 | tail -n 1)
     vm/test-arm64-kernel.sh --deb "$deb" --fetch-only
     echo "deb $deb"'
@@ -137,18 +148,25 @@ tier "Python client" env GESTURED_BIN="$(swift build --show-bin-path)/gestured" 
 tier "browser" env GESTURED_BIN_DIR="$(swift build --show-bin-path)" web/test.sh
 
 began=$SECONDS
-release_bin=$(scripts/build-release.sh)
+# gestured-e2e too: the VM tiers' driver, built here on both cores rather than beside a guest.
+release_bin=$(scripts/build-release.sh gestured gesturectl gestured-web gestured-e2e)
 deb=$(scripts/package-deb.sh --bin-path "$release_bin" | tail -n 1)
 tier_times+=("release build and package $((SECONDS - began)) s")
 tier "package checks" scripts/test-deb.sh "$deb"
 
-tier "e2e VM" vm/test.sh
-tier "kiosk VM" vm/test-kiosk.sh
+# The end-to-end and systemd tiers side by side: one guest each, one emulated CPU each, so
+# two guests on the two cores, as in the kiosk tier's two lanes (never three); their
+# verdicts wait for events, not for time. The end-to-end tier's output follows the
+# systemd tier's.
+join "VM parts" --print
+background "e2e VM" vm/test.sh
 tier "systemd VM" vm/test-systemd.sh --deb "$deb"
+join "e2e VM" --print
+tier "kiosk VM" vm/test-kiosk.sh
 
-arm64_join toolchain
-arm64_join package
-arm64_deb=$(sed -n 's/^deb //p' "$TMPDIR/arm64-package.log" | tail -n 1)
+join "arm64 toolchain"
+join "arm64 package"
+arm64_deb=$(sed -n 's/^deb //p' "${background_log[arm64 package]}" | tail -n 1)
 tier "arm64 package checks" "${as_root[@]}" scripts/test-arm64.sh --deb "$arm64_deb" --amd64-bin "$release_bin" \
     --only package,compat,shim,corpus,depends,lintian
 tier "arm64 kernel VM" "${as_root[@]}" vm/test-arm64-kernel.sh --deb "$arm64_deb"
