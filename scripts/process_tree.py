@@ -171,8 +171,17 @@ class RealProcTests(unittest.TestCase):
     def test_a_marked_child_is_found_under_this_process_and_then_gone(self):
         marker = f"process-tree-self-test.{os.getpid()}"
         environment = dict(os.environ, GESTURED_SUITE=marker)
-        child = subprocess.Popen(["sleep", "30"], env=environment)
+        # Popen returns once exec has begun, which is before the kernel has set up the new
+        # program's environment: until then /proc/PID/environ reads empty. The child says a
+        # line when it runs, and waits on its stdin, so it is found with its environment.
+        child = subprocess.Popen(
+            ["sh", "-c", "echo running; read -r line"],
+            env=environment,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
         try:
+            self.assertEqual(child.stdout.readline(), b"running\n")
             self.assertIn(child.pid, marked(marker, "/nonexistent-directory"))
             self.assertIn(child.pid, threads_under(os.getpid()))
             self.assertIn(os.getpid(), threads_under(os.getpid()))
@@ -180,6 +189,8 @@ class RealProcTests(unittest.TestCase):
         finally:
             child.kill()
             child.wait()
+            child.stdin.close()
+            child.stdout.close()
         self.assertNotIn(child.pid, marked(marker, "/nonexistent-directory"))
         self.assertIsNone(start_time(child.pid))
 
